@@ -1,0 +1,83 @@
+/// A database that keeps every write as a timestamped ``Record``.
+///
+/// The current value of a path is its newest record, by ``Timestamp``. A write with an
+/// older timestamp than the current one is kept in history but does not change the
+/// current value ("newest wins"), which is what makes synchronized replicas converge.
+///
+/// On top of the plain ``Database`` requirements (which a history database gets for free
+/// from this protocol's extension), it answers what a path held at any time, which
+/// instances existed at any time, and which records were written after a timestamp:
+///
+/// ```swift
+/// let database = InMemoryHistoryDatabase()
+/// let alice = Person.create(in: database, id: 1, name: "Alice")
+/// let before = database.clock.now()
+/// alice.name = "Alicia"
+/// let old: Timestamped<String>? = database.get(alice.path(of: .name), at: before)
+/// print(old?.value) // Optional("Alice")
+/// ```
+public protocol HistoryDatabase: Database {
+
+    /// The clock that stamps this database's own writes.
+    var clock: HybridLogicalClock { get }
+
+    /// Returns the newest record at a path written at or before `timestamp` (the current
+    /// value when `timestamp` is `nil`), or `nil` if there is none or it is not a `Value`.
+    func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>?
+
+    /// Stores a value with an explicit timestamp. The current value changes only if the
+    /// timestamp is newer than that of the current value; the record is kept either way.
+    /// Writing the same value, path and timestamp again changes nothing.
+    func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp)
+
+    /// Calls `predicate` with every instance of a model that had a status at `timestamp`
+    /// (now when `nil`), with that status, and returns the non-`nil` results.
+    func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (_ instance: InstanceKey, _ status: InstanceStatus) -> T?) -> [T]
+
+    /// Returns the records with a timestamp after `timestamp` (all records when `nil`),
+    /// oldest first, at most `limit` of them.
+    func records(after timestamp: Timestamp?, limit: Int?) -> [Record]
+
+    /// Returns every record stored at a path, oldest first.
+    func records(at path: Path) -> [Record]
+}
+
+extension HistoryDatabase {
+
+    /// The current value at a path.
+    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        get(path, at: nil)?.value
+    }
+
+    /// Stores a value at a path, stamped with the database's clock.
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
+        set(value, for: path, timestamp: clock.now())
+    }
+
+    /// Calls `predicate` with every instance of a model that currently has a status.
+    public func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
+        all(model: model, at: nil, where: predicate)
+    }
+
+    /// Returns all records after a timestamp, oldest first.
+    public func records(after timestamp: Timestamp? = nil) -> [Record] {
+        records(after: timestamp, limit: nil)
+    }
+
+    /// Stores a record: its value at its path, with its timestamp.
+    public func apply(_ record: Record) {
+        clock.receive(record.timestamp)
+        store(record.value, for: record.path, timestamp: record.timestamp)
+    }
+
+    private func store<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
+        set(value, for: path, timestamp: timestamp)
+    }
+
+    /// Returns the values a path held, oldest first, skipping records of another type.
+    public func history<Value: DatabaseValue>(of path: Path, as type: Value.Type = Value.self) -> [Timestamped<Value>] {
+        records(at: path).compactMap { record in
+            (record.value as? Value).map { Timestamped(value: $0, timestamp: record.timestamp) }
+        }
+    }
+}

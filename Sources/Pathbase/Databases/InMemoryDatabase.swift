@@ -1,0 +1,63 @@
+/// A database that keeps the current value of every path in memory.
+///
+/// Use it for tests, previews and data that need not survive the process:
+///
+/// ```swift
+/// let database = InMemoryDatabase()
+/// let alice = Person.create(in: database, id: 1, name: "Alice")
+/// alice.name = "Alicia"
+/// ```
+///
+/// Values are kept unboxed, in one typed column per model property, which makes reads and
+/// writes cheaper than a plain `[Path: Any]` dictionary. It keeps no history; use
+/// ``InMemoryHistoryDatabase`` for that. Safe to use from any thread.
+public final class InMemoryDatabase: Database, @unchecked Sendable {
+
+    private let lock = Lock()
+    private var columns: [ColumnKey: ValueColumn] = [:]
+    let modelTypes = ModelTypeRegistry()
+
+    /// Creates an empty database.
+    public init() {}
+
+    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        lock.withLock {
+            columns[ColumnKey(path)]?.get(path.instance, as: Value.self)
+        }
+    }
+
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
+        lock.withLock {
+            let key = ColumnKey(path)
+            if let column = columns[key] {
+                column.set(value, for: path.instance)
+            } else {
+                let column = TypedValueColumn<Value>()
+                column.set(value, for: path.instance)
+                columns[key] = column
+            }
+        }
+    }
+
+    public func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
+        // Collect under the lock, call the predicate outside it: predicates may read the database.
+        var statuses: [(InstanceKey, InstanceStatus)] = []
+        lock.withLock {
+            columns[ColumnKey(model: model, property: .instanceId)]?.forEach(as: InstanceStatus.self) { instance, status in
+                statuses.append((instance, status))
+            }
+        }
+        return statuses.compactMap { predicate($0.0, $0.1) }
+    }
+
+    /// The number of values stored, statuses included.
+    public var count: Int {
+        lock.withLock {
+            var count = 0
+            for column in columns.values { column.forEachValue { _, _ in count += 1 } }
+            return count
+        }
+    }
+}
+
+extension InMemoryDatabase: ChecksModelTypes {}

@@ -1,0 +1,94 @@
+/// A database that keeps every write in memory, as timestamped records.
+///
+/// It answers everything ``InMemoryDatabase`` does, plus what any path held at any time,
+/// which instances existed then, and which records were written after a timestamp:
+///
+/// ```swift
+/// let database = InMemoryHistoryDatabase()
+/// let item = Item.create(in: database, id: 1, title: "Draft")
+/// let draftTime = database.clock.now()
+/// item.title = "Final"
+/// print(database.history(of: item.path(of: .title), as: String.self).map(\.value)) // ["Draft", "Final"]
+/// ```
+///
+/// Records of one path are kept sorted by timestamp in typed columns, so reading the
+/// current value is a dictionary lookup and reading a past value is a binary search.
+/// Safe to use from any thread.
+public final class InMemoryHistoryDatabase: HistoryDatabase, @unchecked Sendable {
+
+    public let clock: HybridLogicalClock
+    private let lock = Lock()
+    private var columns: [ColumnKey: HistoryColumn] = [:]
+    let modelTypes = ModelTypeRegistry()
+
+    /// Creates an empty database whose writes are stamped by `clock`.
+    public init(clock: HybridLogicalClock = HybridLogicalClock()) {
+        self.clock = clock
+    }
+
+    public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
+        lock.withLock {
+            columns[ColumnKey(path)]?.get(path.instance, at: timestamp, as: Value.self)
+        }
+    }
+
+    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        lock.withLock {
+            columns[ColumnKey(path)]?.get(path.instance, at: nil, as: Value.self)?.value
+        }
+    }
+
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
+        let timestamp = clock.now()
+        set(value, for: path, timestamp: timestamp)
+    }
+
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
+        lock.withLock {
+            let key = ColumnKey(path)
+            if let column = columns[key] {
+                column.set(value, for: path.instance, timestamp: timestamp)
+            } else {
+                let column = TypedHistoryColumn<Value>()
+                column.set(value, for: path.instance, timestamp: timestamp)
+                columns[key] = column
+            }
+        }
+    }
+
+    public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
+        // Collect under the lock, call the predicate outside it: predicates may read the database.
+        let statuses: [(InstanceKey, InstanceStatus)] = lock.withLock {
+            guard let column = columns[ColumnKey(model: model, property: .instanceId)] else { return [] }
+            return column.instances().compactMap { instance in
+                column.get(instance, at: timestamp, as: InstanceStatus.self).map { (instance, $0.value) }
+            }
+        }
+        return statuses.compactMap { predicate($0.0, $0.1) }
+    }
+
+    public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
+        var records: [Record] = []
+        lock.withLock {
+            for (key, column) in columns {
+                column.appendRecords(after: timestamp, model: key.model, property: key.property, to: &records)
+            }
+        }
+        records.sort(by: Record.chronological)
+        if let limit, records.count > limit {
+            records.removeSubrange(max(0, limit)...)
+        }
+        return records
+    }
+
+    public func records(at path: Path) -> [Record] {
+        var records: [Record] = []
+        lock.withLock {
+            columns[ColumnKey(path)]?.appendRecords(of: path.instance, path: path, to: &records)
+        }
+        records.sort(by: Record.chronological)
+        return records
+    }
+}
+
+extension InMemoryHistoryDatabase: ChecksModelTypes {}

@@ -1,0 +1,63 @@
+// The functions the macros generate calls to. They are public because generated code in
+// user modules calls them, and underscored because users should not.
+
+extension ModelProtocol {
+
+    /// Reads a `@Property` whose type has a natural default.
+    @inlinable
+    public func _$get<Value: DatabaseValue & Defaultable>(_ property: PropertyKey) -> Value {
+        database.get(path(of: property)) ?? Value.defaultValue
+    }
+
+    /// Reads a `@Property` with an explicit default.
+    @inlinable
+    public func _$get<Value: DatabaseValue>(_ property: PropertyKey, default defaultValue: @autoclosure () -> Value) -> Value {
+        database.get(path(of: property)) ?? defaultValue()
+    }
+
+    /// Writes a `@Property`.
+    @inlinable
+    public func _$set<Value: DatabaseValue>(_ value: Value, _ property: PropertyKey) {
+        database.set(value, for: path(of: property))
+    }
+
+    /// Reads a `@Reference`: a handle to the referenced instance, without creating it.
+    @inlinable
+    public func _$reference<Target: ModelProtocol>(_ property: PropertyKey) -> Target? {
+        let stored: InstanceKey?? = database.get(path(of: property))
+        guard let instance = stored ?? nil else { return nil }
+        return Target(database: database, id: instance)
+    }
+
+    /// Writes a `@Reference`.
+    @inlinable
+    public func _$setReference<Target: ModelProtocol>(_ target: Target?, _ property: PropertyKey) {
+        database.set(target?.id, for: path(of: property))
+    }
+
+    /// Reads a `@ReferenceList`: handles to the referenced instances, in stored order.
+    @inlinable
+    public func _$referenceList<List: SequenceInitializable>(_ property: PropertyKey) -> List where List.Element: ModelProtocol {
+        let ids: [InstanceKey] = database.get(path(of: property)) ?? []
+        let database = self.database
+        return List(ids.lazy.map { List.Element(database: database, id: $0) })
+    }
+
+    /// Writes a `@ReferenceList`.
+    @inlinable
+    public func _$setReferenceList<List: Sequence>(_ list: List, _ property: PropertyKey) where List.Element: ModelProtocol {
+        database.set(list.map(\.id), for: path(of: property))
+    }
+}
+
+/// The natural default of a type, for generated `deleteAndClearProperties()`.
+@inlinable
+public func _$defaultValue<Value: Defaultable>() -> Value {
+    Value.defaultValue
+}
+
+/// An empty reference list, for generated `deleteAndClearProperties()`.
+@inlinable
+public func _$emptyList<List: SequenceInitializable>() -> List {
+    List(EmptyCollection())
+}

@@ -1,0 +1,71 @@
+/// Makes a class a model stored in a ``Database``, under a model id unique per database.
+///
+/// ```swift
+/// @Model(id: 1)
+/// final class Person {
+///     @Property(id: 1)
+///     var name: String
+///
+///     @Property(id: 2)
+///     var age: Int = 18
+///
+///     @Reference(id: 3)
+///     var partner: Person?
+///
+///     @ReferenceList(id: 4)
+///     var friends: [Person]
+/// }
+/// ```
+///
+/// The macro adds `modelId`, `database`, `id`, `init(database:id:)`, a
+/// `create(in:id:<every property>)` function, an `enum PropertyId` listing the property ids,
+/// and `deleteAndClearProperties()`, and conforms the class to ``ModelProtocol``
+/// (`Identifiable`, `Hashable`). Generated members take the class's access level.
+///
+/// It rejects at compile time: a non-class, two properties with one id, an id that is not
+/// an integer literal, the reserved id 0, a wrapper on a `let`, a property without a type
+/// annotation. Two model types that share a model id in one database stop the program at
+/// the first `create`, `get`, `active`, `getOrCreate` or `all` of the second type, with a
+/// message naming both.
+@attached(member, names: named(modelId), named(database), named(id), named(init), named(create), named(PropertyId), named(deleteAndClearProperties))
+@attached(extension, conformances: ModelProtocol, ModelWithPropertyIds)
+public macro Model(id: ModelKey) = #externalMacro(module: "PathbaseMacros", type: "ModelMacro")
+
+/// Stores a property in the database under a property id unique within its model.
+///
+/// ```swift
+/// @Property(id: 42)
+/// var value: String = "Default"
+///
+/// @Property(id: 43)
+/// var count: Int // Defaults to 0
+/// ```
+///
+/// Any `Codable` type works. Without an initial value the type must be ``Defaultable``.
+/// A stored value that no longer decodes as the property's type reads as the default.
+@attached(accessor, names: named(get), named(set), named(init))
+public macro Property(id: PropertyKey) = #externalMacro(module: "PathbaseMacros", type: "PropertyMacro")
+
+/// Stores a one-way reference to another model's instance, by instance id.
+///
+/// ```swift
+/// @Reference(id: 3)
+/// var contained: NestedModel?
+/// ```
+///
+/// The type is optional (or implicitly unwrapped). Reading a reference never creates the
+/// referenced instance; a reference to a deleted instance reads with status `.deleted`.
+@attached(accessor, names: named(get), named(set), named(init))
+public macro Reference(id: PropertyKey) = #externalMacro(module: "PathbaseMacros", type: "ReferenceMacro")
+
+/// Stores a list of references to other instances, for one-to-many and many-to-many
+/// relationships.
+///
+/// ```swift
+/// @ReferenceList(id: 1)
+/// var other: [NestedModel]
+/// ```
+///
+/// Works with `Array`, `Set`, `ContiguousArray` and any ``SequenceInitializable``.
+@attached(accessor, names: named(get), named(set), named(init))
+public macro ReferenceList(id: PropertyKey) = #externalMacro(module: "PathbaseMacros", type: "ReferenceListMacro")

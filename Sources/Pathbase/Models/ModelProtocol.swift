@@ -1,0 +1,69 @@
+/// A model type whose instances live in a ``Database``.
+///
+/// Attach `@Model(id:)` to a class to conform it; the macro generates every requirement:
+///
+/// ```swift
+/// @Model(id: 1)
+/// final class Person {
+///     @Property(id: 1)
+///     var name: String
+/// }
+/// ```
+///
+/// An instance is a cheap handle — a database and an instance id — whose properties read
+/// and write the database directly. Two handles of the same instance in the same database
+/// are equal and see the same values.
+public protocol ModelProtocol: AnyObject, Identifiable, Hashable where ID == InstanceKey {
+
+    /// The id of this model type, unique among the models stored in one database.
+    static var modelId: ModelKey { get }
+
+    /// The database this instance lives in.
+    var database: any Database { get }
+
+    /// The id of this instance, unique among the instances of its model.
+    var id: InstanceKey { get }
+
+    /// Creates a handle to an instance. It does not write anything: use
+    /// ``Database/create(id:of:)`` to create an instance in a database.
+    init(database: any Database, id: InstanceKey)
+
+    /// Writes the default value of every property, then marks the instance deleted, so
+    /// that creating an instance with the same id later starts from defaults.
+    func deleteAndClearProperties()
+}
+
+extension ModelProtocol {
+
+    /// The path of a property of this instance.
+    @inlinable
+    public func path(of property: PropertyKey) -> Path {
+        Path(model: Self.modelId, instance: id, property: property)
+    }
+
+    /// Whether this instance exists, was deleted, or was never created in its database.
+    public var status: InstanceStatus {
+        let status: InstanceStatus? = database.get(path(of: .instanceId))
+        return status ?? .notCreated
+    }
+
+    /// Marks the instance deleted. Its property values stay; ``insert()`` restores it.
+    public func delete() {
+        database.set(InstanceStatus.deleted, for: path(of: .instanceId))
+    }
+
+    /// Marks the instance created: restores a deleted instance with its previous values.
+    public func insert() {
+        database.set(InstanceStatus.created, for: path(of: .instanceId))
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.id == rhs.id && lhs.database === rhs.database
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(Self.modelId)
+        hasher.combine(id)
+        hasher.combine(ObjectIdentifier(database))
+    }
+}

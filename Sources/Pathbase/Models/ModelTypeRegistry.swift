@@ -1,0 +1,39 @@
+/// Remembers which model type uses which model id in one database, so that two types
+/// sharing an id are caught at their first use instead of silently mixing their data.
+final class ModelTypeRegistry: @unchecked Sendable {
+
+    private let lock = Lock()
+    private var types: [ModelKey: ObjectIdentifier] = [:]
+    private var names: [ModelKey: String] = [:]
+
+    /// Registers `type` for its model id; stops the program with a message naming both
+    /// types if another type already uses the id in this database.
+    func check<Model: ModelProtocol>(_ type: Model.Type) {
+        let conflict: String? = lock.withLock {
+            let identifier = ObjectIdentifier(type)
+            guard let existing = types[Model.modelId] else {
+                types[Model.modelId] = identifier
+                names[Model.modelId] = String(reflecting: type)
+                return nil
+            }
+            return existing == identifier ? nil : names[Model.modelId]
+        }
+        if let conflict {
+            // A programming error, like a duplicate dictionary key literal: the two types
+            // would read and overwrite each other's data if this went on.
+            fatalError("Pathbase: model types \(conflict) and \(String(reflecting: type)) both use model id \(Model.modelId) in one database. Give each @Model a unique id.")
+        }
+    }
+}
+
+/// Databases that check model ids for conflicts.
+protocol ChecksModelTypes {
+    var modelTypes: ModelTypeRegistry { get }
+}
+
+extension Database {
+    @inline(__always)
+    func checkModelType<Model: ModelProtocol>(_ type: Model.Type) {
+        (self as? any ChecksModelTypes)?.modelTypes.check(type)
+    }
+}

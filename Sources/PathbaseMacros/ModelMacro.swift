@@ -1,0 +1,134 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Model(id:)`: adds the members and conformance that make a class a stored model.
+public struct ModelMacro: MemberMacro, ExtensionMacro {
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let classDeclaration = declaration.as(ClassDeclSyntax.self) else {
+            context.diagnose(Diagnostic(node: Syntax(node), message: PathbaseDiagnostic.modelNotAClass(kind: kindName(of: declaration))))
+            return []
+        }
+        guard let modelId = node.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "id" })?.expression else {
+            context.diagnose(Diagnostic(node: Syntax(node), message: PathbaseDiagnostic.missingId(attribute: "Model")))
+            return []
+        }
+        let access = accessModifier(of: classDeclaration)
+        let properties = validProperties(of: classDeclaration, in: context)
+
+        var members: [DeclSyntax] = [
+            "\(raw: access)static var modelId: Pathbase.ModelKey { \(modelId.trimmed) }",
+            "\(raw: access)let database: any Pathbase.Database",
+            "\(raw: access)let id: Pathbase.InstanceKey",
+            """
+            \(raw: access)required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
+                self.database = database
+                self.id = id
+            }
+            """,
+        ]
+
+        let cases = properties.map { "case \($0.name ?? "") = \($0.idText ?? "")" }
+        members.append(
+            """
+            \(raw: access)enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+            \(raw: cases.isEmpty ? "" : cases.joined(separator: "\n"))
+            }
+            """
+        )
+
+        let parameters = properties.map { property -> String in
+            // Parameters default to the property's default where it is known to compile.
+            let defaultValue = property.kind == .property && property.initializer == nil ? "" : " = \(property.defaultExpression)"
+            return ", \(property.name ?? ""): \(property.type?.description ?? "")\(defaultValue)"
+        }.joined()
+        let assignments = properties.map { "instance.\($0.name ?? "") = \($0.name ?? "")" }.joined(separator: "\n")
+        members.append(
+            """
+            /// Creates an instance in a database with every property set.
+            @discardableResult
+            \(raw: access)static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey\(raw: parameters)) -> Self {
+                let instance = database.create(id: id, of: Self.self)
+                \(raw: assignments)
+                return instance
+            }
+            """
+        )
+
+        let resets = properties.map { "self.\($0.name ?? "") = \($0.defaultExpression)" }.joined(separator: "\n")
+        members.append(
+            """
+            /// Writes the default value of every property, then marks the instance deleted.
+            \(raw: access)func deleteAndClearProperties() {
+                \(raw: resets)
+                self.delete()
+            }
+            """
+        )
+        return members
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard declaration.is(ClassDeclSyntax.self) else { return [] }
+        let conformance: DeclSyntax = "extension \(type.trimmed): Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {}"
+        return conformance.as(ExtensionDeclSyntax.self).map { [$0] } ?? []
+    }
+
+    /// The stored properties of a class that can be generated for; reports duplicate ids.
+    /// Problems of single properties are reported by their own attribute macros.
+    private static func validProperties(of declaration: ClassDeclSyntax, in context: some MacroExpansionContext) -> [StoredProperty] {
+        var properties: [StoredProperty] = []
+        var namesById: [Int: String] = [:]
+        for member in declaration.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self),
+                  let property = StoredProperty(declaration: variable),
+                  property.isValid, let id = property.id, let name = property.name else { continue }
+            if let first = namesById[id] {
+                context.diagnose(Diagnostic(
+                    node: Syntax(property.attribute),
+                    message: PathbaseDiagnostic.duplicatePropertyId(id: property.idText ?? "\(id)", property: name, firstProperty: first)
+                ))
+                continue
+            }
+            namesById[id] = name
+            properties.append(property)
+        }
+        return properties
+    }
+
+    /// The access modifier for generated members: the class's own (`open` becomes `public`,
+    /// `private` becomes `fileprivate` so that the conformance can see the members).
+    private static func accessModifier(of declaration: ClassDeclSyntax) -> String {
+        for modifier in declaration.modifiers {
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): return "public "
+            case .keyword(.package): return "package "
+            case .keyword(.fileprivate), .keyword(.private): return "fileprivate "
+            default: continue
+            }
+        }
+        return ""
+    }
+
+    private static func kindName(of declaration: some DeclGroupSyntax) -> String {
+        if declaration.is(StructDeclSyntax.self) { return "a struct" }
+        if declaration.is(EnumDeclSyntax.self) { return "an enum" }
+        if declaration.is(ActorDeclSyntax.self) { return "an actor" }
+        if declaration.is(ProtocolDeclSyntax.self) { return "a protocol" }
+        if declaration.is(ExtensionDeclSyntax.self) { return "an extension" }
+        return "this declaration"
+    }
+}

@@ -1,0 +1,100 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// What a property wrapper macro stores.
+enum StoredPropertyKind: String, CaseIterable {
+    case property = "Property"
+    case reference = "Reference"
+    case referenceList = "ReferenceList"
+}
+
+/// A model property annotated with `@Property`, `@Reference` or `@ReferenceList`, as read
+/// from the syntax tree, with whatever is wrong with it.
+struct StoredProperty {
+    let kind: StoredPropertyKind
+    let attribute: AttributeSyntax
+    let declaration: VariableDeclSyntax
+    let name: String?
+    let type: TypeSyntax?
+    let initializer: ExprSyntax?
+    /// The id as written, if it is an integer literal.
+    let id: Int?
+    let idText: String?
+    let problems: [Diagnostic]
+
+    var isValid: Bool { problems.isEmpty && name != nil && type != nil && id != nil }
+
+    /// Reads the stored property an attribute is attached to; `nil` if the attribute is not
+    /// one of the property wrapper macros.
+    init?(attribute: AttributeSyntax, declaration: VariableDeclSyntax) {
+        // `Property` or the qualified `Pathbase.Property`.
+        let attributeName = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+        guard let kind = StoredPropertyKind(rawValue: attributeName) else { return nil }
+        self.kind = kind
+        self.attribute = attribute
+        self.declaration = declaration
+
+        var problems: [Diagnostic] = []
+        func report(_ node: some SyntaxProtocol, _ message: PathbaseDiagnostic) {
+            problems.append(Diagnostic(node: Syntax(node), message: message))
+        }
+
+        // The id argument: an integer literal other than 0.
+        let idExpression = attribute.arguments?.as(LabeledExprListSyntax.self)?
+            .first(where: { $0.label?.text == "id" })?.expression
+        if let idExpression {
+            if let literal = idExpression.as(IntegerLiteralExprSyntax.self),
+               let value = Int(literal.literal.text.filter { $0 != "_" }) {
+                id = value
+                idText = literal.literal.text
+                if value == 0 { report(idExpression, .reservedPropertyId(attribute: kind.rawValue)) }
+            } else {
+                id = nil
+                idText = nil
+                report(idExpression, .idNotIntegerLiteral(attribute: kind.rawValue))
+            }
+        } else {
+            id = nil
+            idText = nil
+            report(attribute, .missingId(attribute: kind.rawValue))
+        }
+
+        if declaration.bindingSpecifier.tokenKind != .keyword(.var) {
+            report(declaration.bindingSpecifier, .wrapperOnLet(attribute: kind.rawValue))
+        }
+
+        let bindings = declaration.bindings
+        if bindings.count != 1 {
+            report(declaration, .multipleBindings(attribute: kind.rawValue))
+        }
+        let binding = bindings.first
+        name = binding?.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmedDescription
+        type = binding?.typeAnnotation?.type.trimmed
+        initializer = binding?.initializer?.value.trimmed
+        if let binding, binding.typeAnnotation == nil {
+            report(binding.pattern, .missingTypeAnnotation(attribute: kind.rawValue))
+        }
+        self.problems = problems
+    }
+
+    /// Reads the first property wrapper macro attached to a declaration.
+    init?(declaration: VariableDeclSyntax) {
+        for element in declaration.attributes {
+            guard let attribute = element.as(AttributeSyntax.self) else { continue }
+            if let property = StoredProperty(attribute: attribute, declaration: declaration) {
+                self = property
+                return
+            }
+        }
+        return nil
+    }
+
+    /// The expression for the property's value when nothing is stored.
+    var defaultExpression: String {
+        switch kind {
+        case .property: return initializer.map { "(\($0))" } ?? "Pathbase._$defaultValue()"
+        case .reference: return initializer.map { "(\($0))" } ?? "nil"
+        case .referenceList: return initializer.map { "(\($0))" } ?? "Pathbase._$emptyList()"
+        }
+    }
+}
