@@ -36,18 +36,28 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         ]
 
         let cases = properties.map { "case \($0.name ?? "") = \($0.idText ?? "")" }
-        members.append(
-            """
-            \(raw: access)enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-            \(raw: cases.isEmpty ? "" : cases.joined(separator: "\n"))
-            }
-            """
-        )
+        if cases.isEmpty {
+            // An enum without cases cannot have a raw type; spell out the conformance.
+            members.append(
+                """
+                \(raw: access)enum PropertyId: RawRepresentable, CaseIterable {
+                    \(raw: access)init?(rawValue: Pathbase.PropertyKey) { nil }
+                    \(raw: access)var rawValue: Pathbase.PropertyKey { switch self {} }
+                }
+                """
+            )
+        } else {
+            members.append(
+                """
+                \(raw: access)enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                \(raw: cases.joined(separator: "\n"))
+                }
+                """
+            )
+        }
 
         let parameters = properties.map { property -> String in
-            // Parameters default to the property's default where it is known to compile.
-            let defaultValue = property.kind == .property && property.initializer == nil ? "" : " = \(property.defaultExpression)"
-            return ", \(property.name ?? ""): \(property.type?.description ?? "")\(defaultValue)"
+            ", \(property.name ?? ""): \(property.type?.description ?? "") = \(property.defaultExpression)"
         }.joined()
         let assignments = properties.map { "instance.\($0.name ?? "") = \($0.name ?? "")" }.joined(separator: "\n")
         members.append(

@@ -44,7 +44,7 @@ struct StoredProperty {
             .first(where: { $0.label?.text == "id" })?.expression
         if let idExpression {
             if let literal = idExpression.as(IntegerLiteralExprSyntax.self),
-               let value = Int(literal.literal.text.filter { $0 != "_" }) {
+               let value = integerValue(of: literal.literal.text) {
                 id = value
                 idText = literal.literal.text
                 if value == 0 { report(idExpression, .reservedPropertyId(attribute: kind.rawValue)) }
@@ -97,4 +97,13 @@ struct StoredProperty {
         case .referenceList: return initializer.map { "(\($0))" } ?? "Pathbase._$emptyList()"
         }
     }
+}
+
+/// The value of an integer literal as written: decimal, or with a 0x, 0o or 0b prefix.
+private func integerValue(of literal: String) -> Int? {
+    let digits = literal.filter { $0 != "_" }
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
+        return Int(digits.dropFirst(2), radix: radix)
+    }
+    return Int(digits)
 }

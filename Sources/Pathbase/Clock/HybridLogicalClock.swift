@@ -26,12 +26,20 @@ public final class HybridLogicalClock: Sendable {
     public let replica: UInt32
 
     private let lock = Lock()
-    nonisolated(unsafe) private var last: Timestamp
+    private let lastStorage: LockedState<Timestamp>
 
     /// Creates a clock for a replica; a random replica id by default.
     public init(replica: UInt32 = .random(in: 1 ... .max)) {
         self.replica = replica
-        self.last = Timestamp(time: .min, counter: 0, replica: replica)
+        self.lastStorage = LockedState(Timestamp(time: .min, counter: 0, replica: replica))
+    }
+
+    deinit { lastStorage.free() }
+
+    /// The latest timestamp handed out or received; touched only while holding `lock`.
+    private var last: Timestamp {
+        unsafeAddress { UnsafePointer(lastStorage.pointer) }
+        unsafeMutableAddress { lastStorage.pointer }
     }
 
     /// Returns a timestamp greater than every timestamp returned or received before.

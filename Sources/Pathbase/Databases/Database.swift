@@ -10,7 +10,7 @@
 ///     private var values: [Path: Any] = [:]
 ///
 ///     func get<Value: DatabaseValue>(_ path: Path) -> Value? {
-///         values[path] as? Value
+///         values[path].flatMap { $0 as? Value }
 ///     }
 ///
 ///     func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
@@ -34,6 +34,11 @@ public protocol Database: AnyObject {
 
     /// Returns the current value at a path, or `nil` if none is stored or the stored value
     /// is not a `Value`.
+    ///
+    /// When nothing is stored, return `nil` even if `Value` is itself an `Optional`:
+    /// `dictionary[path] as? Value` turns a missing entry into `.some(nil)` for optional
+    /// value types (a property `var note: String? = "draft"` would then read `nil` instead
+    /// of its default); `dictionary[path].flatMap { $0 as? Value }` does not.
     func get<Value: DatabaseValue>(_ path: Path) -> Value?
 
     /// Stores a value at a path, replacing the current one.

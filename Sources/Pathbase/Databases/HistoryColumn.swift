@@ -1,120 +1,146 @@
 /// Every record of one property of one model, for ``InMemoryHistoryDatabase``.
 ///
-/// Each instance's records are kept sorted by timestamp, so the current value is the last
-/// one and the value at a date is a binary search away. Records whose value type differs
-/// from the column's go to `others`, kept the same way.
+/// Records are appended to one array of ``RecordEntry`` (timestamp, instance, value slot,
+/// link to the same instance's next older record); `heads` maps each instance to its newest
+/// record.
+/// Each instance's records thus form a chain sorted newest first: the current value is one
+/// dictionary lookup away, a past value a short walk. Values sit unboxed in a typed array
+/// (`TypedHistoryColumn<Value>`); values of another type are kept boxed in `others`.
 class HistoryColumn {
 
-    final var others: [InstanceKey: [Timestamped<any DatabaseValue>]] = [:]
+    private let headStorage = LockedState(IntTable())
+    private let entryStorage = LockedState(ContiguousArray<RecordEntry>())
+    private let otherStorage = LockedState(ContiguousArray<any DatabaseValue>())
 
-    func get<V: DatabaseValue>(_ instance: InstanceKey, at timestamp: Timestamp?, as type: V.Type) -> Timestamped<V>? {
-        guard let other = others[instance].flatMap({ latest(in: $0, at: timestamp) }) else { return nil }
-        return (other.value as? V).map { Timestamped(value: $0, timestamp: other.timestamp) }
+    deinit {
+        headStorage.free()
+        entryStorage.free()
+        otherStorage.free()
     }
 
-    func set<V: DatabaseValue>(_ value: V, for instance: InstanceKey, timestamp: Timestamp) {
-        insert(Timestamped(value: value, timestamp: timestamp), into: &others[instance, default: []])
+    /// The newest record of each instance.
+    final var heads: IntTable {
+        unsafeAddress { UnsafePointer(headStorage.pointer) }
+        unsafeMutableAddress { headStorage.pointer }
+    }
+
+    final var entries: ContiguousArray<RecordEntry> {
+        unsafeAddress { UnsafePointer(entryStorage.pointer) }
+        unsafeMutableAddress { entryStorage.pointer }
+    }
+
+    /// Values whose type differs from the column's value type.
+    final var others: ContiguousArray<any DatabaseValue> {
+        unsafeAddress { UnsafePointer(otherStorage.pointer) }
+        unsafeMutableAddress { otherStorage.pointer }
+    }
+
+    /// The newest record of an instance at or before `timestamp` (the newest of all when `nil`).
+    @inline(__always)
+    final func record(of instance: InstanceKey, at timestamp: Timestamp?) -> Int? {
+        guard var index = heads[instance] else { return nil }
+        guard let timestamp else { return index }
+        while entries[index].timestamp > timestamp {
+            index = entries[index].older
+            if index < 0 { return nil }
+        }
+        return index
+    }
+
+    /// Inserts a record in timestamp order. A record with the same timestamp is the same
+    /// write arriving again and is ignored.
+    final func insert<V: DatabaseValue>(_ value: V, for instance: InstanceKey, timestamp: Timestamp) {
+        let index = entries.count
+        let head = heads[instance]
+        if let head, timestamp <= entries[head].timestamp {
+            // An older write arriving late: link it between its neighbours.
+            if entries[head].timestamp == timestamp { return }
+            var newer = head
+            var next = entries[head].older
+            while next >= 0, entries[next].timestamp > timestamp {
+                newer = next
+                next = entries[next].older
+            }
+            if next >= 0, entries[next].timestamp == timestamp { return }
+            entries.append(RecordEntry(timestamp: timestamp, instance: instance, older: next, slot: appendValue(value)))
+            entries[newer].older = index
+        } else {
+            entries.append(RecordEntry(timestamp: timestamp, instance: instance, older: head ?? -1, slot: appendValue(value)))
+            heads.set(index, for: instance)
+        }
+    }
+
+    /// Stores a value and returns its slot.
+    func appendValue<V: DatabaseValue>(_ value: V) -> Int {
+        others.append(value)
+        return -others.count
+    }
+
+    func value<V: DatabaseValue>(ofRecord index: Int, as type: V.Type) -> V? {
+        let slot = entries[index].slot
+        return slot < 0 ? others[-slot - 1] as? V : nil
+    }
+
+    func anyValue(ofRecord index: Int) -> any DatabaseValue {
+        others[-entries[index].slot - 1]
     }
 
     /// Appends every record newer than `timestamp` (all when `nil`).
-    func appendRecords(after timestamp: Timestamp?, model: ModelKey, property: PropertyKey, to records: inout [Record]) {
-        for (instance, entries) in others {
-            let path = Path(model: model, instance: instance, property: property)
-            for entry in entries where timestamp.map({ entry.timestamp > $0 }) ?? true {
-                records.append(Record(path: path, timestamp: entry.timestamp, value: entry.value))
-            }
+    final func appendRecords(after timestamp: Timestamp?, model: ModelKey, property: PropertyKey, to records: inout [Record]) {
+        for (index, entry) in entries.enumerated() where timestamp.map({ entry.timestamp > $0 }) ?? true {
+            let path = Path(model: model, instance: entry.instance, property: property)
+            records.append(Record(path: path, timestamp: entry.timestamp, value: anyValue(ofRecord: index)))
         }
     }
 
-    /// Appends every record of one instance.
-    func appendRecords(of instance: InstanceKey, path: Path, to records: inout [Record]) {
-        for entry in others[instance] ?? [] {
-            records.append(Record(path: path, timestamp: entry.timestamp, value: entry.value))
+    /// Appends every record of one instance, oldest first.
+    final func appendRecords(of instance: InstanceKey, path: Path, to records: inout [Record]) {
+        var chain: [Record] = []
+        var index = heads[instance] ?? -1
+        while index >= 0 {
+            chain.append(Record(path: path, timestamp: entries[index].timestamp, value: anyValue(ofRecord: index)))
+            index = entries[index].older
         }
-    }
-
-    /// The instances that have records in this column.
-    func instances() -> Set<InstanceKey> {
-        Set(others.keys)
+        records.append(contentsOf: chain.reversed())
     }
 }
 
 final class TypedHistoryColumn<Value: DatabaseValue>: HistoryColumn {
 
-    private var values: [InstanceKey: [Timestamped<Value>]] = [:]
+    private let valueStorage = LockedState(ContiguousArray<Value>())
 
-    override func get<V: DatabaseValue>(_ instance: InstanceKey, at timestamp: Timestamp?, as type: V.Type) -> Timestamped<V>? {
-        let typed = values[instance].flatMap { latest(in: $0, at: timestamp) }
-        // A newer record of another type hides the typed one.
-        if !others.isEmpty, let other = others[instance].flatMap({ latest(in: $0, at: timestamp) }),
-           typed.map({ other.timestamp > $0.timestamp }) ?? true {
-            return (other.value as? V).map { Timestamped(value: $0, timestamp: other.timestamp) }
-        }
-        return typed.flatMap(cast)
+    deinit { valueStorage.free() }
+
+    private var values: ContiguousArray<Value> {
+        unsafeAddress { UnsafePointer(valueStorage.pointer) }
+        unsafeMutableAddress { valueStorage.pointer }
     }
 
-    private func cast<V>(_ entry: Timestamped<Value>) -> Timestamped<V>? {
-        if V.self == Value.self { return unsafeBitCast(entry, to: Timestamped<V>.self) }
-        return (entry.value as? V).map { Timestamped(value: $0, timestamp: entry.timestamp) }
+    override func appendValue<V: DatabaseValue>(_ value: V) -> Int {
+        guard V.self == Value.self else { return super.appendValue(value) }
+        values.append(unsafeBitCast(value, to: Value.self))
+        return values.count - 1
     }
 
-    override func set<V: DatabaseValue>(_ value: V, for instance: InstanceKey, timestamp: Timestamp) {
-        if V.self == Value.self {
-            insert(Timestamped(value: unsafeBitCast(value, to: Value.self), timestamp: timestamp), into: &values[instance, default: []])
-        } else {
-            super.set(value, for: instance, timestamp: timestamp)
-        }
+    override func value<V: DatabaseValue>(ofRecord index: Int, as type: V.Type) -> V? {
+        let slot = entries[index].slot
+        if slot < 0 { return others[-slot - 1] as? V }
+        // Same type: reinterpreting is exact and needs no runtime cast.
+        return V.self == Value.self ? unsafeBitCast(values[slot], to: V.self) : values[slot] as? V
     }
 
-    override func appendRecords(after timestamp: Timestamp?, model: ModelKey, property: PropertyKey, to records: inout [Record]) {
-        for (instance, entries) in values {
-            let path = Path(model: model, instance: instance, property: property)
-            for entry in entries where timestamp.map({ entry.timestamp > $0 }) ?? true {
-                records.append(Record(path: path, timestamp: entry.timestamp, value: entry.value))
-            }
-        }
-        super.appendRecords(after: timestamp, model: model, property: property, to: &records)
-    }
-
-    override func appendRecords(of instance: InstanceKey, path: Path, to records: inout [Record]) {
-        for entry in values[instance] ?? [] {
-            records.append(Record(path: path, timestamp: entry.timestamp, value: entry.value))
-        }
-        super.appendRecords(of: instance, path: path, to: &records)
-    }
-
-    override func instances() -> Set<InstanceKey> {
-        super.instances().union(values.keys)
+    override func anyValue(ofRecord index: Int) -> any DatabaseValue {
+        let slot = entries[index].slot
+        return slot < 0 ? others[-slot - 1] : values[slot]
     }
 }
 
-/// The newest entry at or before `timestamp` (the newest of all when `nil`).
-@inline(__always)
-private func latest<V>(in entries: [Timestamped<V>], at timestamp: Timestamp?) -> Timestamped<V>? {
-    guard let timestamp else { return entries.last }
-    if let last = entries.last, last.timestamp <= timestamp { return last }
-    // Binary search for the first entry after `timestamp`.
-    var low = 0, high = entries.count
-    while low < high {
-        let middle = (low + high) / 2
-        if entries[middle].timestamp <= timestamp { low = middle + 1 } else { high = middle }
-    }
-    return low == 0 ? nil : entries[low - 1]
-}
-
-/// Inserts an entry in timestamp order; an entry with the same timestamp is the same write
-/// arriving again and is ignored.
-@inline(__always)
-private func insert<V>(_ entry: Timestamped<V>, into entries: inout [Timestamped<V>]) {
-    guard let last = entries.last, entry.timestamp <= last.timestamp else {
-        entries.append(entry)
-        return
-    }
-    var low = 0, high = entries.count
-    while low < high {
-        let middle = (low + high) / 2
-        if entries[middle].timestamp < entry.timestamp { low = middle + 1 } else { high = middle }
-    }
-    if low < entries.count, entries[low].timestamp == entry.timestamp { return }
-    entries.insert(entry, at: low)
+/// One record of a ``HistoryColumn``, without its value.
+struct RecordEntry {
+    let timestamp: Timestamp
+    let instance: InstanceKey
+    /// The next older record of the same instance, or -1.
+    var older: Int
+    /// `>= 0` indexes the typed values, `< 0` indexes `others` as `-slot - 1`.
+    let slot: Int
 }

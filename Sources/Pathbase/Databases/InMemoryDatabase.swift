@@ -14,8 +14,16 @@
 public final class InMemoryDatabase: Database, @unchecked Sendable {
 
     private let lock = Lock()
-    private var columns: [ColumnKey: ValueColumn] = [:]
+    private let columnStorage = LockedState(ColumnDirectory<ValueColumn>())
     let modelTypes = ModelTypeRegistry()
+
+    deinit { columnStorage.free() }
+
+    /// The columns; touched only while holding `lock`.
+    private var columns: ColumnDirectory<ValueColumn> {
+        unsafeAddress { UnsafePointer(columnStorage.pointer) }
+        unsafeMutableAddress { columnStorage.pointer }
+    }
 
     /// Creates an empty database.
     public init() {}
@@ -34,7 +42,7 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
             } else {
                 let column = TypedValueColumn<Value>()
                 column.set(value, for: path.instance)
-                columns[key] = column
+                columns.add(column, for: key)
             }
         }
     }
@@ -54,7 +62,7 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
     public var count: Int {
         lock.withLock {
             var count = 0
-            for column in columns.values { column.forEachValue { _, _ in count += 1 } }
+            for (_, column) in columns.entries { column.forEachValue { _, _ in count += 1 } }
             return count
         }
     }

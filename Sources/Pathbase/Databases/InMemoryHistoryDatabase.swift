@@ -18,8 +18,16 @@ public final class InMemoryHistoryDatabase: HistoryDatabase, @unchecked Sendable
 
     public let clock: HybridLogicalClock
     private let lock = Lock()
-    private var columns: [ColumnKey: HistoryColumn] = [:]
+    private let columnStorage = LockedState(ColumnDirectory<HistoryColumn>())
     let modelTypes = ModelTypeRegistry()
+
+    deinit { columnStorage.free() }
+
+    /// The columns; touched only while holding `lock`.
+    private var columns: ColumnDirectory<HistoryColumn> {
+        unsafeAddress { UnsafePointer(columnStorage.pointer) }
+        unsafeMutableAddress { columnStorage.pointer }
+    }
 
     /// Creates an empty database whose writes are stamped by `clock`.
     public init(clock: HybridLogicalClock = HybridLogicalClock()) {
@@ -28,13 +36,18 @@ public final class InMemoryHistoryDatabase: HistoryDatabase, @unchecked Sendable
 
     public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
         lock.withLock {
-            columns[ColumnKey(path)]?.get(path.instance, at: timestamp, as: Value.self)
+            guard let column = columns[ColumnKey(path)],
+                  let record = column.record(of: path.instance, at: timestamp),
+                  let value = column.value(ofRecord: record, as: Value.self) else { return nil }
+            return Timestamped(value: value, timestamp: column.entries[record].timestamp)
         }
     }
 
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
         lock.withLock {
-            columns[ColumnKey(path)]?.get(path.instance, at: nil, as: Value.self)?.value
+            guard let column = columns[ColumnKey(path)],
+                  let record = column.record(of: path.instance, at: nil) else { return nil }
+            return column.value(ofRecord: record, as: Value.self)
         }
     }
 
@@ -47,11 +60,11 @@ public final class InMemoryHistoryDatabase: HistoryDatabase, @unchecked Sendable
         lock.withLock {
             let key = ColumnKey(path)
             if let column = columns[key] {
-                column.set(value, for: path.instance, timestamp: timestamp)
+                column.insert(value, for: path.instance, timestamp: timestamp)
             } else {
                 let column = TypedHistoryColumn<Value>()
-                column.set(value, for: path.instance, timestamp: timestamp)
-                columns[key] = column
+                column.insert(value, for: path.instance, timestamp: timestamp)
+                columns.add(column, for: key)
             }
         }
     }
@@ -60,8 +73,10 @@ public final class InMemoryHistoryDatabase: HistoryDatabase, @unchecked Sendable
         // Collect under the lock, call the predicate outside it: predicates may read the database.
         let statuses: [(InstanceKey, InstanceStatus)] = lock.withLock {
             guard let column = columns[ColumnKey(model: model, property: .instanceId)] else { return [] }
-            return column.instances().compactMap { instance in
-                column.get(instance, at: timestamp, as: InstanceStatus.self).map { (instance, $0.value) }
+            return column.heads.keys.compactMap { instance in
+                column.record(of: instance, at: timestamp)
+                    .flatMap { column.value(ofRecord: $0, as: InstanceStatus.self) }
+                    .map { (instance, $0) }
             }
         }
         return statuses.compactMap { predicate($0.0, $0.1) }
@@ -70,7 +85,7 @@ public final class InMemoryHistoryDatabase: HistoryDatabase, @unchecked Sendable
     public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
         var records: [Record] = []
         lock.withLock {
-            for (key, column) in columns {
+            for (key, column) in columns.entries {
                 column.appendRecords(after: timestamp, model: key.model, property: key.property, to: &records)
             }
         }

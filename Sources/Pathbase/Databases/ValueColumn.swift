@@ -1,71 +1,111 @@
 /// The current values of one property of one model, for ``InMemoryDatabase``.
 ///
-/// Values are kept unboxed in a dictionary typed by the first type written to the column
-/// (`TypedValueColumn<Value>`); the rare value of another type (after a property changed
-/// its type) goes to `others`, so nothing stored is ever lost or converted.
+/// An ``IntTable`` maps instance ids to value slots; values sit unboxed in a typed array
+/// (`TypedValueColumn<Value>`), typed by the first value written. A value of another type
+/// (after a property changed its type) is kept boxed in `others`, so nothing stored is ever
+/// lost or converted. Keeping the generic part to one array access avoids generic metadata
+/// lookups and unspecialized dictionary code on the hot path.
 class ValueColumn {
 
+    private let slotStorage = LockedState(IntTable())
+    private let otherStorage = LockedState(ContiguousArray<any DatabaseValue>())
+
+    deinit {
+        slotStorage.free()
+        otherStorage.free()
+    }
+
+    /// Slot of each instance's value: typed index × 2, or index in `others` × 2 + 1.
+    final var slots: IntTable {
+        unsafeAddress { UnsafePointer(slotStorage.pointer) }
+        unsafeMutableAddress { slotStorage.pointer }
+    }
+
     /// Values whose type differs from the column's value type.
-    final var others: [InstanceKey: any DatabaseValue] = [:]
+    final var others: ContiguousArray<any DatabaseValue> {
+        unsafeAddress { UnsafePointer(otherStorage.pointer) }
+        unsafeMutableAddress { otherStorage.pointer }
+    }
 
     func get<V: DatabaseValue>(_ instance: InstanceKey, as type: V.Type) -> V? {
-        others[instance] as? V
+        guard let slot = slots[instance], slot & 1 == 1 else { return nil }
+        return others[slot >> 1] as? V
     }
 
     func set<V: DatabaseValue>(_ value: V, for instance: InstanceKey) {
-        others[instance] = value
-    }
-
-    /// Calls `body` with each stored value of type `V`.
-    func forEach<V: DatabaseValue>(as type: V.Type, _ body: (InstanceKey, V) -> Void) {
-        for (instance, value) in others {
-            if let value = value as? V { body(instance, value) }
-        }
+        setOther(value, for: instance)
     }
 
     /// Calls `body` with every stored value.
     func forEachValue(_ body: (InstanceKey, any DatabaseValue) -> Void) {
-        for (instance, value) in others { body(instance, value) }
+        slots.forEach { instance, slot in
+            if slot & 1 == 1 { body(instance, others[slot >> 1]) }
+        }
+    }
+
+    /// Calls `body` with every stored value of type `V`.
+    func forEach<V: DatabaseValue>(as type: V.Type, _ body: (InstanceKey, V) -> Void) {
+        forEachValue { instance, value in
+            if let value = value as? V { body(instance, value) }
+        }
+    }
+
+    final func setOther(_ value: any DatabaseValue, for instance: InstanceKey) {
+        if let slot = slots[instance], slot & 1 == 1 {
+            others[slot >> 1] = value
+        } else {
+            slots.set(others.count << 1 | 1, for: instance)
+            others.append(value)
+        }
     }
 }
 
 final class TypedValueColumn<Value: DatabaseValue>: ValueColumn {
 
-    private var values: [InstanceKey: Value] = [:]
+    private let valueStorage = LockedState(ContiguousArray<Value>())
+
+    deinit { valueStorage.free() }
+
+    private var values: ContiguousArray<Value> {
+        unsafeAddress { UnsafePointer(valueStorage.pointer) }
+        unsafeMutableAddress { valueStorage.pointer }
+    }
 
     override func get<V: DatabaseValue>(_ instance: InstanceKey, as type: V.Type) -> V? {
-        if V.self == Value.self, others.isEmpty {
-            // Same type: reinterpreting is free and exact.
-            return unsafeBitCast(values[instance], to: Optional<V>.self)
-        }
-        if let other = others[instance] { return other as? V }
-        guard let value = values[instance] else { return nil }
-        return V.self == Value.self ? unsafeBitCast(value, to: V.self) : value as? V
+        guard let slot = slots[instance] else { return nil }
+        if slot & 1 == 1 { return others[slot >> 1] as? V }
+        // Same type: reinterpreting is exact and needs no runtime cast.
+        return V.self == Value.self ? unsafeBitCast(values[slot >> 1], to: V.self) : values[slot >> 1] as? V
     }
 
     override func set<V: DatabaseValue>(_ value: V, for instance: InstanceKey) {
-        if V.self == Value.self {
-            values[instance] = unsafeBitCast(value, to: Value.self)
-            if !others.isEmpty { others.removeValue(forKey: instance) }
+        guard V.self == Value.self else {
+            setOther(value, for: instance)
+            return
+        }
+        let typed = unsafeBitCast(value, to: Value.self)
+        if let slot = slots[instance], slot & 1 == 0 {
+            values[slot >> 1] = typed
         } else {
-            values.removeValue(forKey: instance)
-            others[instance] = value
+            slots.set(values.count << 1, for: instance)
+            values.append(typed)
+        }
+    }
+
+    override func forEachValue(_ body: (InstanceKey, any DatabaseValue) -> Void) {
+        slots.forEach { instance, slot in
+            body(instance, slot & 1 == 1 ? others[slot >> 1] : values[slot >> 1])
         }
     }
 
     override func forEach<V: DatabaseValue>(as type: V.Type, _ body: (InstanceKey, V) -> Void) {
-        if V.self == Value.self {
-            for (instance, value) in values { body(instance, unsafeBitCast(value, to: V.self)) }
-        } else {
-            for (instance, value) in values {
-                if let value = value as? V { body(instance, value) }
+        guard V.self == Value.self else { return super.forEach(as: type, body) }
+        slots.forEach { instance, slot in
+            if slot & 1 == 0 {
+                body(instance, unsafeBitCast(values[slot >> 1], to: V.self))
+            } else if let value = others[slot >> 1] as? V {
+                body(instance, value)
             }
         }
-        super.forEach(as: type, body)
-    }
-
-    override func forEachValue(_ body: (InstanceKey, any DatabaseValue) -> Void) {
-        for (instance, value) in values { body(instance, value) }
-        super.forEachValue(body)
     }
 }

@@ -1,0 +1,136 @@
+import Pathbase
+
+/// `pathbase-bench memory`: the in-memory databases, used through models, against a plain
+/// `[Path: Any]` dictionary doing the same logical work in the same process.
+enum MemoryBenchmark {
+
+    static func run() {
+        let count = 100_000
+        let names = benchNames(count)
+        let baseline = DictionaryBaseline(count: count, names: names)
+        let memory = ModelWorkload(database: InMemoryDatabase(), count: count, names: names)
+        compare("memory.create", operations: count, rounds: 5, { memory.create() }, baseline: { baseline.create() })
+        compare("memory.set", operations: count * 3, { memory.set() }, baseline: { baseline.set() })
+        compare("memory.get", operations: count * 3, { memory.get() }, baseline: { baseline.get() })
+        compare("memory.all", operations: count, { memory.all() }, baseline: { baseline.all() })
+
+        let history = ModelWorkload(database: InMemoryHistoryDatabase(), count: count, names: names)
+        history.create()
+        // Every round adds a record per property: the history grows as it would in use.
+        compare("history.set", operations: count * 3, rounds: 5, { history.set() }, baseline: { baseline.set() })
+        compare("history.get", operations: count * 3, { history.get() }, baseline: { baseline.get() })
+
+        // Per-operation cost from 10^4 to 10^6 instances.
+        for (exponent, size, rounds) in [(4, 10_000, 21), (5, 100_000, 7), (6, 1_000_000, 3)] {
+            let sizeNames = benchNames(size)
+            let sizeBaseline = DictionaryBaseline(count: size, names: sizeNames)
+            sizeBaseline.create()
+            let sizeMemory = ModelWorkload(database: InMemoryDatabase(), count: size, names: sizeNames)
+            sizeMemory.create()
+            compare("memory.get.1e\(exponent)", operations: size * 3, rounds: rounds, { sizeMemory.get() }, baseline: { sizeBaseline.get() })
+            compare("memory.set.1e\(exponent)", operations: size * 3, rounds: rounds, { sizeMemory.set() }, baseline: { sizeBaseline.set() })
+            let sizeHistory = ModelWorkload(database: InMemoryHistoryDatabase(), count: size, names: sizeNames)
+            sizeHistory.create()
+            compare("history.get.1e\(exponent)", operations: size * 3, rounds: rounds, { sizeHistory.get() }, baseline: { sizeBaseline.get() })
+            compare("history.set.1e\(exponent)", operations: size * 3, rounds: rounds, { sizeHistory.set() }, baseline: { sizeBaseline.set() })
+        }
+    }
+}
+
+/// Creates, writes, reads and lists `count` BenchItems in one database.
+final class ModelWorkload {
+    let database: any Database
+    let count: Int
+    let names: [String]
+    private(set) var items: [BenchItem] = []
+
+    init(database: any Database, count: Int, names: [String]) {
+        self.database = database
+        self.count = count
+        self.names = names
+    }
+
+    /// Creates every instance: status plus three properties each.
+    func create() {
+        var created: [BenchItem] = []
+        created.reserveCapacity(count)
+        for index in 0 ..< count {
+            created.append(BenchItem.create(in: database, id: index, count: index, name: names[index], score: Double(index)))
+        }
+        items = created
+    }
+
+    /// Writes three properties of every instance.
+    func set() {
+        for (index, item) in items.enumerated() {
+            item.count = index &+ 1
+            item.name = names[count - 1 - index]
+            item.score = Double(index) * 0.5
+        }
+    }
+
+    /// Reads three properties of every instance.
+    func get() {
+        var total = 0
+        var score = 0.0
+        for item in items {
+            total &+= item.count
+            total &+= item.name.utf8.count
+            score += item.score
+        }
+        blackHole((total, score))
+    }
+
+    /// Lists the active instances.
+    func all() {
+        blackHole(database.all(of: BenchItem.self))
+    }
+}
+
+/// The same work on a plain `[Path: Any]` dictionary.
+final class DictionaryBaseline {
+    let count: Int
+    let names: [String]
+    var values: [Path: Any] = [:]
+
+    init(count: Int, names: [String]) {
+        self.count = count
+        self.names = names
+    }
+
+    func create() {
+        for index in 0 ..< count {
+            values[Path(model: 1, instance: index, property: 0)] = InstanceStatus.created
+            values[Path(model: 1, instance: index, property: 1)] = index
+            values[Path(model: 1, instance: index, property: 2)] = names[index]
+            values[Path(model: 1, instance: index, property: 3)] = Double(index)
+        }
+    }
+
+    func set() {
+        for index in 0 ..< count {
+            values[Path(model: 1, instance: index, property: 1)] = index &+ 1
+            values[Path(model: 1, instance: index, property: 2)] = names[count - 1 - index]
+            values[Path(model: 1, instance: index, property: 3)] = Double(index) * 0.5
+        }
+    }
+
+    func get() {
+        var total = 0
+        var score = 0.0
+        for index in 0 ..< count {
+            total &+= values[Path(model: 1, instance: index, property: 1)] as? Int ?? 0
+            total &+= (values[Path(model: 1, instance: index, property: 2)] as? String ?? "").utf8.count
+            score += values[Path(model: 1, instance: index, property: 3)] as? Double ?? 0
+        }
+        blackHole((total, score))
+    }
+
+    func all() {
+        var instances: [InstanceKey] = []
+        for (path, value) in values where path.model == 1 && path.property == 0 {
+            if let status = value as? InstanceStatus, status == .created { instances.append(path.instance) }
+        }
+        blackHole(instances)
+    }
+}

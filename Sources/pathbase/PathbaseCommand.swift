@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `pathbase` command line tool.
+@main
+struct PathbaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pathbase",
+        abstract: "Work with Pathbase databases.",
+        subcommands: [Demo.self]
+    )
+}

@@ -1,0 +1,354 @@
+import SwiftSyntax
+import Testing
+
+/// Expansions of `@Model` together with the property wrapper macros.
+@Suite("@Model expansion")
+struct ModelExpansionTests {
+
+    @Test("A typical model gets every generated member, its accessors and the conformance")
+    func typicalModel() {
+        assertPathbaseExpansion(
+            """
+            @Model(id: 1)
+            final class Person {
+                @Property(id: 1)
+                var name: String
+
+                @Property(id: 2)
+                var age: Int = 18
+
+                @Reference(id: 3)
+                var partner: Person?
+
+                @ReferenceList(id: 4)
+                var friends: [Person]
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var name: String {
+                    get {
+                        _$get(1)
+                    }
+                    set {
+                        _$set(newValue, 1)
+                    }
+                }
+                var age: Int {
+                    get {
+                        _$get(2, default: 18)
+                    }
+                    set {
+                        _$set(newValue, 2)
+                    }
+                    init(initialValue) {
+                    }
+                }
+                var partner: Person? {
+                    get {
+                        _$reference(3)
+                    }
+                    set {
+                        _$setReference(newValue, 3)
+                    }
+                }
+                var friends: [Person] {
+                    get {
+                        _$referenceList(4)
+                    }
+                    set {
+                        _$setReferenceList(newValue, 4)
+                    }
+                }
+
+                static var modelId: Pathbase.ModelKey {
+                    1
+                }
+
+                let database: any Pathbase.Database
+
+                let id: Pathbase.InstanceKey
+
+                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
+                    self.database = database
+                    self.id = id
+                }
+
+                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                    case name = 1
+                    case age = 2
+                    case partner = 3
+                    case friends = 4
+                }
+
+                /// Creates an instance in a database with every property set.
+                @discardableResult
+                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String, age: Int = (18), partner: Person? = nil, friends: [Person] = Pathbase._$emptyList()) -> Self {
+                    let instance = database.create(id: id, of: Self.self)
+                    instance.name = name
+                    instance.age = age
+                    instance.partner = partner
+                    instance.friends = friends
+                    return instance
+                }
+
+                /// Writes the default value of every property, then marks the instance deleted.
+                func deleteAndClearProperties() {
+                    self.name = Pathbase._$defaultValue()
+                    self.age = (18)
+                    self.partner = nil
+                    self.friends = Pathbase._$emptyList()
+                    self.delete()
+                }
+            }
+
+            extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
+            }
+            """
+        )
+    }
+
+    @Test("Initial values of references and reference lists become defaults, as for properties")
+    func initialValuesOfEveryKind() {
+        assertPathbaseExpansion(
+            """
+            @Model(id: 5)
+            final class Team {
+                @Property(id: 1)
+                var tags: [String] = []
+
+                @Reference(id: 2)
+                var lead: Person? = nil
+
+                @ReferenceList(id: 3)
+                var members: Set<Person> = []
+            }
+            """,
+            expandedSource: """
+            final class Team {
+                var tags: [String] {
+                    get {
+                        _$get(1, default: [])
+                    }
+                    set {
+                        _$set(newValue, 1)
+                    }
+                    init(initialValue) {
+                    }
+                }
+                var lead: Person? {
+                    get {
+                        _$reference(2)
+                    }
+                    set {
+                        _$setReference(newValue, 2)
+                    }
+                    init(initialValue) {
+                    }
+                }
+                var members: Set<Person> {
+                    get {
+                        _$referenceList(3)
+                    }
+                    set {
+                        _$setReferenceList(newValue, 3)
+                    }
+                    init(initialValue) {
+                    }
+                }
+
+                static var modelId: Pathbase.ModelKey {
+                    5
+                }
+
+                let database: any Pathbase.Database
+
+                let id: Pathbase.InstanceKey
+
+                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
+                    self.database = database
+                    self.id = id
+                }
+
+                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                    case tags = 1
+                    case lead = 2
+                    case members = 3
+                }
+
+                /// Creates an instance in a database with every property set.
+                @discardableResult
+                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, tags: [String] = ([]), lead: Person? = (nil), members: Set<Person> = ([])) -> Self {
+                    let instance = database.create(id: id, of: Self.self)
+                    instance.tags = tags
+                    instance.lead = lead
+                    instance.members = members
+                    return instance
+                }
+
+                /// Writes the default value of every property, then marks the instance deleted.
+                func deleteAndClearProperties() {
+                    self.tags = ([])
+                    self.lead = (nil)
+                    self.members = ([])
+                    self.delete()
+                }
+            }
+
+            extension Team: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
+            }
+            """
+        )
+    }
+
+    @Test("A model id that is not a literal is used as written")
+    func nonLiteralModelId() {
+        assertPathbaseExpansion(
+            """
+            @Model(id: ModelId.item.rawValue)
+            final class Item {
+                @Property(id: 1)
+                var count: Int
+            }
+            """,
+            expandedSource: """
+            final class Item {
+                var count: Int {
+                    get {
+                        _$get(1)
+                    }
+                    set {
+                        _$set(newValue, 1)
+                    }
+                }
+
+                static var modelId: Pathbase.ModelKey {
+                    ModelId.item.rawValue
+                }
+
+                let database: any Pathbase.Database
+
+                let id: Pathbase.InstanceKey
+
+                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
+                    self.database = database
+                    self.id = id
+                }
+
+                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                    case count = 1
+                }
+
+                /// Creates an instance in a database with every property set.
+                @discardableResult
+                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, count: Int) -> Self {
+                    let instance = database.create(id: id, of: Self.self)
+                    instance.count = count
+                    return instance
+                }
+
+                /// Writes the default value of every property, then marks the instance deleted.
+                func deleteAndClearProperties() {
+                    self.count = Pathbase._$defaultValue()
+                    self.delete()
+                }
+            }
+
+            extension Item: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
+            }
+            """
+        )
+    }
+
+    @Test("Computed properties and plain 'let's are left alone, without diagnostics")
+    func computedPropertyAndPlainLetAreAccepted() {
+        assertPathbaseExpansion(
+            """
+            @Model(id: 1)
+            final class Person {
+                @Property(id: 1)
+                var name: String
+
+                var greeting: String { "Hello, " + name }
+
+                let nickname = "Bob"
+            }
+            """,
+            expandedSource: """
+            final class Person {
+                var name: String {
+                    get {
+                        _$get(1)
+                    }
+                    set {
+                        _$set(newValue, 1)
+                    }
+                }
+
+                var greeting: String { "Hello, " + name }
+
+                let nickname = "Bob"
+
+                static var modelId: Pathbase.ModelKey {
+                    1
+                }
+
+                let database: any Pathbase.Database
+
+                let id: Pathbase.InstanceKey
+
+                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
+                    self.database = database
+                    self.id = id
+                }
+
+                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                    case name = 1
+                }
+
+                /// Creates an instance in a database with every property set.
+                @discardableResult
+                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String) -> Self {
+                    let instance = database.create(id: id, of: Self.self)
+                    instance.name = name
+                    return instance
+                }
+
+                /// Writes the default value of every property, then marks the instance deleted.
+                func deleteAndClearProperties() {
+                    self.name = Pathbase._$defaultValue()
+                    self.delete()
+                }
+            }
+
+            extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
+            }
+            """
+        )
+    }
+
+    /// A model without stored properties gets `enum PropertyId: Pathbase.PropertyKey,
+    /// CaseIterable {}`, which does not compile: "an enum with no cases cannot declare a raw
+    /// type" (plus a failed `RawRepresentable` conformance). The same happens when every
+    /// property of a model is rejected, which buries the real diagnostic under these errors.
+    @Test("A model without stored properties gets a PropertyId type that compiles")
+    func modelWithoutProperties() {
+        let expanded = expandPathbaseMacros(in: """
+            @Model(id: 1)
+            final class Empty {
+                var note: String { "No stored properties" }
+            }
+            """)
+        let declarations = expanded.tokens(viewMode: .sourceAccurate)
+            .filter { $0.text == "PropertyId" }
+            .compactMap { $0.parent?.as(DeclSyntax.self) }
+        #expect(declarations.count == 1, "Expected one PropertyId declaration in:\n\(expanded)")
+        guard let propertyId = declarations.first?.as(EnumDeclSyntax.self) else { return }
+        let hasCases = propertyId.memberBlock.members.contains { $0.decl.is(EnumCaseDeclSyntax.self) }
+        let rawType = propertyId.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription
+        let declaresRawType = ["Pathbase.PropertyKey", "PropertyKey", "Int", "Swift.Int"].contains(rawType)
+        withKnownIssue("Macro bug: an enum with no cases cannot declare a raw type") {
+            #expect(hasCases || !declaresRawType, "Generated PropertyId does not compile:\n\(propertyId.trimmedDescription)")
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import Pathbase
+import Testing
+
+// Model ids 900–949.
+
+@Model(id: 900)
+final class Document {
+    @Property(id: 1) var title: String
+    @Property(id: 2) var revision: Int
+}
+
+@Suite("InMemoryHistoryDatabase: history, timestamps and records")
+struct InMemoryHistoryDatabaseTests {
+
+    private let path = Path(model: 949, instance: 1, property: 1)
+
+    private func stamp(_ time: Int64, counter: UInt32 = 0) -> Timestamp {
+        Timestamp(time: time, counter: counter, replica: 1)
+    }
+
+    @Test("get(_:at:) returns the value a path held at an older timestamp")
+    func valueAtTimestamp() {
+        let database = InMemoryHistoryDatabase()
+        let beforeAll = database.clock.now()
+        database.set("draft", for: path)
+        let afterDraft = database.clock.now()
+        database.set("final", for: path)
+
+        let old: Timestamped<String>? = database.get(path, at: afterDraft)
+        let current: Timestamped<String>? = database.get(path, at: nil)
+        let none: Timestamped<String>? = database.get(path, at: beforeAll)
+        #expect(old?.value == "draft")
+        #expect(current?.value == "final")
+        #expect(none == nil)
+        #expect(old!.timestamp < afterDraft)
+        #expect(current!.timestamp > afterDraft)
+        let plain: String? = database.get(path)
+        #expect(plain == "final")
+    }
+
+    @Test("get(_:at:) with explicit timestamps finds the newest record at or before")
+    func valueAtExplicitTimestamps() {
+        let database = InMemoryHistoryDatabase()
+        database.set(10, for: path, timestamp: stamp(100))
+        database.set(20, for: path, timestamp: stamp(200))
+        database.set(30, for: path, timestamp: stamp(300))
+
+        func value(at time: Int64) -> Int? {
+            let entry: Timestamped<Int>? = database.get(path, at: stamp(time))
+            return entry?.value
+        }
+        #expect(value(at: 99) == nil)
+        #expect(value(at: 100) == 10)
+        #expect(value(at: 199) == 10)
+        #expect(value(at: 200) == 20)
+        #expect(value(at: 250) == 20)
+        #expect(value(at: 1000) == 30)
+        let exact: Timestamped<Int>? = database.get(path, at: stamp(200))
+        #expect(exact == Timestamped(value: 20, timestamp: stamp(200)))
+    }
+
+    @Test("A write with an older timestamp is kept but does not change the current value")
+    func olderWriteDoesNotWin() {
+        let database = InMemoryHistoryDatabase()
+        database.set("new", for: path, timestamp: stamp(200))
+        database.set("old", for: path, timestamp: stamp(100))
+
+        let current: String? = database.get(path)
+        #expect(current == "new")
+        let records = database.records(at: path)
+        #expect(records.map(\.timestamp) == [stamp(100), stamp(200)])
+        #expect(records.compactMap { $0.value as? String } == ["old", "new"])
+        let atOld: Timestamped<String>? = database.get(path, at: stamp(150))
+        #expect(atOld?.value == "old")
+    }
+
+    @Test("A write with a newer timestamp wins, whatever order writes arrive in")
+    func newestWins() {
+        let forward = InMemoryHistoryDatabase()
+        let backward = InMemoryHistoryDatabase()
+        let writes = (1...20).map { (value: $0, timestamp: stamp(Int64($0 * 10))) }
+        for write in writes { forward.set(write.value, for: path, timestamp: write.timestamp) }
+        for write in writes.reversed() { backward.set(write.value, for: path, timestamp: write.timestamp) }
+        let a: Int? = forward.get(path)
+        let b: Int? = backward.get(path)
+        #expect(a == 20)
+        #expect(b == 20)
+        #expect(forward.records(at: path).map(\.timestamp) == backward.records(at: path).map(\.timestamp))
+    }
+
+    @Test("Writing the same record twice changes nothing")
+    func duplicateWrite() {
+        let database = InMemoryHistoryDatabase()
+        database.set("value", for: path, timestamp: stamp(100))
+        database.set("later", for: path, timestamp: stamp(200))
+        let before = database.records()
+        database.set("value", for: path, timestamp: stamp(100))
+        database.set("later", for: path, timestamp: stamp(200))
+        let after = database.records()
+        #expect(after.count == before.count)
+        #expect(after.map(\.timestamp) == before.map(\.timestamp))
+        #expect(database.records(at: path).count == 2)
+        let current: String? = database.get(path)
+        #expect(current == "later")
+    }
+
+    @Test("all(model:at:where:) reports instances as they were at a timestamp")
+    func instancesAtTimestamp() {
+        let database = InMemoryHistoryDatabase()
+        let early: Document = database.create(id: 1)
+        let beforeSecond = database.clock.now()
+        let late: Document = database.create(id: 2)
+        early.delete()
+        let now = database.clock.now()
+
+        func statuses(at timestamp: Timestamp?) -> [InstanceKey: InstanceStatus] {
+            let pairs = database.all(model: Document.modelId, at: timestamp) { ($0, $1) }
+            return Dictionary(uniqueKeysWithValues: pairs)
+        }
+        #expect(statuses(at: beforeSecond) == [1: .created])
+        #expect(statuses(at: now) == [1: .deleted, 2: .created])
+        #expect(statuses(at: nil) == [1: .deleted, 2: .created])
+        #expect(statuses(at: .zero).isEmpty)
+        #expect(database.all(of: Document.self) == [late])
+    }
+
+    @Test("records(after:limit:) returns newer records, oldest first, at most limit")
+    func recordsAfter() {
+        let database = InMemoryHistoryDatabase()
+        let times: [Int64] = [50, 10, 40, 20, 30, 60, 70]
+        for (index, time) in times.enumerated() {
+            let path = Path(model: 949, instance: index % 3, property: 1 + index % 2)
+            database.set(Int(time), for: path, timestamp: stamp(time))
+        }
+
+        #expect(database.records().map(\.timestamp.time) == [10, 20, 30, 40, 50, 60, 70])
+        #expect(database.records(after: nil, limit: nil).count == 7)
+        #expect(database.records(after: stamp(30)).map(\.timestamp.time) == [40, 50, 60, 70])
+        #expect(database.records(after: stamp(30), limit: 2).map(\.timestamp.time) == [40, 50])
+        #expect(database.records(after: nil, limit: 3).map(\.timestamp.time) == [10, 20, 30])
+        #expect(database.records(after: stamp(70)).isEmpty)
+        #expect(database.records(after: nil, limit: 0).isEmpty)
+        // Each record carries its path and value.
+        let first = database.records(after: stamp(35), limit: 1)
+        #expect(first.first?.path == Path(model: 949, instance: 2, property: 1))
+        #expect(first.first?.value as? Int == 40)
+    }
+
+    @Test("Paging through records with records(after:limit:) visits every record once")
+    func paging() {
+        let database = InMemoryHistoryDatabase()
+        for instance in 0..<25 {
+            database.set(instance, for: Path(model: 949, instance: instance, property: 1))
+        }
+        var cursor: Timestamp?
+        var seen: [Int] = []
+        while true {
+            let page = database.records(after: cursor, limit: 4)
+            if page.isEmpty { break }
+            #expect(page.count <= 4)
+            seen += page.compactMap { $0.value as? Int }
+            cursor = page.last?.timestamp
+        }
+        #expect(seen == Array(0..<25))
+    }
+
+    @Test("history(of:as:) lists the values of a path, oldest first")
+    func historyOfPath() {
+        let database = InMemoryHistoryDatabase()
+        let document = Document.create(in: database, id: 1, title: "Draft", revision: 1)
+        document.title = "Review"
+        document.title = "Final"
+        document.revision += 1
+
+        let titles = database.history(of: document.path(of: .title), as: String.self)
+        #expect(titles.map(\.value) == ["Draft", "Review", "Final"])
+        #expect(titles.map(\.timestamp) == titles.map(\.timestamp).sorted())
+        #expect(Set(titles.map(\.timestamp)).count == 3)
+        #expect(database.history(of: document.path(of: .revision), as: Int.self).map(\.value) == [1, 2])
+        #expect(database.history(of: document.path(of: .title), as: Int.self).isEmpty)
+        let statuses: [Timestamped<InstanceStatus>] = database.history(of: Path.status(model: Document.modelId, instance: 1))
+        #expect(statuses.map(\.value) == [.created])
+    }
+
+    @Test("apply(_:) stores a record with its own timestamp and moves the clock past it")
+    func applyRecord() {
+        let source = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1))
+        let target = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 2))
+        let future = Timestamp(time: source.clock.now().time + 3_600_000_000, counter: 5, replica: 1)
+        source.set("from the future", for: path, timestamp: future)
+
+        let record = source.records().first!
+        target.apply(record)
+        let applied: Timestamped<String>? = target.get(path, at: nil)
+        #expect(applied == Timestamped(value: "from the future", timestamp: future))
+        #expect(target.clock.now() > future)
+
+        // A local write after the apply wins over the applied record.
+        target.set("local", for: path)
+        let current: String? = target.get(path)
+        #expect(current == "local")
+    }
+
+    @Test("Applying all records in any order gives the same current state")
+    func applyConverges() {
+        let source = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1))
+        let document = Document.create(in: source, id: 1, title: "One", revision: 1)
+        document.title = "Two"
+        document.revision = 2
+        let other: Document = source.create(id: 2)
+        other.delete()
+
+        let inOrder = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 2))
+        let reversed = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 3))
+        let records = source.records()
+        records.forEach(inOrder.apply)
+        records.reversed().forEach(reversed.apply)
+        records.forEach(reversed.apply) // duplicates change nothing
+
+        for database in [inOrder, reversed] {
+            let copy: Document? = database.get(id: 1)
+            #expect(copy?.title == "Two")
+            #expect(copy?.revision == 2)
+            #expect(database.get(id: 2, of: Document.self)?.status == .deleted)
+            #expect(database.records().count == records.count)
+        }
+    }
+
+    @Test("A record keeps the type it was written with")
+    func recordValueType() {
+        let database = InMemoryHistoryDatabase()
+        database.set(Address(street: "Elm", number: 3), for: path)
+        let record = database.records(at: path).first
+        #expect(record?.value as? Address == Address(street: "Elm", number: 3))
+        #expect(record?.path == path)
+    }
+}

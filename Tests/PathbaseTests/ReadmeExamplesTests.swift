@@ -1,0 +1,65 @@
+import Pathbase
+import Testing
+
+// The README's examples, compiled and checked. Keep them in step with README.md.
+
+@Model(id: 901)
+private final class ReadmePerson {
+    @Property(id: 1)
+    var name: String
+
+    @Property(id: 2)
+    var age: Int = 18
+
+    @Reference(id: 3)
+    var partner: ReadmePerson?
+
+    @ReferenceList(id: 4)
+    var friends: [ReadmePerson]
+}
+
+private final class ReadmeMinimalDatabase: Database {
+    private var values: [Path: Any] = [:]
+
+    func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        values[path].flatMap { $0 as? Value }
+    }
+
+    func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
+        values[path] = value
+    }
+
+    func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
+        values.compactMap { path, value in
+            guard path.model == model, path.property == PropertyKey.instanceId,
+                  let status = value as? InstanceStatus else { return nil }
+            return predicate(path.instance, status)
+        }
+    }
+}
+
+@Suite struct ReadmeExamplesTests {
+
+    @Test(arguments: [false, true])
+    func quickStart(customDatabase: Bool) {
+        let database: any Database = customDatabase ? ReadmeMinimalDatabase() : InMemoryDatabase()
+
+        let alice = ReadmePerson.create(in: database, id: 1, name: "Alice")
+        let bob: ReadmePerson = database.create(id: 2)
+        bob.name = "Bob"
+        bob.age += 12
+        alice.partner = bob
+        alice.friends = [bob]
+
+        let fetched: ReadmePerson? = database.get(id: 1)
+        #expect(fetched?.partner?.name == "Bob")
+        #expect(database.all(of: ReadmePerson.self).count == 2)
+        #expect(bob.age == 30)
+
+        bob.delete()
+        #expect("\(alice.partner!.status)" == "deleted")
+        bob.insert()
+        #expect(alice.partner?.status == .created)
+        #expect(alice.friends.map(\.name) == ["Bob"])
+    }
+}
