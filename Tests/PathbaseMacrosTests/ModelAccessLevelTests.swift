@@ -106,7 +106,7 @@ struct ModelAccessLevelTests {
 
                 /// Creates an instance in a database with every property set.
                 @discardableResult
-                fileprivate static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, code: Int) -> Self {
+                fileprivate static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, code: Int = Pathbase._$defaultValue()) -> Self {
                     let instance = database.create(id: id, of: Self.self)
                     instance.code = code
                     return instance

@@ -122,7 +122,7 @@ struct ModelDiagnosticTests {
 
                 /// Creates an instance in a database with every property set.
                 @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String) -> Self {
+                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
                     let instance = database.create(id: id, of: Self.self)
                     instance.name = name
                     return instance
@@ -268,7 +268,7 @@ struct ModelDiagnosticTests {
 
                 /// Creates an instance in a database with every property set.
                 @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int) -> Self {
+                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
                     let instance = database.create(id: id, of: Self.self)
                     instance.age = age
                     return instance
@@ -333,7 +333,7 @@ struct ModelDiagnosticTests {
 
                 /// Creates an instance in a database with every property set.
                 @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int) -> Self {
+                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
                     let instance = database.create(id: id, of: Self.self)
                     instance.age = age
                     return instance
@@ -399,7 +399,7 @@ struct ModelDiagnosticTests {
 
                 /// Creates an instance in a database with every property set.
                 @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int) -> Self {
+                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
                     let instance = database.create(id: id, of: Self.self)
                     instance.age = age
                     return instance
@@ -464,7 +464,7 @@ struct ModelDiagnosticTests {
 
                 /// Creates an instance in a database with every property set.
                 @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, y: Int) -> Self {
+                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, y: Int = Pathbase._$defaultValue()) -> Self {
                     let instance = database.create(id: id, of: Self.self)
                     instance.y = y
                     return instance

@@ -179,27 +179,24 @@ struct PropertyMacroTests {
         )
     }
 
-    /// `0x10` is an integer literal, but `Int("0x10")` fails, so the macro rejects it with a
-    /// message saying it is not one.
+    /// `0x10` is an integer literal like any other: it is accepted and kept as written.
     @Test("A hexadecimal id is an integer literal too")
     func hexadecimalId() {
-        withKnownIssue("Macro bug: non-decimal integer literal ids are rejected as not integer literals") {
-            assertPathbaseExpansion(
-                """
-                @Property(id: 0x10)
-                var flags: Int
-                """,
-                expandedSource: """
-                var flags: Int {
-                    get {
-                        _$get(0x10)
-                    }
-                    set {
-                        _$set(newValue, 0x10)
-                    }
+        assertPathbaseExpansion(
+            """
+            @Property(id: 0x10)
+            var flags: Int
+            """,
+            expandedSource: """
+            var flags: Int {
+                get {
+                    _$get(0x10)
                 }
-                """
-            )
-        }
+                set {
+                    _$set(newValue, 0x10)
+                }
+            }
+            """
+        )
     }
 }
