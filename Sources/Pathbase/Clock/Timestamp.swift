@@ -55,8 +55,15 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         return lhs.replica < rhs.replica
     }
 
+    /// The time in ISO 8601 with microseconds, then the counter and the replica:
+    /// `2026-11-21T05:59:09.002113Z#0@17`.
     public var description: String {
-        "\(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))#\(counter)@\(replica)"
+        let (seconds, micros) = time.quotientAndRemainder(dividingBy: 1_000_000)
+        let whole = micros < 0 ? seconds - 1 : seconds
+        let fraction = micros < 0 ? micros + 1_000_000 : micros
+        let base = Date(timeIntervalSince1970: Double(whole)).formatted(.iso8601).dropLast() // drop "Z"
+        let digits = String(fraction)
+        return "\(base).\(String(repeating: "0", count: 6 - digits.count))\(digits)Z#\(counter)@\(replica)"
     }
 
     static func microseconds(of date: Date) -> Int64 {
