@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "Pathbase", targets: ["Pathbase"]),
+        .library(name: "PathbaseSQLite", targets: ["PathbaseSQLite"]),
         .executable(name: "pathbase", targets: ["pathbase"]),
         .executable(name: "pathbase-bench", targets: ["pathbase-bench"]),
     ],
@@ -15,6 +16,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         // The `pathbase` command line tool.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // SQLiteDatabase: the best-kept SQLite toolkit opens, configures and migrates the
+        // file; its GRDBSQLite module gives the C API for the hot paths. Needs libsqlite3-dev
+        // on Linux.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .macro(
@@ -31,10 +36,19 @@ let package = Package(
             name: "Pathbase",
             dependencies: ["PathbaseMacros"]
         ),
+        .target(
+            name: "PathbaseSQLite",
+            dependencies: [
+                "Pathbase",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "pathbase",
             dependencies: [
                 "Pathbase",
+                "PathbaseSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,7 +59,15 @@ let package = Package(
         ),
         .testTarget(
             name: "PathbaseTests",
-            dependencies: ["Pathbase"]
+            dependencies: ["Pathbase", "PathbaseSQLite"]
+        ),
+        .testTarget(
+            name: "PathbaseSQLiteTests",
+            dependencies: [
+                "Pathbase",
+                "PathbaseSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "PathbaseMacrosTests",

@@ -82,6 +82,39 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             }
             """
         )
+
+        if !properties.isEmpty {
+            let typeCases = properties.map { "case \($0.idText ?? ""): \($0.storedTypeExpression)" }
+            members.append(
+                """
+                \(raw: access)static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    \(raw: typeCases.joined(separator: "\n"))
+                    default: nil
+                    }
+                }
+                """
+            )
+        }
+
+        let commands = validCommands(of: classDeclaration, properties: properties, in: context)
+        if !commands.isEmpty {
+            let commandCases = commands.map { command -> String in
+                let decodes = command.parameters.map { "let \($0.argumentName) = try arguments.decode(\(typeExpression($0.type)).self)" }
+                return (["case \(command.idText ?? ""):"] + decodes + ["return { \(command.call) }"]).joined(separator: "\n")
+            }
+            members.append(
+                """
+                \(raw: access)func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {
+                    switch command {
+                    \(raw: commandCases.joined(separator: "\n"))
+                    default:
+                        return nil
+                    }
+                }
+                """
+            )
+        }
         return members
     }
 
@@ -117,6 +150,40 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             properties.append(property)
         }
         return properties
+    }
+
+    /// The valid `@Command` functions of a class; reports ids used twice or used by a
+    /// property. Problems of single commands are reported by `@Command` itself.
+    private static func validCommands(of declaration: ClassDeclSyntax, properties: [StoredProperty], in context: some MacroExpansionContext) -> [CommandFunction] {
+        var propertiesById: [Int: String] = [:]
+        for property in properties {
+            if let id = property.id, let name = property.name { propertiesById[id] = name }
+        }
+        var commands: [CommandFunction] = []
+        var namesById: [Int: String] = [:]
+        for member in declaration.memberBlock.members {
+            guard let function = member.decl.as(FunctionDeclSyntax.self),
+                  let command = CommandFunction(declaration: function),
+                  command.isValid, let id = command.id else { continue }
+            let idText = command.idText ?? "\(id)"
+            if let property = propertiesById[id] {
+                context.diagnose(Diagnostic(
+                    node: Syntax(command.attribute),
+                    message: PathbaseDiagnostic.commandIdUsedByProperty(id: idText, command: command.name, property: property)
+                ))
+                continue
+            }
+            if let first = namesById[id] {
+                context.diagnose(Diagnostic(
+                    node: Syntax(command.attribute),
+                    message: PathbaseDiagnostic.duplicateCommandId(id: idText, command: command.name, firstCommand: first)
+                ))
+                continue
+            }
+            namesById[id] = command.name
+            commands.append(command)
+        }
+        return commands
     }
 
     /// The access modifier for generated members: the class's own (`open` becomes `public`,

@@ -10,6 +10,16 @@ enum PathbaseDiagnostic: DiagnosticMessage {
     case missingTypeAnnotation(attribute: String)
     case multipleBindings(attribute: String)
     case missingId(attribute: String)
+    case reservedCommandId
+    case duplicateCommandId(id: String, command: String, firstCommand: String)
+    case commandIdUsedByProperty(id: String, command: String, property: String)
+    case unsupportedCommandParameter(name: String, problem: String)
+    case genericCommand
+    case asyncCommand
+    case staticCommand
+    case unsupportedCommandModifier(String)
+    case commandNotAFunction
+    case commandOutsideModel
 
     var message: String {
         switch self {
@@ -29,6 +39,26 @@ enum PathbaseDiagnostic: DiagnosticMessage {
             return "@\(attribute) must be attached to a single property; declare each property separately"
         case .missingId(let attribute):
             return "@\(attribute) requires an id, such as @\(attribute)(id: 1)"
+        case .reservedCommandId:
+            return "@Command(id: 0) is reserved for the instance status; use an id other than 0"
+        case .duplicateCommandId(let id, let command, let firstCommand):
+            return "Command id \(id) of '\(command)' is already used by '\(firstCommand)'; each command of a model needs a unique id"
+        case .commandIdUsedByProperty(let id, let command, let property):
+            return "Command id \(id) of '\(command)' is already used by property '\(property)'; commands and properties of a model share ids"
+        case .unsupportedCommandParameter(let name, let problem):
+            return "Parameter '\(name)' \(problem); command arguments are sent as data, so each must be a Codable value"
+        case .genericCommand:
+            return "@Command cannot be applied to a generic function: the receiving side must know the argument types"
+        case .asyncCommand:
+            return "@Command cannot be applied to an async function; start a task inside the command instead"
+        case .staticCommand:
+            return "@Command must be applied to an instance method: a command runs on one instance"
+        case .unsupportedCommandModifier(let modifier):
+            return "@Command cannot be applied to a '\(modifier)' function"
+        case .commandNotAFunction:
+            return "@Command can only be applied to a function"
+        case .commandOutsideModel:
+            return "@Command must be declared in the body of a @Model class, which dispatches received commands"
         }
     }
 
@@ -43,6 +73,16 @@ enum PathbaseDiagnostic: DiagnosticMessage {
         case .missingTypeAnnotation: name = "missingTypeAnnotation"
         case .multipleBindings: name = "multipleBindings"
         case .missingId: name = "missingId"
+        case .reservedCommandId: name = "reservedCommandId"
+        case .duplicateCommandId: name = "duplicateCommandId"
+        case .commandIdUsedByProperty: name = "commandIdUsedByProperty"
+        case .unsupportedCommandParameter: name = "unsupportedCommandParameter"
+        case .genericCommand: name = "genericCommand"
+        case .asyncCommand: name = "asyncCommand"
+        case .staticCommand: name = "staticCommand"
+        case .unsupportedCommandModifier: name = "unsupportedCommandModifier"
+        case .commandNotAFunction: name = "commandNotAFunction"
+        case .commandOutsideModel: name = "commandOutsideModel"
         }
         return MessageID(domain: "Pathbase", id: name)
     }

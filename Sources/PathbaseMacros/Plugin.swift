@@ -8,5 +8,6 @@ struct PathbasePlugin: CompilerPlugin {
         PropertyMacro.self,
         ReferenceMacro.self,
         ReferenceListMacro.self,
+        CommandMacro.self,
     ]
 }

@@ -89,6 +89,15 @@ struct StoredProperty {
         return nil
     }
 
+    /// The type the property's values are stored as, written as an expression.
+    var storedTypeExpression: String {
+        switch kind {
+        case .property: return "\(type.map(typeExpression) ?? "Never").self"
+        case .reference: return "Pathbase.InstanceKey?.self"
+        case .referenceList: return "[Pathbase.InstanceKey].self"
+        }
+    }
+
     /// The expression for the property's value when nothing is stored.
     var defaultExpression: String {
         switch kind {
@@ -100,7 +109,7 @@ struct StoredProperty {
 }
 
 /// The value of an integer literal as written: decimal, or with a 0x, 0o or 0b prefix.
-private func integerValue(of literal: String) -> Int? {
+func integerValue(of literal: String) -> Int? {
     let digits = literal.filter { $0 != "_" }
     for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
         return Int(digits.dropFirst(2), radix: radix)

@@ -1,4 +1,6 @@
+import Foundation
 import Pathbase
+import PathbaseSQLite
 
 /// Every database implementation the contract suite runs against.
 ///
@@ -16,8 +18,17 @@ enum DatabaseKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The hand-written ``MinimalDatabase`` from the documentation.
     case minimal
 
-    // Future kinds go here, for example:
-    // case sqlite // SQLiteDatabase(), once PathbaseSQLite exists
+    /// ``CachedDatabase`` over ``InMemoryDatabase``, with a cache small enough to evict.
+    case cachedInMemory
+
+    /// ``CachedDatabase`` over ``InMemoryHistoryDatabase``, with a cache small enough to evict.
+    case cachedHistory
+
+    /// ``SQLiteDatabase`` in a new temporary file (WAL), removed when the tests end.
+    case sqliteFile
+
+    /// ``SQLiteDatabase`` in memory.
+    case sqliteMemory
 
     /// Creates a new, empty database of this kind.
     func make() -> any Database {
@@ -25,6 +36,10 @@ enum DatabaseKind: String, CaseIterable, Sendable, CustomStringConvertible {
         case .inMemory: return InMemoryDatabase()
         case .inMemoryHistory: return InMemoryHistoryDatabase()
         case .minimal: return MinimalDatabase()
+        case .sqliteFile: return SQLiteTestFiles.makeDatabase(path: SQLiteTestFiles.newPath())
+        case .sqliteMemory: return SQLiteTestFiles.makeDatabase(path: nil)
+        case .cachedInMemory: return CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: 8))
+        case .cachedHistory: return CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 8))
         }
     }
 

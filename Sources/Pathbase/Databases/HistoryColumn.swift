@@ -70,6 +70,55 @@ class HistoryColumn {
         }
     }
 
+    /// Removes the records of each instance that are older than its newest record at or
+    /// before `timestamp`: the state at `timestamp` and everything after it stay.
+    final func prune(before timestamp: Timestamp) {
+        var keep = [Bool](repeating: false, count: entries.count)
+        heads.forEach { _, head in
+            var index = head
+            while index >= 0 {
+                keep[index] = true
+                if entries[index].timestamp <= timestamp { break }
+                index = entries[index].older
+            }
+        }
+        guard keep.contains(false) else { return }
+        var newIndex = [Int](repeating: -1, count: entries.count)
+        var kept: ContiguousArray<RecordEntry> = []
+        var keptSlots: [Int] = []
+        for (index, entry) in entries.enumerated() where keep[index] {
+            newIndex[index] = kept.count
+            kept.append(entry)
+            keptSlots.append(entry.slot)
+        }
+        let newSlots = compactValues(keepingSlots: keptSlots)
+        for index in kept.indices {
+            let older = kept[index].older
+            kept[index] = RecordEntry(
+                timestamp: kept[index].timestamp,
+                instance: kept[index].instance,
+                older: older >= 0 ? newIndex[older] : -1,
+                slot: newSlots[index]
+            )
+        }
+        var newHeads = IntTable()
+        heads.forEach { instance, head in newHeads.set(newIndex[head], for: instance) }
+        entries = kept
+        heads = newHeads
+    }
+
+    /// Keeps only the values at `slots` (in that order) and returns their new slots.
+    func compactValues(keepingSlots slots: [Int]) -> [Int] {
+        var kept: ContiguousArray<any DatabaseValue> = []
+        let newSlots = slots.map { slot -> Int in
+            guard slot < 0 else { return slot }
+            kept.append(others[-slot - 1])
+            return -kept.count
+        }
+        others = kept
+        return newSlots
+    }
+
     /// Stores a value and returns its slot.
     func appendValue<V: DatabaseValue>(_ value: V) -> Int {
         others.append(value)
@@ -132,6 +181,19 @@ final class TypedHistoryColumn<Value: DatabaseValue>: HistoryColumn {
     override func anyValue(ofRecord index: Int) -> any DatabaseValue {
         let slot = entries[index].slot
         return slot < 0 ? others[-slot - 1] : values[slot]
+    }
+
+    override func compactValues(keepingSlots slots: [Int]) -> [Int] {
+        let otherSlots = super.compactValues(keepingSlots: slots)
+        var kept: ContiguousArray<Value> = []
+        kept.reserveCapacity(slots.count)
+        let newSlots = zip(slots, otherSlots).map { slot, otherSlot -> Int in
+            guard slot >= 0 else { return otherSlot }
+            kept.append(values[slot])
+            return kept.count - 1
+        }
+        values = kept
+        return newSlots
     }
 }
 

@@ -40,9 +40,26 @@ public protocol HistoryDatabase: Database {
 
     /// Returns every record stored at a path, oldest first.
     func records(at path: Path) -> [Record]
+
+    /// Returns the newest record stored at a path, whatever its value type.
+    ///
+    /// A default implementation takes the last of ``records(at:)``; databases override it
+    /// when they can answer without reading the whole history of the path.
+    func latestRecord(at path: Path) -> Record?
+
+    /// The earliest moment whose state the database still knows exactly, or `nil` if it
+    /// holds its whole history (see ``PrunableHistoryDatabase``). Wrappers forward it.
+    var historyStart: Timestamp? { get }
 }
 
 extension HistoryDatabase {
+
+    public func latestRecord(at path: Path) -> Record? {
+        records(at: path).last
+    }
+
+    /// `nil`: a database that cannot prune holds its whole history.
+    public var historyStart: Timestamp? { nil }
 
     /// The current value at a path.
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {

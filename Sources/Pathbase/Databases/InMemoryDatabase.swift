@@ -52,7 +52,8 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
         var statuses: [(InstanceKey, InstanceStatus)] = []
         lock.withLock {
             columns[ColumnKey(model: model, property: .instanceId)]?.forEach(as: InstanceStatus.self) { instance, status in
-                statuses.append((instance, status))
+                // A stored `.notCreated` (written by undo) means the same as no status.
+                if status != .notCreated { statuses.append((instance, status)) }
             }
         }
         return statuses.compactMap { predicate($0.0, $0.1) }

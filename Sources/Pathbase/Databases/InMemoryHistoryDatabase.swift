@@ -14,7 +14,7 @@
 /// Records of one path are kept sorted by timestamp in typed columns, so reading the
 /// current value is a dictionary lookup and reading a past value is a binary search.
 /// Safe to use from any thread.
-public final class InMemoryHistoryDatabase: HistoryDatabase, @unchecked Sendable {
+public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked Sendable {
 
     public let clock: HybridLogicalClock
     private let lock = Lock()
@@ -76,7 +76,8 @@ public final class InMemoryHistoryDatabase: HistoryDatabase, @unchecked Sendable
             return column.heads.keys.compactMap { instance in
                 column.record(of: instance, at: timestamp)
                     .flatMap { column.value(ofRecord: $0, as: InstanceStatus.self) }
-                    .map { (instance, $0) }
+                    // A stored `.notCreated` (written by undo) means the same as no status.
+                    .flatMap { $0 == .notCreated ? nil : (instance, $0) }
             }
         }
         return statuses.compactMap { predicate($0.0, $0.1) }
@@ -94,6 +95,25 @@ public final class InMemoryHistoryDatabase: HistoryDatabase, @unchecked Sendable
             records.removeSubrange(max(0, limit)...)
         }
         return records
+    }
+
+    public var historyStart: Timestamp? {
+        lock.withLock { prunedBefore }
+    }
+    private var prunedBefore: Timestamp?
+
+    public func prune(before timestamp: Timestamp) {
+        lock.withLock {
+            for (_, column) in columns.entries { column.prune(before: timestamp) }
+            prunedBefore = max(prunedBefore ?? timestamp, timestamp)
+        }
+    }
+
+    public func latestRecord(at path: Path) -> Record? {
+        lock.withLock {
+            guard let column = columns[ColumnKey(path)], let index = column.record(of: path.instance, at: nil) else { return nil }
+            return Record(path: path, timestamp: column.entries[index].timestamp, value: column.anyValue(ofRecord: index))
+        }
     }
 
     public func records(at path: Path) -> [Record] {

@@ -31,6 +31,22 @@ public protocol ModelProtocol: AnyObject, Identifiable, Hashable where ID == Ins
     /// Writes the default value of every property, then marks the instance deleted, so
     /// that creating an instance with the same id later starts from defaults.
     func deleteAndClearProperties()
+
+    /// The type a stored property keeps its values as, by property id: the declared type
+    /// of a `@Property`, `InstanceKey?` for a `@Reference`, `[InstanceKey]` for a
+    /// `@ReferenceList`; `nil` for an id the model does not store.
+    ///
+    /// `@Model` generates it; synchronization uses it to decode received values. The
+    /// default returns `nil`, so a hand-written model syncs only its instance statuses.
+    static func _$propertyType(_ property: PropertyKey) -> (any DatabaseValue.Type)?
+
+    /// Decodes the arguments of a `@Command` and returns the call to run, or `nil` if the
+    /// model has no command with this id.
+    ///
+    /// `@Model` generates it from the model's `@Command` functions; ``StateClient`` and
+    /// ``RequestProcessor`` call it. Decoding never runs the command: a decoding error
+    /// leaves everything unchanged.
+    func _$command(_ command: CommandKey, arguments: inout any UnkeyedDecodingContainer) throws -> (() throws -> Void)?
 }
 
 extension ModelProtocol {

@@ -14,6 +14,7 @@ final class ModelTypeRegistry: @unchecked Sendable {
             guard let existing = types[Model.modelId] else {
                 types[Model.modelId] = identifier
                 names[Model.modelId] = String(reflecting: type)
+                ModelRegistry.shared.noteUse(type)
                 return nil
             }
             return existing == identifier ? nil : names[Model.modelId]
@@ -34,6 +35,11 @@ protocol ChecksModelTypes {
 extension Database {
     @inline(__always)
     func checkModelType<Model: ModelProtocol>(_ type: Model.Type) {
-        (self as? any ChecksModelTypes)?.modelTypes.check(type)
+        if let checking = self as? any ChecksModelTypes {
+            // Notes first uses in `ModelRegistry.shared` itself.
+            checking.modelTypes.check(type)
+        } else {
+            ModelRegistry.shared.noteUse(type)
+        }
     }
 }

@@ -22,6 +22,7 @@ public enum InstanceStatus: UInt8, Codable, Sendable, CaseIterable {
     ///
     /// This status is reported, never stored: a handle to an id that was never created
     /// (for example a reference whose target has not arrived yet) reads as `.notCreated`.
-    /// Writing it to a database means the same as writing nothing.
+    /// A stored `.notCreated` (undo writes it where an instance had no status before) means
+    /// the same as no status: the model API and the databases' listings skip it.
     case notCreated = 0
 }

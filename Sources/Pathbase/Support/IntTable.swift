@@ -3,8 +3,8 @@
 ///
 /// Open addressing with linear probing over one array of (key, value) pairs, so a lookup
 /// usually touches one cache line, and multiplicative hashing instead of `Hasher`'s SipHash.
-/// Keys are never removed (instance and column ids only ever get added), which keeps it
-/// short. Not resistant to adversarial keys; the keys here are the program's own ids.
+/// Removal (used by the caches) shifts the rest of the probe run back, so no tombstones
+/// build up. Not resistant to adversarial keys; the keys here are the program's own ids.
 struct IntTable {
 
     private struct Entry {
@@ -58,6 +58,34 @@ struct IntTable {
         entries[index] = Entry(key: key, stored: value + 1)
         count += 1
         if count * 2 > entries.count { grow() }
+    }
+
+    /// Removes a key and returns its value, or `nil` if the key was not stored.
+    @discardableResult
+    mutating func remove(_ key: Int) -> Int? {
+        let mask = entries.count - 1
+        var hole = bucket(of: key)
+        while true {
+            let entry = entries[hole]
+            if entry.stored == 0 { return nil }
+            if entry.key == key { break }
+            hole = (hole + 1) & mask
+        }
+        let removed = entries[hole].stored - 1
+        // Backward-shift deletion: move each later entry of the probe run into the hole when
+        // the hole lies on its probe path (between its home bucket and where it sits).
+        var next = (hole + 1) & mask
+        while entries[next].stored != 0 {
+            let home = bucket(of: entries[next].key)
+            if (next &- home) & mask >= (next &- hole) & mask {
+                entries[hole] = entries[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        entries[hole] = Entry(key: 0, stored: 0)
+        count -= 1
+        return removed
     }
 
     /// Calls `body` with every key and value, in no particular order.

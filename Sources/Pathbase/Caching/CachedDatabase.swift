@@ -1,0 +1,90 @@
+/// A database that keeps recently used values of another database in a ``DatabaseCache``.
+///
+/// Wrap a slower database (one on disk, or your own) to answer repeated reads from memory:
+///
+/// ```swift
+/// let database = InMemoryDatabase()
+/// let cache = MaximumCountCache(maxCount: 1000)
+/// let combined = CachedDatabase(wrapping: database, cache: cache)
+/// let alice = Person.create(in: combined, id: 1, name: "Alice")
+/// print(alice.name) // read from the cache
+/// ```
+///
+/// Reads ask the cache first; a miss reads the wrapped database and caches what it returns.
+/// A missing value (`nil`) is not cached, so a miss always reaches the wrapped database.
+/// Writes go to the wrapped database, then update the cache. Listing instances with
+/// ``all(model:where:)`` always asks the wrapped database.
+///
+/// When the wrapped database is a ``HistoryDatabase``, so is the cached one. A timestamped
+/// write may not become the current value (an older record never replaces a newer one), so
+/// writes to a history database drop the cached value instead of replacing it, and the next
+/// read fetches whatever is current. Reads at a point in time (``get(_:at:)``) never use the
+/// cache.
+///
+/// The cache answers only for values written through this database: after changing the
+/// wrapped database directly, call `cache.removeAll()`. A cached value read with another
+/// type than it was stored with converts with `as?` like the in-memory databases; when that
+/// fails, the wrapped database answers and the cached value stays.
+///
+/// It is safe to use from any thread when the wrapped database is. Model ids are checked
+/// for conflicts with the wrapped database's registry, so two model types with one id are
+/// caught whichever of the two databases they are used through.
+public final class CachedDatabase<Wrapped: Database>: Database {
+
+    /// The database that holds the data.
+    public let wrapped: Wrapped
+
+    /// The cache answering reads before the wrapped database.
+    public let cache: any DatabaseCache
+
+    /// Whether the wrapped database keeps history, where a write need not become current.
+    private let dropsOnWrite: Bool
+
+    /// Serializes updating the wrapped database and the cache, per path.
+    let pathLocks = PathLocks()
+
+    let modelTypes: ModelTypeRegistry
+
+    /// Creates a database that answers reads of `wrapped` from `cache` when it can.
+    ///
+    /// ```swift
+    /// let cached = CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 10_000))
+    /// ```
+    ///
+    /// Use a cache for one database only, and start with an empty one (or one that
+    /// describes `wrapped` exactly).
+    public init(wrapping wrapped: Wrapped, cache: some DatabaseCache) {
+        self.wrapped = wrapped
+        self.cache = cache
+        self.dropsOnWrite = wrapped is any HistoryDatabase
+        self.modelTypes = (wrapped as? any ChecksModelTypes)?.modelTypes ?? ModelTypeRegistry()
+    }
+
+    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        if let cached = cache.value(at: path, as: Value.self) { return cached }
+        return pathLocks.lock(for: path).withLock {
+            guard let value: Value = wrapped.get(path) else { return nil }
+            cache.store(value, for: path)
+            return value
+        }
+    }
+
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
+        pathLocks.lock(for: path).withLock {
+            wrapped.set(value, for: path)
+            if dropsOnWrite {
+                cache.removeValue(at: path)
+            } else {
+                cache.store(value, for: path)
+            }
+        }
+    }
+
+    public func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
+        wrapped.all(model: model, where: predicate)
+    }
+}
+
+extension CachedDatabase: Sendable where Wrapped: Sendable {}
+
+extension CachedDatabase: ChecksModelTypes {}

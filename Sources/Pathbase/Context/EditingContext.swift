@@ -1,0 +1,233 @@
+/// A scratch space over a database: edits stay in the context until committed.
+///
+/// Create a context from any database, work with models in it as usual, then commit all
+/// edits at once or discard them:
+///
+/// ```swift
+/// let context = database.createEditingContext()
+/// let item: Item = context.create(id: 123)
+/// item.title = "Draft"
+/// context.commitChanges() // now in the database
+/// ```
+///
+/// Nothing is visible in the database before the commit. Inside the context, `get`,
+/// `active`, `all` and statuses reflect the pending edits. A context made with
+/// ``Database/createEditingContext()`` is a live overlay: it sees database changes to paths
+/// it has not edited. One made with ``HistoryDatabase/createEditingContextWithCurrentState()``
+/// is a snapshot: later database changes stay invisible until the next commit.
+///
+/// **Commits.** Every edit is kept in order and written at commit, so a history-keeping
+/// database records each step, not only the last value per path. On a ``BatchDatabase``
+/// (such as `SQLiteDatabase`) the commit is one batch: all or nothing, also across a crash.
+/// By default the commit's writes are the newest, so they win over changes the database got
+/// meanwhile; ``commitChanges(onConflict:)`` with ``ConflictPolicy/fail`` instead refuses to
+/// commit if the database changed a path after the context first read or wrote it. Telling
+/// needs the records' timestamps, so conflicts are detected on a ``HistoryDatabase`` only;
+/// on other databases `.fail` commits like `.newestWins`.
+///
+/// A context is itself a ``Database``; contexts can be nested. Safe to use from any thread.
+public final class EditingContext: Database, @unchecked Sendable {
+
+    /// What a commit does when the database changed a path the context used.
+    public enum ConflictPolicy: Sendable {
+        /// The context's edits are written as the newest values and win.
+        case newestWins
+        /// Nothing is written; the commit throws ``EditingContextError/conflicts(_:)``.
+        case fail
+    }
+
+    /// The database that commits write to.
+    public let database: any Database
+
+    /// Where reads of unedited paths go: the database itself, or a snapshot view of it.
+    private let base: any Database
+    private let lock = Lock()
+    private var edits: [Edit] = []
+    private var latestEdit: [Path: Int] = [:]
+    /// The newest record timestamp of each path the context used, when it first used it
+    /// (only when the database keeps history), for conflict detection.
+    private var seen: [Path: Timestamp?] = [:]
+
+    private struct Edit {
+        let path: Path
+        let value: any DatabaseValue
+    }
+
+    init(database: any Database, base: any Database) {
+        self.database = database
+        self.base = base
+    }
+
+    /// Whether the context holds edits not yet committed.
+    public var hasChanges: Bool {
+        lock.withLock { !edits.isEmpty }
+    }
+
+    /// The paths edited and not yet committed, in the order they were first edited.
+    public var changedPaths: [Path] {
+        lock.withLock {
+            var seenPaths = Set<Path>()
+            return edits.map(\.path).filter { seenPaths.insert($0).inserted }
+        }
+    }
+
+    // MARK: Database
+
+    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        let pending: (found: Bool, value: Value?) = lock.withLock {
+            guard let index = latestEdit[path] else { return (false, nil) }
+            return (true, edits[index].value as? Value)
+        }
+        if pending.found { return pending.value }
+        noteUse(of: path)
+        return base.get(path)
+    }
+
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
+        noteUse(of: path)
+        lock.withLock {
+            latestEdit[path] = edits.count
+            edits.append(Edit(path: path, value: value))
+        }
+    }
+
+    public func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
+        var statuses: [InstanceKey: InstanceStatus] = [:]
+        for (instance, status) in base.all(model: model, where: { ($0, $1) }) {
+            statuses[instance] = status
+        }
+        lock.withLock {
+            for (path, index) in latestEdit where path.model == model && path.isStatus {
+                statuses[path.instance] = edits[index].value as? InstanceStatus
+            }
+        }
+        return statuses.compactMap { instance, status in
+            status == .notCreated ? nil : predicate(instance, status)
+        }
+    }
+
+    // MARK: Committing
+
+    /// Writes every pending edit to the database, in order, as one batch where the database
+    /// supports it; the context's edits win over concurrent changes.
+    ///
+    /// If the database fails to store the batch, the edits stay pending and nothing is
+    /// lost; use ``commitChanges(onConflict:)`` to learn about such failures.
+    public func commitChanges() {
+        try? commitChanges(onConflict: .newestWins)
+    }
+
+    /// Writes every pending edit to the database, in order, as one batch where the database
+    /// supports it.
+    ///
+    /// - Throws: ``EditingContextError/conflicts(_:)`` with `.fail` when the database changed
+    ///   a path after the context first used it; the error of the database's batch if it
+    ///   could not be stored. Either way nothing is written and the edits stay pending.
+    public func commitChanges(onConflict policy: ConflictPolicy) throws {
+        let pending: [Edit] = lock.withLock { edits }
+        guard !pending.isEmpty else { return }
+        func store() throws {
+            if policy == .fail {
+                let conflicts = conflictingPaths()
+                if !conflicts.isEmpty { throw EditingContextError.conflicts(conflicts) }
+            }
+            for edit in pending {
+                write(edit.value, to: edit.path, in: database)
+            }
+        }
+        if let batching = database as? any BatchDatabase {
+            try batching.batch(store)
+        } else {
+            try store()
+        }
+        lock.withLock {
+            // Edits made while committing stay pending.
+            edits.removeFirst(pending.count)
+            latestEdit = [:]
+            for (index, edit) in edits.enumerated() { latestEdit[edit.path] = index }
+            seen = [:]
+        }
+        // A snapshot moves to the committed state, so the context keeps showing its edits.
+        if let view = base as? HistoryView {
+            view.moveView(to: view.database.clock.now())
+        }
+    }
+
+    /// Drops every pending edit; the context shows the database again.
+    public func discardChanges() {
+        lock.withLock {
+            edits = []
+            latestEdit = [:]
+            seen = [:]
+        }
+    }
+
+    // MARK: Conflicts
+
+    /// Remembers the newest record of a path when the context first uses it.
+    private func noteUse(of path: Path) {
+        guard let history = database as? any HistoryDatabase else { return }
+        let known = lock.withLock { seen.keys.contains(path) }
+        guard !known else { return }
+        let newest = (base as? any HistoryDatabase ?? history).latestRecord(at: path)?.timestamp
+        lock.withLock {
+            if !seen.keys.contains(path) { seen[path] = newest }
+        }
+    }
+
+    /// The paths whose newest record changed since the context first used them.
+    private func conflictingPaths() -> [Path] {
+        guard let history = database as? any HistoryDatabase else { return [] }
+        let used = lock.withLock { seen }
+        return used.compactMap { path, timestamp in
+            history.latestRecord(at: path)?.timestamp == timestamp ? nil : path
+        }.sorted()
+    }
+}
+
+/// Why an editing context could not commit.
+public enum EditingContextError: Error, CustomStringConvertible, Equatable {
+
+    /// The database changed these paths after the context first used them.
+    case conflicts([Path])
+
+    public var description: String {
+        switch self {
+        case .conflicts(let paths):
+            "The database changed \(paths.count) path(s) the editing context also used: \(paths.map(\.description).joined(separator: ", ")). Nothing was committed."
+        }
+    }
+}
+
+/// Writes a type-erased value with its own type.
+private func write<Value: DatabaseValue>(_ value: Value, to path: Path, in database: any Database) {
+    database.set(value, for: path)
+}
+
+extension Database {
+
+    /// Creates an editing context that overlays this database: it sees database changes to
+    /// paths it has not edited.
+    ///
+    /// ```swift
+    /// let context = database.createEditingContext()
+    /// let item: Item = context.create(id: 1)
+    /// context.commitChanges()
+    /// ```
+    public func createEditingContext() -> EditingContext {
+        EditingContext(database: self, base: self)
+    }
+}
+
+extension HistoryDatabase {
+
+    /// Creates an editing context on a snapshot of this database taken now: database
+    /// changes made afterwards stay invisible in the context.
+    ///
+    /// ```swift
+    /// let context = database.createEditingContextWithCurrentState()
+    /// ```
+    public func createEditingContextWithCurrentState() -> EditingContext {
+        EditingContext(database: self, base: view(at: clock.now()))
+    }
+}

@@ -1,0 +1,224 @@
+/// A history-keeping database with undo and redo of its changes.
+///
+/// Wrap a database, use the wrapper for models and contexts, and undo whole changes — a
+/// single set, a batch, or an editing context's commit:
+///
+/// ```swift
+/// let database = UndoableDatabase(wrapping: InMemoryHistoryDatabase(), depth: 50)
+/// let item = Item.create(in: database, id: 1, title: "Draft")
+/// item.title = "Final"
+/// database.undo() // title is "Draft" again
+/// database.redo() // title is "Final" again
+/// ```
+///
+/// Undo does not remove records: it writes the earlier values as new records, so history
+/// stays complete and synchronization carries the undo like any other change. Where a
+/// path had no value before the change, undo writes ``NoValue`` (read as "nothing stored")
+/// or, for an instance status, ``InstanceStatus/notCreated``. Any new change clears the
+/// redo steps. Writes with explicit timestamps (`set(_:for:timestamp:)`, as synchronization
+/// uses) are passed through and are not undoable steps.
+///
+/// Safe to use from any thread; undo and redo apply to the most recent steps, whichever
+/// thread made them.
+public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked Sendable {
+
+    /// The database changes are written to.
+    public let database: any HistoryDatabase
+
+    /// How many steps can be undone at most; older steps are forgotten.
+    public let depth: Int
+
+    private struct Change {
+        let path: Path
+        let before: (any DatabaseValue)?
+        let after: any DatabaseValue
+    }
+
+    private let lock = Lock()
+    /// Held for a whole batch, so that other threads' writes wait instead of joining it.
+    private let batchLock = RecursiveLock()
+    private var undoSteps: [[Change]] = []
+    private var redoSteps: [[Change]] = []
+    /// Changes of the batch in progress, if any, and its nesting depth.
+    private var group: [Change]?
+    private var groupDepth = 0
+
+    /// Wraps a database; `depth` (at least 1) limits how many steps are kept.
+    public init(wrapping database: any HistoryDatabase, depth: Int = 100) {
+        self.database = database
+        self.depth = max(1, depth)
+    }
+
+    /// Whether there is a change to undo.
+    public var canUndo: Bool { lock.withLock { !undoSteps.isEmpty } }
+
+    /// Whether there is an undone change to redo.
+    public var canRedo: Bool { lock.withLock { !redoSteps.isEmpty } }
+
+    /// Reverts the most recent change by writing the values from before it.
+    ///
+    /// Returns `false` if there was nothing to undo, or if the wrapped database could not
+    /// store the batch (then nothing was written and the step can still be undone).
+    @discardableResult
+    public func undo() -> Bool {
+        guard let step = lock.withLock({ undoSteps.popLast() }) else { return false }
+        let written = writeInOneBatch(step.reversed().map { ($0.path, $0.before ?? Self.absentValue(for: $0.path)) })
+        lock.withLock { written ? redoSteps.append(step) : undoSteps.append(step) }
+        return written
+    }
+
+    /// Re-applies the most recently undone change.
+    ///
+    /// Returns `false` if there was nothing to redo, or if the wrapped database could not
+    /// store the batch (then nothing was written and the step can still be redone).
+    @discardableResult
+    public func redo() -> Bool {
+        guard let step = lock.withLock({ redoSteps.popLast() }) else { return false }
+        let written = writeInOneBatch(step.map { ($0.path, $0.after) })
+        lock.withLock { written ? undoSteps.append(step) : redoSteps.append(step) }
+        return written
+    }
+
+    /// Forgets every undo and redo step.
+    public func removeAllSteps() {
+        lock.withLock {
+            undoSteps = []
+            redoSteps = []
+        }
+    }
+
+    // MARK: Batches
+
+    /// Runs `body` as one undoable step, in one batch of the wrapped database when it is a
+    /// ``BatchDatabase``.
+    ///
+    /// If `body` throws, its writes are taken back: by the wrapped database's batch, or —
+    /// for a database without batches — by writing the earlier values again. Writes from
+    /// other threads wait until the batch ends.
+    public func batch<Result>(_ body: () throws -> Result) throws -> Result {
+        try batchLock.withLock { try groupedBatch(body) }
+    }
+
+    private func groupedBatch<Result>(_ body: () throws -> Result) throws -> Result {
+        lock.withLock {
+            if groupDepth == 0 { group = [] }
+            groupDepth += 1
+        }
+        var succeeded = false
+        defer {
+            lock.withLock {
+                groupDepth -= 1
+                if groupDepth == 0 {
+                    if succeeded, let changes = group, !changes.isEmpty { record(changes) }
+                    group = nil
+                }
+            }
+        }
+        let result: Result
+        if let batching = database as? any BatchDatabase {
+            result = try batching.batch(body)
+        } else {
+            do {
+                result = try body()
+            } catch {
+                takeBackGroupWrites()
+                throw error
+            }
+        }
+        succeeded = true
+        return result
+    }
+
+    /// Writes back the values from before the running batch's writes, for a wrapped
+    /// database that cannot roll back.
+    private func takeBackGroupWrites() {
+        let changes: [Change] = lock.withLock {
+            // An inner batch failing leaves the outer one to decide; only the outermost takes back.
+            groupDepth == 1 ? (group ?? []) : []
+        }
+        for change in changes.reversed() {
+            let earlier = change.before ?? Self.absentValue(for: change.path)
+            store(earlier, at: change.path)
+        }
+    }
+
+    // MARK: HistoryDatabase
+
+    public var clock: HybridLogicalClock { database.clock }
+
+    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        database.get(path)
+    }
+
+    public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
+        database.get(path, at: timestamp)
+    }
+
+    /// Writes a value as an undoable change (part of the current batch, if any).
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
+        batchLock.withLock {
+            let before = database.latestRecord(at: path)?.value
+            database.set(value, for: path)
+            let change = Change(path: path, before: before, after: value)
+            lock.withLock {
+                if group != nil {
+                    group?.append(change)
+                } else {
+                    record([change])
+                }
+            }
+        }
+    }
+
+    /// Writes a timestamped record, as synchronization does; not an undoable step.
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
+        database.set(value, for: path, timestamp: timestamp)
+    }
+
+    public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
+        database.all(model: model, at: timestamp, where: predicate)
+    }
+
+    public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
+        database.records(after: timestamp, limit: limit)
+    }
+
+    public func records(at path: Path) -> [Record] {
+        database.records(at: path)
+    }
+
+    public func latestRecord(at path: Path) -> Record? {
+        database.latestRecord(at: path)
+    }
+
+    public var historyStart: Timestamp? { database.historyStart }
+
+    // MARK: Steps
+
+    /// Adds a step; call with the lock held.
+    private func record(_ changes: [Change]) {
+        undoSteps.append(changes)
+        if undoSteps.count > depth { undoSteps.removeFirst(undoSteps.count - depth) }
+        redoSteps = []
+    }
+
+    /// Writes values as new records, all or nothing where the database supports batches.
+    private func writeInOneBatch(_ writes: [(Path, any DatabaseValue)]) -> Bool {
+        func apply() {
+            for (path, value) in writes { store(value, at: path) }
+        }
+        guard let batching = database as? any BatchDatabase else {
+            apply()
+            return true
+        }
+        return (try? batching.batch(apply)) != nil
+    }
+
+    private func store<Value: DatabaseValue>(_ value: Value, at path: Path) {
+        database.set(value, for: path)
+    }
+
+    private static func absentValue(for path: Path) -> any DatabaseValue {
+        path.isStatus ? InstanceStatus.notCreated : NoValue()
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Pathbase
+
+/// The SQLite connection of an ``SQLiteDatabase``: opened, configured and given its tables
+/// by GRDB, then used through its C handle.
+///
+/// GRDB's `DatabaseQueue` serializes every access on a dispatch queue and wraps each
+/// statement in Swift objects; measured on this machine kind, GRDB's cached statements cost
+/// 1.3–1.9× raw SQLite per operation, more than the targets allow (cold get ≤ 1.5× raw).
+/// So GRDB does what it does best — opening, configuration (WAL, busy timeout,
+/// `synchronous`), schema and error mapping — and the hot paths run the raw prepared
+/// ``Statements`` on the same connection, serialized by the database's own lock. GRDB is
+/// not used again until ``close()``; its transaction observation hooks are detached.
+final class Connection {
+
+    let queue: DatabaseQueue
+    let handle: OpaquePointer
+    /// The file's setting, which equals the options' (a mismatch throws).
+    let keepsHistory: Bool
+    /// The newest timestamp stored, to move the clock past.
+    let newestTimestamp: Pathbase.Timestamp?
+
+    /// Opens a file (`path`) or a new in-memory database (`path == nil`).
+    init(path: String?, options: SQLiteDatabase.Options) throws(SQLiteDatabaseError) {
+        let displayPath = path ?? ":memory:"
+        var configuration = Configuration()
+        configuration.label = "Pathbase"
+        configuration.busyMode = .timeout(options.busyTimeout)
+        #if os(iOS)
+        // GRDB would release memory on its own queue, concurrently with our statements.
+        configuration.automaticMemoryManagement = false
+        #endif
+        do {
+            if let path {
+                // Rejects a file that is not Pathbase's before anything writes to it.
+                if case .pathbase(let fileKeepsHistory) = try FileCheck.inspect(path: path),
+                   fileKeepsHistory != options.keepsHistory {
+                    throw SQLiteDatabaseError.historyModeMismatch(path: path, fileKeepsHistory: fileKeepsHistory)
+                }
+                configuration.journalMode = .wal
+                configuration.prepareDatabase { db in
+                    // With WAL, NORMAL keeps every commit atomic and the file consistent
+                    // across crashes; only the last commits may be lost at a power cut.
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+            } else {
+                queue = try DatabaseQueue(configuration: configuration)
+            }
+            let keepsHistory = options.keepsHistory
+            let opened = try queue.inDatabase { db throws -> (OpaquePointer?, Bool, Pathbase.Timestamp?) in
+                var fileKeepsHistory = keepsHistory
+                try db.inTransaction(.immediate) {
+                    // Checked again under the write lock: another process may have created it.
+                    let applicationId = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                    let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                    let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+                    if applicationId == 0, tableCount == 0 {
+                        try Schema.create(in: db, keepsHistory: keepsHistory)
+                    } else if applicationId != Schema.applicationId {
+                        throw SQLiteDatabaseError.notPathbase(path: displayPath)
+                    } else if version > Schema.formatVersion {
+                        throw SQLiteDatabaseError.newerFormat(path: displayPath, found: version, supported: Schema.formatVersion)
+                    } else {
+                        fileKeepsHistory = try Schema.keepsHistory(in: db) ?? keepsHistory
+                    }
+                    return .commit
+                }
+                guard fileKeepsHistory == keepsHistory else {
+                    throw SQLiteDatabaseError.historyModeMismatch(path: displayPath, fileKeepsHistory: fileKeepsHistory)
+                }
+                let table = keepsHistory ? "records" : "current_values"
+                let newest = try Row.fetchOne(db, sql: "SELECT time, counter, replica FROM \(table) ORDER BY time DESC, counter DESC, replica DESC LIMIT 1")
+                    .map { row in
+                        Pathbase.Timestamp(time: row[0], counter: UInt32(truncatingIfNeeded: row[1] as Int64), replica: UInt32(truncatingIfNeeded: row[2] as Int64))
+                    }
+                if let handle = db.sqliteConnection {
+                    // GRDB's transaction observation (commit and rollback hooks, and the
+                    // authorizer that feeds it) expects every statement to run on GRDB's
+                    // queue. Ours don't, and nothing observes this connection: detach them.
+                    sqlite3_commit_hook(handle, nil, nil)
+                    sqlite3_rollback_hook(handle, nil, nil)
+                    sqlite3_set_authorizer(handle, nil, nil)
+                }
+                return (db.sqliteConnection, fileKeepsHistory, newest)
+            }
+            guard let handle = opened.0 else {
+                throw SQLiteDatabaseError.cannotOpen(path: displayPath, reason: "no connection")
+            }
+            self.handle = handle
+            self.keepsHistory = opened.1
+            self.newestTimestamp = opened.2
+        } catch let error as SQLiteDatabaseError {
+            throw error
+        } catch let error as DatabaseError {
+            throw SQLiteDatabaseError(error, path: displayPath)
+        } catch {
+            throw .cannotOpen(path: displayPath, reason: "\(error)")
+        }
+    }
+
+    /// Closes the connection; every statement must be finalized before.
+    func close() {
+        try? queue.close()
+    }
+}

@@ -1,0 +1,98 @@
+import Pathbase
+
+extension SQLiteDatabase {
+
+    /// Runs `body` as one SQLite transaction: all of its writes are stored, or none.
+    ///
+    /// ```swift
+    /// try database.batch {
+    ///     let order = Order.create(in: database, id: 7, total: 120)
+    ///     customer.orders.append(order)
+    /// }
+    /// ```
+    ///
+    /// If `body` throws, or one of its writes fails, nothing it wrote is stored and the
+    /// error is thrown. Other threads wait until the batch ends; `body` itself may read and
+    /// write this database (and reads see its own writes). A batch inside a batch joins it,
+    /// as a savepoint: if the inner body throws, only its writes are undone, and the outer
+    /// batch may catch the error and go on. Returns what `body` returns.
+    ///
+    /// Writes in a batch cost a fraction of separate writes (no commit per write): batch
+    /// whatever can be batched.
+    @discardableResult
+    public func batch<Result>(_ body: () throws -> Result) throws -> Result {
+        try lock.withLock { () throws -> Result in
+            _ = try openHandle()
+            return batchDepth == 0 ? try runTransaction(body) : try runSavepoint(body)
+        }
+    }
+
+    private func runTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute(statements.begin)
+        batchDepth = 1
+        batchFailure = nil
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            endBatch()
+            rollback()
+            throw error
+        }
+        if let failure = endBatch() {
+            rollback()
+            throw failure
+        }
+        do {
+            try execute(statements.commit)
+        } catch {
+            rollback()
+            throw error
+        }
+        return result
+    }
+
+    private func runSavepoint<Result>(_ body: () throws -> Result) throws -> Result {
+        if let batchFailure { throw batchFailure }
+        do {
+            try execute(statements.savepoint)
+        } catch {
+            batchFailure = batchFailure ?? error
+            throw error
+        }
+        batchDepth += 1
+        defer { batchDepth -= 1 }
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            // Undo the inner writes only; the outer batch decides about the rest. After a
+            // failed write, the whole transaction is lost anyway (batchFailure stays).
+            if batchFailure == nil {
+                do {
+                    try execute(statements.rollbackToSavepoint)
+                    try execute(statements.releaseSavepoint)
+                } catch let failure {
+                    batchFailure = failure
+                }
+            }
+            throw error
+        }
+        if let batchFailure { throw batchFailure }
+        do {
+            try execute(statements.releaseSavepoint)
+        } catch {
+            batchFailure = batchFailure ?? error
+            throw error
+        }
+        return result
+    }
+
+    /// Leaves the outermost batch; returns its failure, if any.
+    @discardableResult
+    private func endBatch() -> SQLiteDatabaseError? {
+        batchDepth = 0
+        defer { batchFailure = nil }
+        return batchFailure
+    }
+}

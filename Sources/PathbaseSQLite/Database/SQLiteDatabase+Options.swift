@@ -1,0 +1,65 @@
+import Foundation
+import Pathbase
+
+extension SQLiteDatabase {
+
+    /// How an ``SQLiteDatabase`` stores and reports.
+    ///
+    /// ```swift
+    /// let options = SQLiteDatabase.Options(keepsHistory: false, clock: HybridLogicalClock(replica: 3))
+    /// let database = try SQLiteDatabase(path: "cache.sqlite", options: options)
+    /// ```
+    ///
+    /// Every parameter has a default: history kept, a clock with a random replica id,
+    /// errors printed to standard error.
+    public struct Options: Sendable {
+
+        /// Whether every record is kept (`true`, the default) or only the current value of
+        /// each path.
+        ///
+        /// Without history the database is smaller and writes are about twice as fast, and
+        /// the history APIs answer as if older records had been pruned:
+        /// `get(_:at:)` returns the current value if it was written at or before the date,
+        /// otherwise `nil`; `all(model:at:where:)` lists the instances whose current status
+        /// was written by then; `records(at:)` returns at most the current record and
+        /// `records(after:limit:)` the current records written after the timestamp.
+        ///
+        /// A file keeps the setting it was created with; opening it with the other one
+        /// throws ``SQLiteDatabaseError/historyModeMismatch(path:fileKeepsHistory:)``.
+        public var keepsHistory: Bool
+
+        /// The clock that stamps the database's writes. On opening, it is moved past the
+        /// newest timestamp in the file, so new writes win even if the wall clock went back.
+        public var clock: HybridLogicalClock
+
+        /// How long a write waits for another process that holds the file's write lock,
+        /// in seconds, before failing with `SQLITE_BUSY`. 5 by default.
+        public var busyTimeout: TimeInterval
+
+        /// Receives the errors of the non-throwing `Database` methods (`get`, `set`, `all`,
+        /// `records`), which can't throw: a failed read returns `nil` or nothing, a failed
+        /// write outside a batch stores nothing, and both report here. Inside a
+        /// ``SQLiteDatabase/batch(_:)``, a failed write makes the batch roll back and throw
+        /// instead. Called on the thread of the failing call, with the database locked: don't
+        /// use the database from the handler. By default, prints the error to standard error.
+        public var errorHandler: @Sendable (SQLiteDatabaseError) -> Void
+
+        /// Creates options.
+        public init(
+            keepsHistory: Bool = true,
+            clock: HybridLogicalClock = HybridLogicalClock(),
+            busyTimeout: TimeInterval = 5,
+            errorHandler: @escaping @Sendable (SQLiteDatabaseError) -> Void = Options.printToStandardError
+        ) {
+            self.keepsHistory = keepsHistory
+            self.clock = clock
+            self.busyTimeout = busyTimeout
+            self.errorHandler = errorHandler
+        }
+
+        /// The default ``errorHandler``: prints the error to standard error.
+        public static let printToStandardError: @Sendable (SQLiteDatabaseError) -> Void = { error in
+            FileHandle.standardError.write(Data("Pathbase SQLiteDatabase: \(error)\n".utf8))
+        }
+    }
+}

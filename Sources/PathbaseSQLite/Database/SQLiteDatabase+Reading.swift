@@ -1,0 +1,241 @@
+import GRDBSQLite
+import Pathbase
+
+extension SQLiteDatabase {
+
+    /// The current value at a path, or `nil` if none is stored or it is not a `Value`.
+    ///
+    /// ```swift
+    /// let name: String? = database.get(Path(model: 1, instance: 7, property: 1))
+    /// ```
+    ///
+    /// A failure of SQLite returns `nil` and goes to ``Options/errorHandler``; use
+    /// ``fetch(_:at:)`` to get it thrown instead.
+    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        reporting(nil) { () throws(SQLiteDatabaseError) in
+            try readCurrent(path, as: Value.self)?.value
+        }
+    }
+
+    /// The newest value at a path written at or before `timestamp` (the current value when
+    /// `nil`), with its timestamp.
+    ///
+    /// ```swift
+    /// let before: Timestamped<String>? = database.get(path, at: Timestamp(latestAt: yesterday))
+    /// ```
+    ///
+    /// Without history, only the current value is known: it is returned if it was written
+    /// at or before `timestamp`, otherwise `nil`.
+    public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
+        reporting(nil) { () throws(SQLiteDatabaseError) in
+            try read(path, at: timestamp, as: Value.self)
+        }
+    }
+
+    /// Calls `predicate` with every instance of a model that had a status at `timestamp`
+    /// (now when `nil`), with the status it had then, and returns the non-`nil` results.
+    ///
+    /// ```swift
+    /// let existedYesterday = database.all(model: 1, at: Timestamp(latestAt: yesterday)) { id, status in
+    ///     status == .created ? id : nil
+    /// }
+    /// ```
+    ///
+    /// Instances created after `timestamp` are not listed, and deleted ones are listed as
+    /// `.deleted` only if they were deleted by then. The predicate runs after the database
+    /// is read, so it may use the database.
+    public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
+        let statuses: [(InstanceKey, InstanceStatus)] = reporting([]) { () throws(SQLiteDatabaseError) in
+            try readStatuses(model: model, at: timestamp)
+        }
+        return statuses.compactMap { predicate($0.0, $0.1) }
+    }
+
+    /// The records written after `timestamp` (all when `nil`), oldest first, at most `limit`.
+    ///
+    /// ```swift
+    /// let page = database.records(after: cursor, limit: 500)
+    /// ```
+    ///
+    /// Records are ordered by timestamp, then path. Each value is of the type that wrote it
+    /// (see ``EncodedValue`` for `Codable` types this process hasn't used). Without history,
+    /// these are the current values written after `timestamp`.
+    public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
+        reporting([]) { () throws(SQLiteDatabaseError) in
+            try readRecords(after: timestamp, limit: limit)
+        }
+    }
+
+    /// Every record stored at a path, oldest first (without history: the current one).
+    ///
+    /// ```swift
+    /// for record in database.records(at: path) { print(record.timestamp, record.value) }
+    /// ```
+    public func records(at path: Path) -> [Record] {
+        reporting([]) { () throws(SQLiteDatabaseError) in
+            try readRecords(at: path)
+        }
+    }
+
+    /// The values a path held, oldest first, skipping records of another type.
+    ///
+    /// ```swift
+    /// let titles = database.history(of: note.path(of: .title), as: String.self).map(\.value)
+    /// ```
+    ///
+    /// Unlike the protocol extension's version, this one also decodes `Codable` values
+    /// this process has not used before.
+    public func history<Value: DatabaseValue>(of path: Path, as type: Value.Type = Value.self) -> [Timestamped<Value>] {
+        reporting([]) { () throws(SQLiteDatabaseError) in
+            try readHistory(of: path, as: type)
+        }
+    }
+
+    // MARK: Implementations (called while holding the lock)
+
+    /// Reports an error of a non-throwing call.
+    func report(_ error: SQLiteDatabaseError) {
+        errorHandler(error)
+    }
+
+    /// Runs `body` under the lock; reports its error and returns `fallback` if it throws.
+    @inline(__always)
+    func reporting<T>(_ fallback: @autoclosure () -> T, _ body: () throws(SQLiteDatabaseError) -> T) -> T {
+        lock.withLock { () -> T in
+            do throws(SQLiteDatabaseError) {
+                return try body()
+            } catch {
+                report(error)
+                return fallback()
+            }
+        }
+    }
+
+    /// Throws the error of a failed step, or returns whether a row is there.
+    @inline(__always)
+    func hasRow(_ statement: Statement) throws(SQLiteDatabaseError) -> Bool {
+        switch statement.step() {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw error(code)
+        }
+    }
+
+    func readCurrent<Value: DatabaseValue>(_ path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
+        _ = try openHandle()
+        let statement = statements.selectCurrent
+        statement.bindPath(path)
+        defer { statement.reset() }
+        guard try hasRow(statement),
+              let value = codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
+        return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
+    }
+
+    func read<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
+        guard let timestamp else { return try readCurrent(path, as: type) }
+        guard keepsHistory else {
+            // Only the current record is known: it is the answer if it is old enough.
+            _ = try openHandle()
+            let statement = statements.selectCurrent
+            statement.bindPath(path)
+            defer { statement.reset() }
+            guard try hasRow(statement), statement.timestamp(at: 2) <= timestamp,
+                  let value = codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
+            return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
+        }
+        _ = try openHandle()
+        let statement = statements.selectRecordAt
+        statement.bindPath(path)
+        statement.bind(timestamp, at: 4)
+        defer { statement.reset() }
+        guard try hasRow(statement),
+              let value = codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
+        return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
+    }
+
+    func readStatuses(model: ModelKey, at timestamp: Timestamp?) throws(SQLiteDatabaseError) -> [(InstanceKey, InstanceStatus)] {
+        _ = try openHandle()
+        var statuses: [(InstanceKey, InstanceStatus)] = []
+        if let timestamp, keepsHistory {
+            // Rows come by instance, then time: the last row of each instance is its
+            // status at `timestamp`.
+            let statement = statements.selectStatusRecordsAt
+            statement.bind(model, at: 1)
+            statement.bind(timestamp, at: 2)
+            defer { statement.reset() }
+            var last: (instance: InstanceKey, status: InstanceStatus?)?
+            while try hasRow(statement) {
+                let instance = Int(statement.int64(at: 0))
+                if let last, last.instance != instance, let status = last.status {
+                    statuses.append((last.instance, status))
+                }
+                last = (instance, codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2))
+            }
+            if let last, let status = last.status {
+                statuses.append((last.instance, status))
+            }
+            return statuses
+        }
+        let statement = statements.selectCurrentStatuses
+        statement.bind(model, at: 1)
+        defer { statement.reset() }
+        while try hasRow(statement) {
+            if let timestamp, statement.timestamp(at: 3) > timestamp { continue }
+            if let status = codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2) {
+                statuses.append((Int(statement.int64(at: 0)), status))
+            }
+        }
+        return statuses
+    }
+
+    func readRecords(after timestamp: Timestamp?, limit: Int?) throws(SQLiteDatabaseError) -> [Record] {
+        _ = try openHandle()
+        let statement = keepsHistory ? statements.selectRecordsAfter : statements.selectCurrentAfter
+        if let timestamp {
+            statement.bind(timestamp, at: 1)
+        } else {
+            // Before every timestamp, Timestamp.zero included.
+            statement.bind(Int64.min, at: 1)
+            statement.bind(Int64(-1), at: 2)
+            statement.bind(Int64(-1), at: 3)
+        }
+        statement.bind(limit.map { Int64(max(0, $0)) } ?? -1, at: 4)
+        defer { statement.reset() }
+        var records: [Record] = []
+        while try hasRow(statement) {
+            let path = Path(
+                model: Int(statement.int64(at: 0)),
+                instance: Int(statement.int64(at: 2)),
+                property: Int(statement.int64(at: 1))
+            )
+            records.append(Record(path: path, timestamp: statement.timestamp(at: 3), value: codec.anyValue(from: statement, tag: 6, value: 7)))
+        }
+        return records
+    }
+
+    func readRecords(at path: Path) throws(SQLiteDatabaseError) -> [Record] {
+        _ = try openHandle()
+        let statement = keepsHistory ? statements.selectRecordsAtPath : statements.selectCurrent
+        statement.bindPath(path)
+        defer { statement.reset() }
+        var records: [Record] = []
+        while try hasRow(statement) {
+            records.append(Record(path: path, timestamp: statement.timestamp(at: 2), value: codec.anyValue(from: statement, tag: 0, value: 1)))
+        }
+        return records
+    }
+
+    func readHistory<Value: DatabaseValue>(of path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> [Timestamped<Value>] {
+        _ = try openHandle()
+        let statement = keepsHistory ? statements.selectRecordsAtPath : statements.selectCurrent
+        statement.bindPath(path)
+        defer { statement.reset() }
+        var values: [Timestamped<Value>] = []
+        while try hasRow(statement) {
+            if let value = codec.decode(type, from: statement, tag: 0, value: 1) {
+                values.append(Timestamped(value: value, timestamp: statement.timestamp(at: 2)))
+            }
+        }
+        return values
+    }
+}

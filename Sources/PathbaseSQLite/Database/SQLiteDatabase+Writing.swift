@@ -1,0 +1,136 @@
+import Pathbase
+
+extension SQLiteDatabase {
+
+    /// Stores a value at a path, stamped with the database's clock.
+    ///
+    /// ```swift
+    /// database.set("Alice", for: Path(model: 1, instance: 7, property: 1))
+    /// ```
+    ///
+    /// Outside a batch, the write is its own transaction. A failure stores nothing and goes
+    /// to ``Options/errorHandler``; inside a batch it makes the batch throw. Use
+    /// ``store(_:for:timestamp:)`` to get it thrown here.
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
+        lock.withLock { () -> Void in
+            do throws(SQLiteDatabaseError) {
+                try write(value, for: path, timestamp: clock.now())
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
+    /// Stores a value with an explicit timestamp (a synced record, for example).
+    ///
+    /// ```swift
+    /// database.set("Alice", for: path, timestamp: record.timestamp)
+    /// ```
+    ///
+    /// The record is kept in history; it becomes the current value only if its timestamp
+    /// is newer than the current one. The same path and timestamp again changes nothing.
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
+        lock.withLock { () -> Void in
+            do throws(SQLiteDatabaseError) {
+                try write(value, for: path, timestamp: timestamp)
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
+    /// A non-throwing write failed: inside a batch the batch will throw it, outside it is
+    /// reported.
+    private func failed(_ error: SQLiteDatabaseError) {
+        if batchDepth > 0 {
+            batchFailure = batchFailure ?? error
+        } else {
+            report(error)
+        }
+    }
+
+    /// Writes one record: into `records` (with history) and into `current_values` if newer.
+    /// Called while holding the lock.
+    func write<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) {
+        _ = try openHandle()
+        if batchDepth > 0, let batchFailure {
+            // The batch already failed and will roll back: write nothing more.
+            throw batchFailure
+        }
+        let encoded: (tag: Int64, value: StoredValue)
+        do throws(SQLiteDatabaseError) {
+            encoded = try codec.encode(value, for: path)
+        } catch {
+            if case .valueEncoding = error {} else if batchDepth > 0 { batchFailure = batchFailure ?? error }
+            throw error
+        }
+        if batchDepth > 0 {
+            do throws(SQLiteDatabaseError) {
+                try writeRecord(encoded, for: path, timestamp: timestamp)
+            } catch {
+                batchFailure = batchFailure ?? error
+                throw error
+            }
+        } else if keepsHistory {
+            // Two statements: one transaction, so the record and the current value agree.
+            try execute(statements.begin)
+            do throws(SQLiteDatabaseError) {
+                try writeRecord(encoded, for: path, timestamp: timestamp)
+                try execute(statements.commit)
+            } catch {
+                rollback()
+                throw error
+            }
+        } else {
+            try writeRecord(encoded, for: path, timestamp: timestamp)
+        }
+    }
+
+    @inline(__always)
+    private func writeRecord(_ encoded: (tag: Int64, value: StoredValue), for path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) {
+        if keepsHistory {
+            try execute(bound(statements.insertRecord, encoded, path, timestamp))
+        }
+        try execute(bound(statements.upsertCurrent, encoded, path, timestamp))
+    }
+
+    @inline(__always)
+    private func bound(_ statement: Statement, _ encoded: (tag: Int64, value: StoredValue), _ path: Path, _ timestamp: Timestamp) -> Statement {
+        statement.bindPath(path)
+        statement.bind(timestamp, at: 4)
+        statement.bind(encoded.tag, at: 7)
+        statement.bind(encoded.value, at: 8)
+        return statement
+    }
+
+    // MARK: Throwing variants
+
+    /// Stores a value like `set`, but throws instead of reporting a failure.
+    ///
+    /// ```swift
+    /// try database.store(report, for: path)
+    /// ```
+    ///
+    /// `timestamp` defaults to the clock's next reading. Inside a batch, an SQLite failure
+    /// also makes the batch throw; a value that fails to encode does not (nothing was
+    /// written, and the error is yours to handle).
+    public func store<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp? = nil) throws(SQLiteDatabaseError) {
+        try lock.withLock { () throws(SQLiteDatabaseError) in
+            try write(value, for: path, timestamp: timestamp ?? clock.now())
+        }
+    }
+
+    /// Reads a value like `get(_:at:)`, but throws a failure of SQLite instead of
+    /// reporting it.
+    ///
+    /// ```swift
+    /// let title: Timestamped<String>? = try database.fetch(path)
+    /// ```
+    ///
+    /// Returns `nil` if nothing is stored or the stored value is not a `Value`.
+    public func fetch<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp? = nil) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
+        try lock.withLock { () throws(SQLiteDatabaseError) in
+            try read(path, at: timestamp, as: Value.self)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import GRDBSQLite
+import Pathbase
+
+/// A database in an SQLite file (or in memory) that keeps every write as a timestamped
+/// record: the embedded default for apps.
+///
+/// ```swift
+/// import Pathbase
+/// import PathbaseSQLite
+///
+/// let database = try SQLiteDatabase(path: "notes.sqlite")
+/// let note = Note.create(in: database, id: 1, title: "Groceries")
+/// try database.batch {
+///     note.title = "Shopping"
+///     note.done = true
+/// }
+/// ```
+///
+/// It is a ``Pathbase/HistoryDatabase`` with the semantics of ``Pathbase/InMemoryHistoryDatabase``:
+/// the newest timestamp wins for the current value, an older timestamped write is kept in
+/// history only, and writing the same record again changes nothing. `get(_:at:)`,
+/// `all(model:at:where:)` (the instances as they were at that time), `records(after:limit:)`
+/// and `records(at:)` read the history. With ``Options/keepsHistory`` `false` only
+/// current values are kept.
+///
+/// **Files.** A file is opened in WAL mode with `synchronous = NORMAL`: every commit is
+/// atomic and survives a crash of the process. Opening a file that is not a Pathbase
+/// database, is damaged or was written by a newer version throws an
+/// ``SQLiteDatabaseError`` and leaves the file unchanged. An SQLite database without any
+/// table is adopted; one with other tables is rejected. Several processes may use one file.
+///
+/// **Writes.** Each `set` outside a batch is its own transaction. ``batch(_:)`` runs many
+/// writes as one transaction, all or nothing, and is far faster per write.
+///
+/// **Values.** Integers, floating point numbers, `Bool`, `String`, `Data`, `Date`,
+/// ``Pathbase/InstanceStatus`` and `[Int]` are stored natively, so SQL can filter and sort
+/// them; other `Codable` values as JSON, tagged with their Swift type name. A value reads
+/// back only as the type that wrote it; as another type it reads as `nil` and stays stored.
+///
+/// **Errors.** Opening, ``batch(_:)``, ``store(_:for:timestamp:)`` and ``fetch(_:at:)``
+/// throw. The `Database` protocol's methods can't: they report failures to
+/// ``Options/errorHandler`` (by default printed to standard error) and return `nil` or
+/// nothing; inside a batch, a failed write makes the batch roll back and throw.
+///
+/// **Threads.** Safe to use from any thread: calls are serialized by a lock, which a batch
+/// holds until it ends, so its body can use the database and other threads wait.
+public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Sendable {
+
+    /// The clock that stamps this database's writes.
+    public let clock: HybridLogicalClock
+
+    /// The file's path, or `nil` for an in-memory database.
+    public let path: String?
+
+    /// Whether every record is kept, or only current values (see ``Options/keepsHistory``).
+    public let keepsHistory: Bool
+
+    let errorHandler: @Sendable (SQLiteDatabaseError) -> Void
+    let lock = RecursiveLock()
+
+    // Touched only while holding `lock`.
+    private var connection: Connection?
+    var statements: Statements
+    var codec: ValueCodec
+    var batchDepth = 0
+    /// The first failed write of the running batch; the batch rolls back and throws it.
+    var batchFailure: SQLiteDatabaseError?
+
+    /// Opens (or creates) a database file, in WAL mode.
+    ///
+    /// ```swift
+    /// let database = try SQLiteDatabase(path: "/path/to/app.sqlite")
+    /// ```
+    ///
+    /// Throws ``SQLiteDatabaseError`` without touching the file if it is not an SQLite
+    /// database, is damaged, belongs to another application, was written by a newer
+    /// Pathbase, or was created with another ``Options/keepsHistory`` setting.
+    public convenience init(path: String, options: Options = Options()) throws(SQLiteDatabaseError) {
+        try self.init(location: path, options: options)
+    }
+
+    /// Creates an empty database in memory.
+    ///
+    /// ```swift
+    /// let database = try SQLiteDatabase()
+    /// ```
+    public convenience init(options: Options = Options()) throws(SQLiteDatabaseError) {
+        try self.init(location: nil, options: options)
+    }
+
+    private init(location: String?, options: Options) throws(SQLiteDatabaseError) {
+        let connection = try Connection(path: location, options: options)
+        do {
+            statements = try Statements(connection: connection.handle)
+            codec = try ValueCodec(connection: connection.handle)
+        } catch {
+            connection.close()
+            throw error
+        }
+        self.connection = connection
+        self.path = location
+        self.keepsHistory = connection.keepsHistory
+        self.clock = options.clock
+        self.errorHandler = options.errorHandler
+        if let newest = connection.newestTimestamp {
+            clock.receive(newest)
+        }
+    }
+
+    deinit {
+        closeConnection()
+    }
+
+    /// Closes the database; later calls fail with ``SQLiteDatabaseError/closed``.
+    ///
+    /// ```swift
+    /// database.close()
+    /// ```
+    ///
+    /// Optional: a database closes when it is released. Calling it again does nothing.
+    /// Called inside a batch, it reports an error and does nothing.
+    public func close() {
+        lock.withLock {
+            guard batchDepth == 0 else {
+                errorHandler(.sqlite(code: SQLITE_MISUSE, message: "close() inside a batch is ignored"))
+                return
+            }
+            closeConnection()
+        }
+    }
+
+    private func closeConnection() {
+        guard let connection else { return }
+        statements.finalize()
+        codec.finalize()
+        connection.close()
+        self.connection = nil
+    }
+
+    // MARK: Helpers for the operations (called while holding the lock)
+
+    /// The connection handle, or ``SQLiteDatabaseError/closed``.
+    @inline(__always)
+    func openHandle() throws(SQLiteDatabaseError) -> OpaquePointer {
+        guard let connection else { throw .closed }
+        return connection.handle
+    }
+
+    /// The error of the last failed call, with SQLite's message.
+    func error(_ code: Int32) -> SQLiteDatabaseError {
+        guard let connection else { return .closed }
+        return .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection.handle)))
+    }
+
+    /// Runs a statement that returns no rows.
+    @inline(__always)
+    func execute(_ statement: Statement) throws(SQLiteDatabaseError) {
+        let code = statement.step()
+        statement.reset()
+        guard code == SQLITE_DONE else { throw error(code) }
+    }
+
+    /// Ends the running transaction, if SQLite has not already, and forgets what it added.
+    func rollback() {
+        guard let connection else { return }
+        if sqlite3_get_autocommit(connection.handle) == 0 {
+            _ = statements.rollback.step()
+            statements.rollback.reset()
+        }
+        codec.invalidateTypeCache()
+    }
+}

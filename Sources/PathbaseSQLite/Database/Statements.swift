@@ -1,0 +1,152 @@
+import GRDBSQLite
+import Pathbase
+
+/// Every SQL statement of the hot paths, compiled once when the database opens.
+///
+/// Timestamps are three columns (time, counter, replica) compared as row values, in the
+/// order ``Pathbase/Timestamp`` compares them. Range conditions on `time` alone come
+/// first so that SQLite narrows the index range before comparing the full row value.
+struct Statements {
+
+    let begin: Statement
+    let commit: Statement
+    let rollback: Statement
+    let savepoint: Statement
+    let rollbackToSavepoint: Statement
+    let releaseSavepoint: Statement
+
+    /// Binds (?1 model, ?2 property, ?3 instance, ?4 time, ?5 counter, ?6 replica, ?7 type, ?8 value).
+    /// A record that is already there (same path and timestamp) is the same write arriving
+    /// again: ignored.
+    let insertRecord: Statement
+
+    /// Same parameters as ``insertRecord``. Replaces the current value only if the new
+    /// timestamp is newer: "newest wins", whatever the order writes arrive in.
+    let upsertCurrent: Statement
+
+    /// (?1 model, ?2 property, ?3 instance) → (type, value, time, counter, replica).
+    let selectCurrent: Statement
+
+    /// (?1 model, ?2 property, ?3 instance, ?4 time, ?5 counter, ?6 replica) → the newest
+    /// record at or before the timestamp: (type, value, time, counter, replica).
+    let selectRecordAt: Statement
+
+    /// (?1 model) → the current statuses: (instance, type, value, time, counter, replica).
+    let selectCurrentStatuses: Statement
+
+    /// (?1 model, ?2 time, ?3 counter, ?4 replica) → every status record up to the
+    /// timestamp, by instance then time: (instance, type, value, time, counter, replica).
+    let selectStatusRecordsAt: Statement
+
+    /// (?1 time, ?2 counter, ?3 replica, ?4 limit) → records after the timestamp, oldest
+    /// first: (model, property, instance, time, counter, replica, type, value).
+    let selectRecordsAfter: Statement
+
+    /// The same over current values, for databases without history.
+    let selectCurrentAfter: Statement
+
+    /// (?1 model, ?2 property, ?3 instance) → every record of the path, oldest first:
+    /// (type, value, time, counter, replica).
+    let selectRecordsAtPath: Statement
+
+    init(connection: OpaquePointer) throws(SQLiteDatabaseError) {
+        func make(_ sql: String) throws(SQLiteDatabaseError) -> Statement {
+            try Statement(sql: sql, connection: connection)
+        }
+        begin = try make("BEGIN IMMEDIATE")
+        commit = try make("COMMIT")
+        rollback = try make("ROLLBACK")
+        savepoint = try make("SAVEPOINT pathbase_batch")
+        rollbackToSavepoint = try make("ROLLBACK TO pathbase_batch")
+        releaseSavepoint = try make("RELEASE pathbase_batch")
+        insertRecord = try make("""
+            INSERT OR IGNORE INTO records(model, property, instance, time, counter, replica, type, value)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """)
+        upsertCurrent = try make("""
+            INSERT INTO current_values(model, property, instance, time, counter, replica, type, value)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            ON CONFLICT(model, property, instance) DO UPDATE SET
+                time = excluded.time, counter = excluded.counter, replica = excluded.replica,
+                type = excluded.type, value = excluded.value
+            WHERE (excluded.time, excluded.counter, excluded.replica)
+                > (current_values.time, current_values.counter, current_values.replica)
+            """)
+        selectCurrent = try make("""
+            SELECT type, value, time, counter, replica FROM current_values
+            WHERE model = ?1 AND property = ?2 AND instance = ?3
+            """)
+        selectRecordAt = try make("""
+            SELECT type, value, time, counter, replica FROM records
+            WHERE model = ?1 AND property = ?2 AND instance = ?3
+                AND time <= ?4 AND (time, counter, replica) <= (?4, ?5, ?6)
+            ORDER BY time DESC, counter DESC, replica DESC
+            LIMIT 1
+            """)
+        selectCurrentStatuses = try make("""
+            SELECT instance, type, value, time, counter, replica FROM current_values
+            WHERE model = ?1 AND property = 0
+            """)
+        selectStatusRecordsAt = try make("""
+            SELECT instance, type, value, time, counter, replica FROM records
+            WHERE model = ?1 AND property = 0
+                AND time <= ?2 AND (time, counter, replica) <= (?2, ?3, ?4)
+            ORDER BY instance, time, counter, replica
+            """)
+        selectRecordsAfter = try make("""
+            SELECT model, property, instance, time, counter, replica, type, value FROM records
+            WHERE time >= ?1 AND (time, counter, replica) > (?1, ?2, ?3)
+            ORDER BY time, counter, replica, model, instance, property
+            LIMIT ?4
+            """)
+        selectCurrentAfter = try make("""
+            SELECT model, property, instance, time, counter, replica, type, value FROM current_values
+            WHERE time >= ?1 AND (time, counter, replica) > (?1, ?2, ?3)
+            ORDER BY time, counter, replica, model, instance, property
+            LIMIT ?4
+            """)
+        selectRecordsAtPath = try make("""
+            SELECT type, value, time, counter, replica FROM records
+            WHERE model = ?1 AND property = ?2 AND instance = ?3
+            ORDER BY time, counter, replica
+            """)
+    }
+
+    func finalize() {
+        for statement in [
+            begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
+            insertRecord, upsertCurrent, selectCurrent, selectRecordAt, selectCurrentStatuses,
+            selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRecordsAtPath,
+        ] {
+            statement.finalize()
+        }
+    }
+}
+
+extension Statement {
+    /// Binds a path as ?1 model, ?2 property, ?3 instance.
+    @inline(__always)
+    func bindPath(_ path: Pathbase.Path) {
+        bind(path.model, at: 1)
+        bind(path.property, at: 2)
+        bind(path.instance, at: 3)
+    }
+
+    /// Binds a timestamp as three parameters from `index` on.
+    @inline(__always)
+    func bind(_ timestamp: Pathbase.Timestamp, at index: Int32) {
+        bind(timestamp.time, at: index)
+        bind(Int64(timestamp.counter), at: index + 1)
+        bind(Int64(timestamp.replica), at: index + 2)
+    }
+
+    /// Reads a timestamp from three columns from `column` on.
+    @inline(__always)
+    func timestamp(at column: Int32) -> Pathbase.Timestamp {
+        Pathbase.Timestamp(
+            time: int64(at: column),
+            counter: UInt32(truncatingIfNeeded: int64(at: column + 1)),
+            replica: UInt32(truncatingIfNeeded: int64(at: column + 2))
+        )
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import GRDBSQLite
+import Pathbase
+
+/// Turns Swift values into (tag, value) column pairs and back.
+///
+/// Natively stored types (``NativeValue``) are bound and read directly. `Optional` is seen
+/// through: `.some(x)` is stored as `x`, `.none` as ``ValueTag/null``. Every other
+/// `Codable` value is JSON under ``ValueTag/codableBase`` + the id of its Swift type in the
+/// `value_types` table, so a value reads back only as the type that wrote it — as in
+/// memory, a `[String]` never reads as a `Set<String>`, and a value whose type changed
+/// reads as `nil` (the migration rule) while its row stays untouched.
+///
+/// Used only under the owning ``SQLiteDatabase``'s lock.
+final class ValueCodec {
+
+    private let connection: OpaquePointer
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
+    private let insertType: Statement
+    private let selectTypeId: Statement
+    private let selectTypeName: Statement
+
+    // Caches of the value_types table; cleared after a rollback, which may drop new rows.
+    private var idsByType: [ObjectIdentifier: Int64] = [:]
+    private var idsByName: [String: Int64] = [:]
+    private var namesById: [Int64: String] = [:]
+
+    /// A stored `nil` as records return it. Any `Optional.none` would do: a nil optional
+    /// casts to every optional type.
+    static var storedNil: any DatabaseValue { String?.none }
+
+    init(connection: OpaquePointer) throws(SQLiteDatabaseError) {
+        self.connection = connection
+        insertType = try Statement(sql: "INSERT INTO value_types(name) VALUES (?1) ON CONFLICT(name) DO NOTHING", connection: connection)
+        selectTypeId = try Statement(sql: "SELECT id FROM value_types WHERE name = ?1", connection: connection)
+        selectTypeName = try Statement(sql: "SELECT name FROM value_types WHERE id = ?1", connection: connection)
+        encoder.outputFormatting = [.sortedKeys]
+    }
+
+    func finalize() {
+        insertType.finalize()
+        selectTypeId.finalize()
+        selectTypeName.finalize()
+    }
+
+    /// Forgets cached type ids: called after a rollback.
+    func invalidateTypeCache() {
+        idsByType.removeAll()
+        idsByName.removeAll()
+        namesById.removeAll()
+    }
+
+    // MARK: Writing
+
+    /// Encodes a value as its tag and the value SQLite stores.
+    func encode<Value: DatabaseValue>(_ value: Value, for path: Path) throws(SQLiteDatabaseError) -> (tag: Int64, value: StoredValue) {
+        if let native = value as? any NativeValue {
+            // Also unwraps `.some(x)` of a native type.
+            return (type(of: native).tag.rawValue, native.stored)
+        }
+        if let optional = value as? any OptionalValue {
+            guard let wrapped = optional.wrappedDatabaseValue else { return (ValueTag.null.rawValue, .null) }
+            return try encode(wrapped, for: path)
+        }
+        if let encoded = value as? EncodedValue {
+            let id = try requireTypeId(try typeId(named: encoded.typeName, creating: true))
+            return (ValueTag.codableBase + id, .blob(encoded.json))
+        }
+        let json: Data
+        do {
+            json = try encoder.encode(value)
+        } catch {
+            throw .valueEncoding(path: path, reason: "\(error)")
+        }
+        let id = try requireTypeId(try typeId(of: Value.self, creating: true))
+        return (ValueTag.codableBase + id, .blob(json))
+    }
+
+    // MARK: Reading
+
+    /// Reads the value in columns (`tagColumn`, `valueColumn`) as `Value`; `nil` if it was
+    /// stored as another type or no longer decodes.
+    func decode<Value: DatabaseValue>(_ type: Value.Type, from statement: Statement, tag tagColumn: Int32, value valueColumn: Int32) -> Value? {
+        let tagValue = statement.int64(at: tagColumn)
+        if tagValue >= ValueTag.codableBase {
+            let base = unwrappedType(Value.self)
+            guard let id = try? typeId(of: base, creating: false), id == tagValue - ValueTag.codableBase,
+                  let value = decodeJSON(base, from: statement, at: valueColumn) else { return nil }
+            return value as? Value
+        }
+        guard let tag = ValueTag(rawValue: tagValue) else { return nil }
+        guard let nativeType = tag.nativeType else {
+            return (Value.self as? any OptionalValue.Type)?.noneValue as? Value
+        }
+        guard let native = nativeType.read(from: statement, at: valueColumn) else { return nil }
+        return native as? Value
+    }
+
+    /// Reads the value in columns (`tagColumn`, `valueColumn`) as the type that wrote it, or
+    /// as an ``EncodedValue`` if that type has not been used in this process.
+    func anyValue(from statement: Statement, tag tagColumn: Int32, value valueColumn: Int32) -> any DatabaseValue {
+        let tagValue = statement.int64(at: tagColumn)
+        if tagValue >= ValueTag.codableBase {
+            let id = tagValue - ValueTag.codableBase
+            let name = (try? typeName(of: id)) ?? "#\(id)"
+            if let type = ValueTypeNames.shared.type(named: name), let value = decodeJSON(type, from: statement, at: valueColumn) {
+                return value
+            }
+            return EncodedValue(typeName: name, json: statement.data(at: valueColumn))
+        }
+        guard let tag = ValueTag(rawValue: tagValue) else {
+            return EncodedValue(typeName: "#\(tagValue)", json: statement.data(at: valueColumn))
+        }
+        guard let nativeType = tag.nativeType else { return ValueCodec.storedNil }
+        return nativeType.read(from: statement, at: valueColumn) ?? ValueCodec.storedNil
+    }
+
+    private func decodeJSON<Value: DatabaseValue>(_ type: Value.Type, from statement: Statement, at column: Int32) -> Value? {
+        try? decoder.decode(type, from: statement.data(at: column))
+    }
+
+    // MARK: Type ids
+
+    /// The id of a `Codable` type in `value_types`; with `creating`, adds it when missing.
+    private func typeId(of type: any DatabaseValue.Type, creating: Bool) throws(SQLiteDatabaseError) -> Int64? {
+        let key = ObjectIdentifier(type)
+        if let id = idsByType[key] { return id }
+        let name = String(reflecting: type)
+        ValueTypeNames.shared.register(type, name: name)
+        guard let id = try typeId(named: name, creating: creating) else { return nil }
+        idsByType[key] = id
+        return id
+    }
+
+    private func typeId(named name: String, creating: Bool) throws(SQLiteDatabaseError) -> Int64? {
+        if let id = idsByName[name] { return id }
+        var id = try lookUpTypeId(named: name)
+        if id == nil, creating {
+            insertType.bind(name, at: 1)
+            let code = insertType.step()
+            insertType.reset()
+            guard code == SQLITE_DONE else { throw lastError(code) }
+            id = try lookUpTypeId(named: name)
+        }
+        if let id {
+            idsByName[name] = id
+            namesById[id] = name
+        }
+        return id
+    }
+
+    private func requireTypeId(_ id: Int64?) throws(SQLiteDatabaseError) -> Int64 {
+        guard let id else { throw .sqlite(code: SQLITE_ERROR, message: "could not record the value type") }
+        return id
+    }
+
+    private func lookUpTypeId(named name: String) throws(SQLiteDatabaseError) -> Int64? {
+        selectTypeId.bind(name, at: 1)
+        defer { selectTypeId.reset() }
+        switch selectTypeId.step() {
+        case SQLITE_ROW: return selectTypeId.int64(at: 0)
+        case SQLITE_DONE: return nil
+        case let code: throw lastError(code)
+        }
+    }
+
+    private func typeName(of id: Int64) throws(SQLiteDatabaseError) -> String? {
+        if let name = namesById[id] { return name }
+        selectTypeName.bind(id, at: 1)
+        defer { selectTypeName.reset() }
+        switch selectTypeName.step() {
+        case SQLITE_ROW:
+            let name = selectTypeName.string(at: 0)
+            namesById[id] = name
+            idsByName[name] = id
+            return name
+        case SQLITE_DONE: return nil
+        case let code: throw lastError(code)
+        }
+    }
+
+    private func lastError(_ code: Int32) -> SQLiteDatabaseError {
+        .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)))
+    }
+}

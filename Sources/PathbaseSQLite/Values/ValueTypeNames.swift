@@ -1,0 +1,26 @@
+import Foundation
+import Pathbase
+
+/// The `Codable` types this process has stored or read, by name, so that records of
+/// encoded values can be decoded as their own type.
+///
+/// Shared by every ``SQLiteDatabase`` of the process; a type is added on its first use.
+final class ValueTypeNames: @unchecked Sendable {
+
+    static let shared = ValueTypeNames()
+
+    private let lock = NSLock()
+    private var types: [String: any DatabaseValue.Type] = [:]
+
+    func register(_ type: any DatabaseValue.Type, name: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        types[name] = type
+    }
+
+    func type(named name: String) -> (any DatabaseValue.Type)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return types[name]
+    }
+}

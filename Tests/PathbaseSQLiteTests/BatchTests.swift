@@ -1,0 +1,158 @@
+import Foundation
+import Pathbase
+import PathbaseSQLite
+import Testing
+
+@Suite("SQLiteDatabase: batches are all-or-nothing")
+struct BatchTests {
+
+    @Test("A batch stores all its writes and returns the body's result")
+    func batchCommits() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file()
+        do {
+            let database = try SQLiteDatabase(path: path)
+            let count = try database.batch { () -> Int in
+                for id in 1 ... 100 {
+                    Item.create(in: database, id: id, title: "item \(id)", count: id)
+                }
+                // The body sees its own writes.
+                return database.all(of: Item.self).count
+            }
+            #expect(count == 100)
+        }
+        let database = try SQLiteDatabase(path: path)
+        #expect(database.all(of: Item.self).count == 100)
+        #expect(database.get(id: 42, of: Item.self)?.title == "item 42")
+    }
+
+    @Test("A batch whose body throws stores nothing, also after reopening")
+    func batchRollsBack() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file()
+        do {
+            let database = try SQLiteDatabase(path: path)
+            Item.create(in: database, id: 1, title: "before")
+            #expect(throws: TestError.self) {
+                try database.batch {
+                    Item.create(in: database, id: 2, title: "new")
+                    database.get(id: 1, of: Item.self)?.title = "changed"
+                    database.set(Address(street: "x", number: 1), for: Path(model: 9, instance: 1, property: 1))
+                    throw TestError()
+                }
+            }
+            #expect(database.get(id: 2, of: Item.self) == nil)
+            #expect(database.get(id: 1, of: Item.self)?.title == "before")
+            #expect(database.records(after: nil).count == 3)
+            // The database is still usable, including the Codable type that was rolled back.
+            database.set(Address(street: "y", number: 2), for: Path(model: 9, instance: 1, property: 1))
+        }
+        let database = try SQLiteDatabase(path: path)
+        #expect(database.get(id: 2, of: Item.self) == nil)
+        #expect(database.get(id: 1, of: Item.self)?.title == "before")
+        #expect(database.get(Path(model: 9, instance: 1, property: 1)) as Address? == Address(street: "y", number: 2))
+    }
+
+    @Test("A nested batch joins the outer one; its failure undoes only its own writes")
+    func nestedBatch() throws {
+        let database = try SQLiteDatabase()
+        try database.batch {
+            Item.create(in: database, id: 1, title: "outer")
+            try database.batch {
+                Item.create(in: database, id: 2, title: "inner")
+            }
+            do {
+                try database.batch {
+                    Item.create(in: database, id: 3, title: "failing inner")
+                    throw TestError()
+                }
+            } catch is TestError {}
+        }
+        #expect(database.all(of: Item.self).map(\.id).sorted() == [1, 2])
+
+        // The outer batch failing undoes the inner one too.
+        #expect(throws: TestError.self) {
+            try database.batch {
+                try database.batch { Item.create(in: database, id: 4, title: "inner") }
+                throw TestError()
+            }
+        }
+        #expect(database.get(id: 4, of: Item.self) == nil)
+    }
+
+    @Test("A write that fails inside a batch makes the whole batch throw and store nothing")
+    func failedWriteFailsBatch() throws {
+        struct Unencodable: Codable {
+            func encode(to encoder: any Encoder) throws { throw TestError() }
+            init() {}
+            init(from decoder: any Decoder) throws {}
+        }
+        let log = ErrorLog()
+        let database = try SQLiteDatabase(options: .init(errorHandler: log.handler))
+        #expect(throws: SQLiteDatabaseError.self) {
+            try database.batch {
+                Item.create(in: database, id: 1, title: "kept?")
+                database.set(Unencodable(), for: Path(model: 9, instance: 1, property: 1))
+                Item.create(in: database, id: 2, title: "kept?")
+            }
+        }
+        #expect(database.all(of: Item.self).isEmpty)
+        // Thrown by the batch, not also reported.
+        #expect(log.errors.isEmpty)
+
+        // Outside a batch, the failed write is reported and nothing is stored.
+        database.set(Unencodable(), for: Path(model: 9, instance: 1, property: 1))
+        #expect(log.errors.count == 1)
+        #expect(database.records(after: nil).isEmpty)
+
+        // The throwing variant throws, and inside a batch leaves the rest of it alone.
+        try database.batch {
+            Item.create(in: database, id: 3, title: "kept")
+            #expect(throws: SQLiteDatabaseError.self) {
+                try database.store(Unencodable(), for: Path(model: 9, instance: 1, property: 1))
+            }
+        }
+        #expect(database.all(of: Item.self).map(\.id) == [3])
+    }
+
+    @Test("Other threads wait for a batch, and see all of it or none of it")
+    func batchIsolation() async throws {
+        let database = try SQLiteDatabase()
+        let writer = Task.detached {
+            try database.batch {
+                for id in 1 ... 200 {
+                    Item.create(in: database, id: id, title: "item")
+                }
+            }
+        }
+        var counts: Set<Int> = []
+        for _ in 0 ..< 50 {
+            counts.insert(database.all(of: Item.self).count)
+            await Task.yield()
+        }
+        try await writer.value
+        counts.insert(database.all(of: Item.self).count)
+        #expect(counts.isSubset(of: [0, 200]))
+    }
+
+    @Test("Concurrent writers from many threads lose nothing")
+    func concurrentWriters() async throws {
+        let directory = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: directory.file())
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0 ..< 4 {
+                group.addTask {
+                    for index in 0 ..< 50 {
+                        let id = thread * 1000 + index
+                        if index.isMultiple(of: 2) {
+                            Item.create(in: database, id: id, title: "single")
+                        } else {
+                            _ = try? database.batch { Item.create(in: database, id: id, title: "batched") }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(database.all(of: Item.self).count == 200)
+    }
+}

@@ -1,0 +1,46 @@
+import Pathbase
+import PathbaseSQLite
+
+/// Every history-keeping database the history suites (views, editing contexts, undo,
+/// pruning, per-instance history) run against.
+///
+/// A test that takes `@Test(arguments: HistoryDatabaseKind.allCases)` checks one documented
+/// behaviour on each kind. To put a new history database through the suites, add a case
+/// here and build it in `make()`.
+enum HistoryDatabaseKind: String, CaseIterable, Sendable, CustomStringConvertible {
+
+    /// ``InMemoryHistoryDatabase``: every record, newest wins; prunable.
+    case inMemoryHistory
+
+    /// ``UndoableDatabase`` over an ``InMemoryHistoryDatabase``: a wrapper that must behave
+    /// like the database it wraps.
+    case undoable
+
+    /// ``SQLiteDatabase`` in a new temporary file (WAL), removed when the tests end.
+    case sqliteFile
+
+    /// ``SQLiteDatabase`` in memory.
+    case sqliteMemory
+
+    /// Creates a new, empty database of this kind.
+    func make() -> any HistoryDatabase {
+        switch self {
+        case .inMemoryHistory: return InMemoryHistoryDatabase()
+        case .undoable: return UndoableDatabase(wrapping: InMemoryHistoryDatabase())
+        case .sqliteFile: return SQLiteTestFiles.makeDatabase(path: SQLiteTestFiles.newPath())
+        case .sqliteMemory: return SQLiteTestFiles.makeDatabase(path: nil)
+        }
+    }
+
+    /// The kinds whose databases can prune their history.
+    static var prunable: [HistoryDatabaseKind] {
+        allCases.filter { $0.make() is any PrunableHistoryDatabase }
+    }
+
+    /// The kinds that are not wrappers themselves, to be wrapped by an ``UndoableDatabase``.
+    static var undoableBases: [HistoryDatabaseKind] {
+        allCases.filter { $0 != .undoable }
+    }
+
+    var description: String { rawValue }
+}
