@@ -54,8 +54,20 @@ let package = Package(
         ),
         .executableTarget(
             name: "pathbase-bench",
-            dependencies: ["Pathbase"],
+            dependencies: [
+                "Pathbase",
+                "PathbaseSQLite",
+                // Baselines: a hand-written GRDB record, and raw SQLite C calls.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             path: "Benchmarks/Sources/pathbase-bench"
+        ),
+        // A child process for the durability tests: writes batches until it is killed.
+        .executableTarget(
+            name: "PathbaseCrashWriter",
+            dependencies: ["Pathbase", "PathbaseSQLite"],
+            path: "Tests/PathbaseCrashWriter"
         ),
         .testTarget(
             name: "PathbaseTests",
@@ -66,6 +78,8 @@ let package = Package(
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                // Built so that the durability tests can launch it.
+                "PathbaseCrashWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -16,7 +16,7 @@ public struct CommandMacro: PeerMacro {
             context.diagnose(Diagnostic(node: Syntax(node), message: PathbaseDiagnostic.commandNotAFunction))
             return []
         }
-        if let enclosing = context.lexicalContext.first, !enclosing.is(ClassDeclSyntax.self) {
+        guard let enclosing = context.lexicalContext.first, enclosing.is(ClassDeclSyntax.self) else {
             context.diagnose(Diagnostic(node: Syntax(node), message: PathbaseDiagnostic.commandOutsideModel))
             return []
         }

@@ -1,16 +1,37 @@
 import ArgumentParser
 import Pathbase
+import PathbaseSQLite
 
 /// `pathbase demo`: walks through creating, editing, referencing, deleting and restoring
-/// models, printing each step.
+/// models, printing each step, in an SQLite file (or in memory).
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Create, edit, reference, delete and restore models, printing each step."
+        abstract: "Create, edit, reference, delete and restore models, printing each step.",
+        discussion: "By default the models are stored in an SQLite file, which `pathbase inspect` and `pathbase history` can then read."
     )
 
+    @Option(help: "The SQLite file to store the demo's models in.")
+    var path = "pathbase-demo.sqlite"
+
+    @Flag(help: "Keep the models in memory instead of a file.")
+    var inMemory = false
+
     func run() throws {
-        let database = InMemoryHistoryDatabase()
-        print("Database: in memory, keeping history")
+        if inMemory {
+            print("Database: in memory, keeping history")
+            run(on: InMemoryHistoryDatabase())
+        } else {
+            let database = try SQLiteDatabase(path: path)
+            defer { database.close() }
+            print("Database: SQLite file \(path), keeping history")
+            try database.batch {
+                run(on: database)
+            }
+            print("Stored in \(path). Try: pathbase inspect \(path) --model \(Book.modelId) --instance 1")
+        }
+    }
+
+    private func run(on database: some HistoryDatabase) {
 
         let ursula = Author.create(in: database, id: 1, name: "Ursula K. Le Guin")
         print("Created author #\(ursula.id) '\(ursula.name)' (country: \(ursula.country), the default)")

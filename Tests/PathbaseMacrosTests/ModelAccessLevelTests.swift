@@ -58,6 +58,15 @@ struct ModelAccessLevelTests {
                     self.title = ("Untitled")
                     self.delete()
                 }
+
+                public static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 1:
+                        String.self
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Item: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -116,6 +125,15 @@ struct ModelAccessLevelTests {
                 fileprivate func deleteAndClearProperties() {
                     self.code = Pathbase._$defaultValue()
                     self.delete()
+                }
+
+                fileprivate static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 1:
+                        Int.self
+                    default:
+                        nil
+                    }
                 }
             }
 
@@ -176,6 +194,15 @@ struct ModelAccessLevelTests {
                     self.parent = nil
                     self.delete()
                 }
+
+                public static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 1:
+                        Pathbase.InstanceKey?.self
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Base: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -234,6 +261,15 @@ struct ModelAccessLevelTests {
                 package func deleteAndClearProperties() {
                     self.items = Pathbase._$emptyList()
                     self.delete()
+                }
+
+                package static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 1:
+                        [Pathbase.InstanceKey].self
+                    default:
+                        nil
+                    }
                 }
             }
 

@@ -133,6 +133,15 @@ struct ModelDiagnosticTests {
                     self.name = Pathbase._$defaultValue()
                     self.delete()
                 }
+
+                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 1:
+                        String.self
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -210,6 +219,15 @@ struct ModelDiagnosticTests {
                     self.parent = nil
                     self.delete()
                 }
+
+                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 2:
+                        Pathbase.InstanceKey?.self
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Folder: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -279,6 +297,15 @@ struct ModelDiagnosticTests {
                     self.age = Pathbase._$defaultValue()
                     self.delete()
                 }
+
+                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 2:
+                        Int.self
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -343,6 +370,15 @@ struct ModelDiagnosticTests {
                 func deleteAndClearProperties() {
                     self.age = Pathbase._$defaultValue()
                     self.delete()
+                }
+
+                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 2:
+                        Int.self
+                    default:
+                        nil
+                    }
                 }
             }
 
@@ -410,6 +446,15 @@ struct ModelDiagnosticTests {
                     self.age = Pathbase._$defaultValue()
                     self.delete()
                 }
+
+                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 2:
+                        Int.self
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -474,6 +519,15 @@ struct ModelDiagnosticTests {
                 func deleteAndClearProperties() {
                     self.y = Pathbase._$defaultValue()
                     self.delete()
+                }
+
+                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 2:
+                        Int.self
+                    default:
+                        nil
+                    }
                 }
             }
 

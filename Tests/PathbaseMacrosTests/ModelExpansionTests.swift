@@ -100,6 +100,21 @@ struct ModelExpansionTests {
                     self.friends = Pathbase._$emptyList()
                     self.delete()
                 }
+
+                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 1:
+                        String.self
+                    case 2:
+                        Int.self
+                    case 3:
+                        Pathbase.InstanceKey?.self
+                    case 4:
+                        [Pathbase.InstanceKey].self
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -193,6 +208,19 @@ struct ModelExpansionTests {
                     self.members = ([])
                     self.delete()
                 }
+
+                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 1:
+                        [String].self
+                    case 2:
+                        Pathbase.InstanceKey?.self
+                    case 3:
+                        [Pathbase.InstanceKey].self
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Team: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -251,6 +279,15 @@ struct ModelExpansionTests {
                 func deleteAndClearProperties() {
                     self.count = Pathbase._$defaultValue()
                     self.delete()
+                }
+
+                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 1:
+                        Int.self
+                    default:
+                        nil
+                    }
                 }
             }
 
@@ -318,6 +355,15 @@ struct ModelExpansionTests {
                 func deleteAndClearProperties() {
                     self.name = Pathbase._$defaultValue()
                     self.delete()
+                }
+
+                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                    switch property {
+                    case 1:
+                        String.self
+                    default:
+                        nil
+                    }
                 }
             }
 

@@ -42,6 +42,9 @@ struct HistoryTests {
         #expect((database.get(path, at: Timestamp(time: 150)) as Timestamped<String>?)?.value == "b")
         #expect((database.get(path, at: .max) as Timestamped<String>?)?.value == "c")
         #expect(database.history(of: path, as: String.self).map(\.value) == ["a", "b", "c"])
+        #expect(database.latestRecord(at: path)?.timestamp == t3)
+        #expect(database.latestRecord(at: path)?.value as? String == "c")
+        #expect(database.historyStart == nil)
 
         // The same record again changes nothing, even with another value.
         database.set("again", for: path, timestamp: t3)
@@ -119,6 +122,7 @@ struct KeepsNoHistoryTests {
         #expect((database.get(titlePath, at: afterCreate) as Timestamped<String>?) == nil)
         #expect(database.all(model: Item.modelId, at: afterCreate) { id, _ in id } == [1])
         #expect(database.all(model: Item.modelId, at: .zero) { id, _ in id }.isEmpty)
+        #expect(database.historyStart == database.latestRecord(at: titlePath)?.timestamp)
         // Newest still wins.
         database.set("old", for: titlePath, timestamp: Timestamp(time: 1))
         #expect(item.title == "two")

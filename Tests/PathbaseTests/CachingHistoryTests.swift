@@ -133,3 +133,81 @@ struct CachingHistoryTests {
         }
     }
 }
+
+/// A database whose batches are all-or-nothing: a failing batch restores the values it had.
+final class CachingRollbackDatabase: BatchDatabase {
+
+    private var values: [Path: any DatabaseValue] = [:]
+
+    func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        values[path].flatMap { $0 as? Value }
+    }
+
+    func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
+        values[path] = value
+    }
+
+    func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
+        values.compactMap { path, value in
+            guard path.model == model, path.isStatus, let status = value as? InstanceStatus else { return nil }
+            return predicate(path.instance, status)
+        }
+    }
+
+    func batch<Result>(_ body: () throws -> Result) throws -> Result {
+        let before = values
+        do {
+            return try body()
+        } catch {
+            values = before
+            throw error
+        }
+    }
+}
+
+struct CachingBatchFailure: Error {}
+
+@Suite("CachedDatabase forwards batches and the rest of the history API")
+struct CachingForwardingTests {
+
+    private let path = Path(model: 1746, instance: 1, property: 1)
+
+    @Test("A failing batch leaves no uncommitted value in the cache; a successful one shows its values")
+    func batches() throws {
+        let database = CachedDatabase(wrapping: CachingRollbackDatabase(), cache: MaximumCountCache(maxCount: 10))
+        database.set(1, for: path)
+        let before: Int? = database.get(path)
+        #expect(before == 1)
+        #expect(throws: CachingBatchFailure.self) {
+            try database.batch {
+                database.set(2, for: path)
+                let inside: Int? = database.get(path)
+                #expect(inside == 2)
+                throw CachingBatchFailure()
+            }
+        }
+        let after: Int? = database.get(path)
+        #expect(after == 1)
+
+        try database.batch { database.set(3, for: path) }
+        let committed: Int? = database.get(path)
+        #expect(committed == 3)
+        // Caching resumes after the batch.
+        #expect(database.cache.value(at: path, as: Int.self) == 3)
+    }
+
+    @Test("latestRecord, historyStart and prune reach the wrapped database")
+    func historyForwarding() throws {
+        let database = CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 10))
+        database.set("a", for: path)
+        let middle = database.clock.now()
+        database.set("b", for: path)
+        #expect(database.latestRecord(at: path)?.value as? String == "b")
+        #expect(database.historyStart == nil)
+        try database.prune(before: middle)
+        #expect(database.historyStart == middle)
+        #expect(database.historyStart == database.wrapped.historyStart)
+        let current: String? = database.get(path)
+        #expect(current == "b")
+    }
+}

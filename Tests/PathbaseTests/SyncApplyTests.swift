@@ -11,8 +11,8 @@ struct SyncApplyTests {
         Path(model: SyncItem.modelId, instance: instance, property: property.rawValue)
     }
 
-    @Test("Newest wins: an older received value never overwrites a newer local one", arguments: Coding.allCases)
-    func newestWins(coding: Coding) throws {
+    @Test("Newest wins: an older received value never overwrites a newer local one", arguments: SyncCoding.allCases)
+    func newestWins(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         pair.producerDatabase.set(InstanceStatus.created, for: .status(model: SyncItem.modelId, instance: 1), timestamp: stamp(1))
         pair.producerDatabase.set("remote, old", for: path(1), timestamp: stamp(10))
@@ -28,8 +28,8 @@ struct SyncApplyTests {
         #expect(item.history(of: .title, as: String.self).map(\.value) == ["remote, old", "local, new"])
     }
 
-    @Test("Applying the same response twice changes nothing", arguments: Coding.allCases)
-    func applyTwice(coding: Coding) throws {
+    @Test("Applying the same response twice changes nothing", arguments: SyncCoding.allCases)
+    func applyTwice(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         let item = SyncItem.create(in: pair.producerDatabase, id: 1, title: "Once", tags: [SyncTag.create(in: pair.producerDatabase, id: 1)])
         item.delete()
@@ -114,8 +114,8 @@ struct SyncApplyTests {
         #expect(SyncItem(database: pair.producerDatabase, id: 1).count == 0)
     }
 
-    @Test("A NoValue marker (written by undo) travels and reads as nothing stored", arguments: Coding.allCases)
-    func noValue(coding: Coding) throws {
+    @Test("A NoValue marker (written by undo) travels and reads as nothing stored", arguments: SyncCoding.allCases)
+    func noValue(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         _ = SyncItem.create(in: pair.producerDatabase, id: 1, title: "Set", note: "written")
         pair.producerDatabase.set(NoValue(), for: path(1, .note))

@@ -18,8 +18,8 @@ struct SyncExchangeTests {
         return (first, second, owner, tags)
     }
 
-    @Test("Instance statuses: new and deleted instances arrive with their statuses, values do not", arguments: Coding.allCases)
-    func instanceStatuses(coding: Coding) throws {
+    @Test("Instance statuses: new and deleted instances arrive with their statuses, values do not", arguments: SyncCoding.allCases)
+    func instanceStatuses(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         _ = fill(pair.producerDatabase)
 
@@ -37,8 +37,8 @@ struct SyncExchangeTests {
         #expect(pair.consumerDatabase.all(of: SyncItem.self).map(\.id) == [1])
     }
 
-    @Test("Instance statuses after a cursor: only instances that are new or changed since", arguments: Coding.allCases)
-    func instanceStatusesAfterCursor(coding: Coding) throws {
+    @Test("Instance statuses after a cursor: only instances that are new or changed since", arguments: SyncCoding.allCases)
+    func instanceStatusesAfterCursor(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         let (first, second, _, _) = fill(pair.producerDatabase)
         let cursor = try pair.pullStatuses(SyncItem.self).cursor
@@ -58,8 +58,8 @@ struct SyncExchangeTests {
         #expect(changed.cursor.map { $0 > cursor! } == true)
     }
 
-    @Test("Instance update: every property of one instance, references and lists included", arguments: Coding.allCases)
-    func instanceUpdate(coding: Coding) throws {
+    @Test("Instance update: every property of one instance, references and lists included", arguments: SyncCoding.allCases)
+    func instanceUpdate(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         _ = fill(pair.producerDatabase)
 
@@ -79,8 +79,8 @@ struct SyncExchangeTests {
         #expect(snapshot(pair.consumerDatabase) == snapshot(pair.producerDatabase).filter { $0.hasPrefix("1300/1/") })
     }
 
-    @Test("Instance update after a cursor: only the records written since", arguments: Coding.allCases)
-    func instanceUpdateAfterCursor(coding: Coding) throws {
+    @Test("Instance update after a cursor: only the records written since", arguments: SyncCoding.allCases)
+    func instanceUpdateAfterCursor(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         let (first, _, _, _) = fill(pair.producerDatabase)
         let cursor = try pair.pullInstance(1, of: SyncItem.self).cursor
@@ -94,8 +94,8 @@ struct SyncExchangeTests {
         #expect(item.count == 3)
     }
 
-    @Test("Model updates: the whole model arrives, history included, and both sides read the same", arguments: Coding.allCases)
-    func modelUpdates(coding: Coding) throws {
+    @Test("Model updates: the whole model arrives, history included, and both sides read the same", arguments: SyncCoding.allCases)
+    func modelUpdates(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         let (first, _, _, _) = fill(pair.producerDatabase)
         first.title = "First, edited"
@@ -113,8 +113,8 @@ struct SyncExchangeTests {
         #expect(pair.consumerDatabase.all(of: SyncTag.self).count == 2)
     }
 
-    @Test("A reference to an instance whose model was not synced reads as not created", arguments: Coding.allCases)
-    func referenceToMissingInstance(coding: Coding) throws {
+    @Test("A reference to an instance whose model was not synced reads as not created", arguments: SyncCoding.allCases)
+    func referenceToMissingInstance(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         _ = fill(pair.producerDatabase)
         try pair.pullModel(SyncItem.self)
@@ -125,8 +125,8 @@ struct SyncExchangeTests {
         #expect(item.owner?.name == "Olga")
     }
 
-    @Test("Deleting and clearing an instance travels as a deleted status and default values", arguments: Coding.allCases)
-    func deleteAndClear(coding: Coding) throws {
+    @Test("Deleting and clearing an instance travels as a deleted status and default values", arguments: SyncCoding.allCases)
+    func deleteAndClear(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         let (first, _, _, _) = fill(pair.producerDatabase)
         let cursor = try pair.pullModel(SyncItem.self).last?.cursor
@@ -140,8 +140,8 @@ struct SyncExchangeTests {
         #expect(item.tags.isEmpty)
     }
 
-    @Test("Syncing both ways converges: each side pulls the other's changes", arguments: Coding.allCases)
-    func bothWays(coding: Coding) throws {
+    @Test("Syncing both ways converges: each side pulls the other's changes", arguments: SyncCoding.allCases)
+    func bothWays(coding: SyncCoding) throws {
         let a = InMemoryHistoryDatabase()
         let b = InMemoryHistoryDatabase()
         let aFromB = SyncPair(coding, producer: b, consumer: a)

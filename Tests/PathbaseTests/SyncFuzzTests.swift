@@ -23,11 +23,11 @@ struct SyncFuzzTests {
 
     /// A producer and a consumer that talk with one coding, both with some data.
     private struct Sides {
-        let coding: Coding
+        let coding: SyncCoding
         var pair: SyncPair
         var client: StateClient
 
-        init(_ coding: Coding) {
+        init(_ coding: SyncCoding) {
             self.coding = coding
             pair = SyncPair(coding)
             client = StateClient(database: pair.producerDatabase, encoder: coding.encoder, decoder: coding.decoder, modelMap: syncModelMap)
@@ -128,14 +128,16 @@ struct SyncFuzzTests {
     }
 
     /// Whether a response reports an error other than a command that ran and then failed.
-    private func isRefusal(_ response: Data, _ coding: Coding) -> Bool {
+    private func isRefusal(_ response: Data, _ coding: SyncCoding) -> Bool {
         struct Envelope: Decodable {
             var kind: String
-            var body: SyncError?
+        }
+        struct ErrorEnvelope: Decodable {
+            var body: SyncError
         }
         guard let envelope = try? coding.decoder.decode(Envelope.self, from: response) else { return true }
         guard envelope.kind == "error" else { return false }
-        if case .commandFailed = envelope.body { return false }
+        if case .commandFailed = try? coding.decoder.decode(ErrorEnvelope.self, from: response).body { return false }
         return true
     }
 

@@ -108,13 +108,16 @@ func syncModelMap(_ model: ModelKey) -> (any ModelProtocol.Type)? {
 }
 
 /// The encoders and decoders the exchange is tested with.
-enum Coding: String, CaseIterable, Sendable, CustomStringConvertible {
+enum SyncCoding: String, CaseIterable, Sendable, CustomStringConvertible {
     case json
     case propertyList
 
     var encoder: any DataEncoder {
         switch self {
-        case .json: return JSONEncoder()
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys // comparable bytes
+            return encoder
         case .propertyList: return PropertyListEncoder()
         }
     }

@@ -7,15 +7,15 @@ import Testing
 @Suite("Sync: routing requests and responses")
 struct SyncRoutingTests {
 
-    private func filledPair(_ coding: Coding) -> SyncPair {
+    private func filledPair(_ coding: SyncCoding) -> SyncPair {
         let pair = SyncPair(coding)
         _ = SyncItem.create(in: pair.producerDatabase, id: 1, title: "Routed", count: 2)
         _ = Package.create(in: pair.producerDatabase, id: 1, name: "tool")
         return pair
     }
 
-    @Test("An instance status request through process(request:) is answered with statuses", arguments: Coding.allCases)
-    func statusRequest(coding: Coding) throws {
+    @Test("An instance status request through process(request:) is answered with statuses", arguments: SyncCoding.allCases)
+    func statusRequest(coding: SyncCoding) throws {
         let pair = filledPair(coding)
         let response = pair.producer.process(request: try pair.consumer.instanceStatusRequest(for: SyncItem.self))
         #expect(try kind(of: response, coding) == "instanceStatuses")
@@ -26,8 +26,8 @@ struct SyncRoutingTests {
         #expect(pair.consumerDatabase.get(id: 1, of: SyncItem.self)?.title == "") // statuses only
     }
 
-    @Test("An instance update request through process(request:) is answered with that instance's records", arguments: Coding.allCases)
-    func instanceUpdateRequest(coding: Coding) throws {
+    @Test("An instance update request through process(request:) is answered with that instance's records", arguments: SyncCoding.allCases)
+    func instanceUpdateRequest(coding: SyncCoding) throws {
         let pair = filledPair(coding)
         let response = pair.producer.process(request: try pair.consumer.instanceUpdateRequest(for: 1, of: SyncItem.self))
         #expect(try kind(of: response, coding) == "instanceUpdate")
@@ -37,8 +37,8 @@ struct SyncRoutingTests {
         #expect(pair.consumerDatabase.get(id: 1, of: SyncItem.self)?.title == "Routed")
     }
 
-    @Test("A model update request through process(request:) is answered with a page of the model", arguments: Coding.allCases)
-    func modelUpdateRequest(coding: Coding) throws {
+    @Test("A model update request through process(request:) is answered with a page of the model", arguments: SyncCoding.allCases)
+    func modelUpdateRequest(coding: SyncCoding) throws {
         let pair = filledPair(coding)
         let response = pair.producer.process(request: try pair.consumer.modelUpdateRequest(for: SyncItem.self, limit: 2))
         #expect(try kind(of: response, coding) == "modelUpdate")
@@ -49,8 +49,8 @@ struct SyncRoutingTests {
         #expect(!result.isComplete)
     }
 
-    @Test("A command through process(request:) runs and is confirmed", arguments: Coding.allCases)
-    func command(coding: Coding) throws {
+    @Test("A command through process(request:) runs and is confirmed", arguments: SyncCoding.allCases)
+    func command(coding: SyncCoding) throws {
         let pair = filledPair(coding)
         let package = Package(database: pair.consumerDatabase, id: 1)
         let response = pair.producer.process(request: try package.installCommand(version: "2.0").encoded(using: coding.encoder))
@@ -61,8 +61,8 @@ struct SyncRoutingTests {
         #expect(throws: SyncError.self) { try pair.consumer.apply(modelUpdate: response) }
     }
 
-    @Test("The same requests through the functions for their kind give the same answers", arguments: Coding.allCases)
-    func specificAndGenericAgree(coding: Coding) throws {
+    @Test("The same requests through the functions for their kind give the same answers", arguments: SyncCoding.allCases)
+    func specificAndGenericAgree(coding: SyncCoding) throws {
         let pair = filledPair(coding)
         let requests = [
             try pair.consumer.instanceStatusRequest(for: SyncItem.self),
@@ -77,8 +77,8 @@ struct SyncRoutingTests {
         #expect(requests.map(pair.producer.process(request:)) == specific)
     }
 
-    @Test("The functions for one kind of request refuse every other kind", arguments: Coding.allCases)
-    func specificRefuseOthers(coding: Coding) throws {
+    @Test("The functions for one kind of request refuse every other kind", arguments: SyncCoding.allCases)
+    func specificRefuseOthers(coding: SyncCoding) throws {
         let pair = filledPair(coding)
         let status = try pair.consumer.instanceStatusRequest(for: SyncItem.self)
         let instance = try pair.consumer.instanceUpdateRequest(for: 1, of: SyncItem.self)
@@ -108,8 +108,8 @@ struct SyncRoutingTests {
         #expect(pair.producerDatabase.get(id: 1, of: Package.self)?.installed == [])
     }
 
-    @Test("A response sent to process(request:) and a request sent to apply(data:) are refused", arguments: Coding.allCases)
-    func wrongDirection(coding: Coding) throws {
+    @Test("A response sent to process(request:) and a request sent to apply(data:) are refused", arguments: SyncCoding.allCases)
+    func wrongDirection(coding: SyncCoding) throws {
         let pair = filledPair(coding)
         let request = try pair.consumer.modelUpdateRequest(for: SyncItem.self, limit: 10)
         let response = pair.producer.process(request: request)
@@ -133,8 +133,8 @@ struct SyncRoutingTests {
         #expect(throws: SyncError.unsupportedVersion(2)) { try pair.consumer.apply(data: newer) }
     }
 
-    @Test("Unknown models and instances get typed error responses", arguments: Coding.allCases)
-    func unknownModelAndInstance(coding: Coding) throws {
+    @Test("Unknown models and instances get typed error responses", arguments: SyncCoding.allCases)
+    func unknownModelAndInstance(coding: SyncCoding) throws {
         let pair = filledPair(coding)
         // The consumer knows a model the producer does not serve.
         let producer = RequestProcessor(database: pair.producerDatabase, encoder: coding.encoder, decoder: coding.decoder) { _ in nil }
@@ -155,15 +155,15 @@ struct SyncRoutingTests {
         }
     }
 
-    @Test("Every error survives the trip as an error response", arguments: Coding.allCases)
-    func errorResponses(coding: Coding) throws {
+    @Test("Every error survives the trip as an error response", arguments: SyncCoding.allCases)
+    func errorResponses(coding: SyncCoding) throws {
         let pair = SyncPair(coding)
         let errors: [SyncError] = [
             .malformedMessage("bad"), .unsupportedVersion(9), .unknownMessageKind("x"),
             .unexpectedMessage(kind: "a", expected: "b"), .unknownModel(1), .unknownInstance(model: 1, instance: 2),
             .unknownCommand(model: 1, command: 3), .undecodableArguments(model: 1, command: 2, reason: "r"),
             .commandFailed(model: 1, command: 2, reason: "r"), .invalidLimit(0),
-            .timestampTooFarAhead(stamp(1)), .historyRequired(database: "D"), .encodingFailed("e"),
+            .timestampTooFarAhead(stamp(1)), .historyRequired(database: "D"), .encodingFailed("e"), .storageFailed("s"),
         ]
         for error in errors {
             #expect(remoteError(pair.producer.errorResponse(error), consumer: pair.consumer) == error)
@@ -184,7 +184,7 @@ struct SyncRoutingTests {
         #expect(records.contains { $0["value"] as? Int == 2 })
     }
 
-    private func kind(of data: Data, _ coding: Coding) throws -> String? {
+    private func kind(of data: Data, _ coding: SyncCoding) throws -> String? {
         struct Envelope: Decodable { var kind: String }
         return try coding.decoder.decode(Envelope.self, from: data).kind
     }

@@ -10,7 +10,7 @@ struct SyncPair {
     let consumer: UpdateConsumer
 
     init(
-        _ coding: Coding = .json,
+        _ coding: SyncCoding = .json,
         producer producerDatabase: any HistoryDatabase = InMemoryHistoryDatabase(),
         consumer consumerDatabase: any HistoryDatabase = InMemoryHistoryDatabase(),
         consumerMap: @escaping (ModelKey) -> (any ModelProtocol.Type)? = syncModelMap

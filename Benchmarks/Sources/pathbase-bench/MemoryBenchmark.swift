@@ -60,6 +60,11 @@ final class ModelWorkload {
         items = created
     }
 
+    /// Makes handles to instances created earlier, without writing.
+    func attach() {
+        items = (0 ..< count).map { BenchItem(database: database, id: $0) }
+    }
+
     /// Writes three properties of every instance.
     func set() {
         for (index, item) in items.enumerated() {

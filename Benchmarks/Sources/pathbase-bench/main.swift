@@ -3,6 +3,7 @@ import Foundation
 let usage = """
     usage: pathbase-bench <suite>...
       memory   in-memory databases against a plain [Path: Any] dictionary
+      sqlite   SQLiteDatabase against raw SQLite C calls, the in-memory database and a GRDB record
     """
 
 let suites = CommandLine.arguments.dropFirst()
@@ -14,6 +15,13 @@ for suite in suites {
     switch suite {
     case "memory":
         MemoryBenchmark.run()
+    case "sqlite":
+        do {
+            try SQLiteBenchmark.run()
+        } catch {
+            print("sqlite benchmark failed: \(error)")
+            exit(1)
+        }
     default:
         print("unknown suite '\(suite)'\n\(usage)")
         exit(1)

@@ -1,22 +1,28 @@
 /// The cached values of one property of one model, for ``MaximumCountCache``.
 ///
 /// Laid out like the in-memory database's `ValueColumn`: an ``IntTable`` maps each instance
-/// to a slot code, and values sit unboxed in a typed array (`TypedCacheColumn<Value>`), typed
-/// by the first value stored; values of another type are kept boxed in `others`. Unlike a
-/// database column, entries come and go, so freed slots are recycled.
+/// to a slot code, and values sit unboxed in an array typed by the first value stored
+/// (`TypedCacheColumn<Value>`); values of another type are kept boxed in `others`. Unlike a
+/// database column, entries come and go: removing one moves the last value of its array
+/// into the hole, so the arrays stay dense and an evicted value is released at once.
 ///
 /// A slot code is `index << 1` for the typed array and `index << 1 | 1` for `others`.
 /// `marks[code]` holds the entry's position in the cache's clock ring, shifted left by one,
 /// with the low bit set when the entry was used since the clock hand last passed it.
 ///
+/// The generic subclass keeps its values behind a ``LockedState`` pointer, whose layout does
+/// not depend on the value type: reading a value then needs no generic metadata lookup.
 /// Only touched while the owning cache holds its lock.
 class CacheColumn {
 
     struct Storage {
         var slots = IntTable()
         var marks = ContiguousArray<Int>()
-        var others = ContiguousArray<(any DatabaseValue)?>()
-        var freeOthers: [Int] = []
+        /// The instance whose value sits in each typed slot.
+        var typedOwners = ContiguousArray<InstanceKey>()
+        var others = ContiguousArray<any DatabaseValue>()
+        /// The instance whose value sits in each slot of `others`.
+        var otherOwners = ContiguousArray<InstanceKey>()
     }
 
     /// This column's index in the cache's column directory, as recorded in the clock ring.
@@ -41,28 +47,43 @@ class CacheColumn {
     func value<V: DatabaseValue>(of instance: InstanceKey, as type: V.Type) -> V? {
         guard let code = state.slots[instance] else { return nil }
         state.marks[code] |= 1
-        return code & 1 == 1 ? state.others[code >> 1].flatMap { $0 as? V } : nil
+        return code & 1 == 1 ? state.others[code >> 1] as? V : nil
+    }
+
+    /// The slot code of an instance's value if it is stored unboxed as exactly a `V`, after
+    /// marking the entry used; `nil` otherwise.
+    ///
+    /// With ``value(atCode:as:)`` this is the hit path of ``MaximumCountCache``: deciding
+    /// hit or miss without a `V?` temporary, which unspecialized generic code would pay for
+    /// with a metadata lookup on every read.
+    func exactCode<V: DatabaseValue>(of instance: InstanceKey, as type: V.Type) -> Int? {
+        nil
+    }
+
+    /// The value in a slot, if it is a `V`.
+    func value<V: DatabaseValue>(atCode code: Int, as type: V.Type) -> V? {
+        code & 1 == 1 ? state.others[code >> 1] as? V : nil
     }
 
     /// Replaces the value of a cached instance and marks it used; returns `false` (and
     /// stores nothing) if the instance is not cached.
     final func replace<V: DatabaseValue>(_ value: V, for instance: InstanceKey) -> Bool {
         guard let code = state.slots[instance] else { return false }
-        let newCode = overwrite(code, with: value)
-        if newCode != code {
-            // The value's type changed between typed storage and `others`: move the entry.
-            setMark(state.marks[code] | 1, for: newCode)
-            freeSlot(code)
-            state.slots.set(newCode, for: instance)
-        } else {
+        if overwrite(code, with: value) {
             state.marks[code] |= 1
+        } else {
+            // The value belongs in the other array (its type changed): move the entry.
+            let newCode = allocateSlot(for: value, of: instance)
+            setMark(state.marks[code] | 1, for: newCode)
+            state.slots.set(newCode, for: instance)
+            freeSlot(code)
         }
         return true
     }
 
     /// Caches the value of an instance that is not cached yet, at a clock ring position.
     final func insert<V: DatabaseValue>(_ value: V, for instance: InstanceKey, position: Int) {
-        let code = allocateSlot(for: value)
+        let code = allocateSlot(for: value, of: instance)
         setMark(position << 1, for: code)
         state.slots.set(code, for: instance)
     }
@@ -86,28 +107,38 @@ class CacheColumn {
 
     // MARK: Slots
 
-    /// Stores `value` in slot `code` if the slot can hold it and returns `code`; otherwise
-    /// stores it in a new slot and returns that slot's code (the caller frees `code`).
-    func overwrite<V: DatabaseValue>(_ code: Int, with value: V) -> Int {
-        guard code & 1 == 1 else { return allocateSlot(for: value) }
+    /// Stores `value` in slot `code` and returns `true` if the slot's array holds its type.
+    func overwrite<V: DatabaseValue>(_ code: Int, with value: V) -> Bool {
+        guard code & 1 == 1 else { return false }
         state.others[code >> 1] = value
-        return code
+        return true
     }
 
-    /// Stores a value in a free slot and returns its code.
-    func allocateSlot<V: DatabaseValue>(for value: V) -> Int {
-        if let index = state.freeOthers.popLast() {
-            state.others[index] = value
-            return index << 1 | 1
-        }
+    /// Appends a value to the array holding its type and returns the new slot's code.
+    func allocateSlot<V: DatabaseValue>(for value: V, of instance: InstanceKey) -> Int {
         state.others.append(value)
+        state.otherOwners.append(instance)
         return (state.others.count - 1) << 1 | 1
     }
 
-    /// Releases the value in a slot and makes the slot reusable.
+    /// Releases the value in a slot (already unmapped from its instance) by moving the last
+    /// value of the same array into it.
     func freeSlot(_ code: Int) {
-        state.others[code >> 1] = nil
-        state.freeOthers.append(code >> 1)
+        let index = code >> 1
+        let last = state.others.count - 1
+        if index != last {
+            state.others[index] = state.others[last]
+            moveOwner(from: last << 1 | 1, to: code, owner: state.otherOwners[last])
+            state.otherOwners[index] = state.otherOwners[last]
+        }
+        state.others.removeLast()
+        state.otherOwners.removeLast()
+    }
+
+    /// Points the instance whose value moved from slot `old` to slot `new` at its new slot.
+    final func moveOwner(from old: Int, to new: Int, owner: InstanceKey) {
+        state.slots.set(new, for: owner)
+        state.marks[new] = state.marks[old]
     }
 
     private func setMark(_ mark: Int, for code: Int) {
@@ -119,54 +150,60 @@ class CacheColumn {
 /// A ``CacheColumn`` keeping the values of its first stored type unboxed.
 final class TypedCacheColumn<Value: DatabaseValue>: CacheColumn {
 
-    struct TypedStorage {
-        var values = ContiguousArray<Value?>()
-        var free: [Int] = []
-    }
+    private let valueStorage = LockedState(ContiguousArray<Value>())
 
-    private let typedStorage = LockedState(TypedStorage())
+    deinit { valueStorage.free() }
 
-    deinit { typedStorage.free() }
-
-    private var typed: TypedStorage {
-        unsafeAddress { UnsafePointer(typedStorage.pointer) }
-        unsafeMutableAddress { typedStorage.pointer }
+    private var values: ContiguousArray<Value> {
+        unsafeAddress { UnsafePointer(valueStorage.pointer) }
+        unsafeMutableAddress { valueStorage.pointer }
     }
 
     override func value<V: DatabaseValue>(of instance: InstanceKey, as type: V.Type) -> V? {
         guard let code = state.slots[instance] else { return nil }
         state.marks[code] |= 1
-        if code & 1 == 1 { return state.others[code >> 1].flatMap { $0 as? V } }
+        if code & 1 == 1 { return state.others[code >> 1] as? V }
         // Same type: reinterpreting is exact and needs no runtime cast.
-        if V.self == Value.self { return unsafeBitCast(typed.values[code >> 1], to: V?.self) }
-        return typed.values[code >> 1].flatMap { $0 as? V }
+        return V.self == Value.self ? unsafeBitCast(values[code >> 1], to: V.self) : values[code >> 1] as? V
     }
 
-    override func overwrite<V: DatabaseValue>(_ code: Int, with value: V) -> Int {
-        let isTypedSlot = code & 1 == 0
-        guard V.self == Value.self else {
-            // Another type belongs in `others`.
-            return isTypedSlot ? allocateSlot(for: value) : super.overwrite(code, with: value)
-        }
-        guard isTypedSlot else { return allocateSlot(for: value) }
-        typed.values[code >> 1] = unsafeBitCast(value, to: Value.self)
+    override func exactCode<V: DatabaseValue>(of instance: InstanceKey, as type: V.Type) -> Int? {
+        guard V.self == Value.self, let code = state.slots[instance], code & 1 == 0 else { return nil }
+        state.marks[code] |= 1
         return code
     }
 
-    override func allocateSlot<V: DatabaseValue>(for value: V) -> Int {
-        guard V.self == Value.self else { return super.allocateSlot(for: value) }
-        let typedValue = unsafeBitCast(value, to: Value.self)
-        if let index = typed.free.popLast() {
-            typed.values[index] = typedValue
-            return index << 1
-        }
-        typed.values.append(typedValue)
-        return (typed.values.count - 1) << 1
+    override func value<V: DatabaseValue>(atCode code: Int, as type: V.Type) -> V? {
+        if code & 1 == 1 { return super.value(atCode: code, as: type) }
+        // Same type: reinterpreting is exact and needs no runtime cast.
+        return V.self == Value.self ? unsafeBitCast(values[code >> 1], to: V.self) : values[code >> 1] as? V
+    }
+
+    override func overwrite<V: DatabaseValue>(_ code: Int, with value: V) -> Bool {
+        let isTyped = code & 1 == 0
+        guard V.self == Value.self else { return isTyped ? false : super.overwrite(code, with: value) }
+        guard isTyped else { return false }
+        values[code >> 1] = unsafeBitCast(value, to: Value.self)
+        return true
+    }
+
+    override func allocateSlot<V: DatabaseValue>(for value: V, of instance: InstanceKey) -> Int {
+        guard V.self == Value.self else { return super.allocateSlot(for: value, of: instance) }
+        values.append(unsafeBitCast(value, to: Value.self))
+        state.typedOwners.append(instance)
+        return (values.count - 1) << 1
     }
 
     override func freeSlot(_ code: Int) {
         guard code & 1 == 0 else { return super.freeSlot(code) }
-        typed.values[code >> 1] = nil
-        typed.free.append(code >> 1)
+        let index = code >> 1
+        let last = values.count - 1
+        if index != last {
+            values[index] = values[last]
+            moveOwner(from: last << 1, to: code, owner: state.typedOwners[last])
+            state.typedOwners[index] = state.typedOwners[last]
+        }
+        values.removeLast()
+        state.typedOwners.removeLast()
     }
 }

@@ -40,4 +40,19 @@ extension CachedDatabase: HistoryDatabase where Wrapped: HistoryDatabase {
     public func records(at path: Path) -> [Record] {
         wrapped.records(at: path)
     }
+
+    public func latestRecord(at path: Path) -> Record? {
+        wrapped.latestRecord(at: path)
+    }
+
+    public var historyStart: Timestamp? { wrapped.historyStart }
+}
+
+/// A cached prunable database prunes the wrapped one; pruning keeps every current value,
+/// so the cache stays valid.
+extension CachedDatabase: PrunableHistoryDatabase where Wrapped: PrunableHistoryDatabase {
+
+    public func prune(before timestamp: Timestamp) throws {
+        try wrapped.prune(before: timestamp)
+    }
 }

@@ -19,12 +19,13 @@
 /// write may not become the current value (an older record never replaces a newer one), so
 /// writes to a history database drop the cached value instead of replacing it, and the next
 /// read fetches whatever is current. Reads at a point in time (``get(_:at:)``) never use the
-/// cache.
+/// cache. Over a ``BatchDatabase`` it runs batches too, and keeps their uncommitted writes
+/// out of the cache.
 ///
 /// The cache answers only for values written through this database: after changing the
 /// wrapped database directly, call `cache.removeAll()`. A cached value read with another
 /// type than it was stored with converts with `as?` like the in-memory databases; when that
-/// fails, the wrapped database answers and the cached value stays.
+/// fails, the wrapped database answers, and a `nil` answer leaves the cached value as it was.
 ///
 /// It is safe to use from any thread when the wrapped database is. Model ids are checked
 /// for conflicts with the wrapped database's registry, so two model types with one id are
@@ -37,13 +38,22 @@ public final class CachedDatabase<Wrapped: Database>: Database {
     /// The cache answering reads before the wrapped database.
     public let cache: any DatabaseCache
 
+    /// `cache` when it is a ``MaximumCountCache``, whose hit path avoids a `Value?` temporary.
+    private let countCache: MaximumCountCache?
+
     /// Whether the wrapped database keeps history, where a write need not become current.
     private let dropsOnWrite: Bool
+
+    /// Whether the wrapped database runs batches, whose writes the cache must not show.
+    private let runsBatches: Bool
+
+    /// The batches running now (``BatchDatabase``).
+    let batches = BatchCounter()
 
     /// Serializes updating the wrapped database and the cache, per path.
     let pathLocks = PathLocks()
 
-    let modelTypes: ModelTypeRegistry
+    package let modelTypes: ModelTypeRegistry
 
     /// Creates a database that answers reads of `wrapped` from `cache` when it can.
     ///
@@ -56,15 +66,34 @@ public final class CachedDatabase<Wrapped: Database>: Database {
     public init(wrapping wrapped: Wrapped, cache: some DatabaseCache) {
         self.wrapped = wrapped
         self.cache = cache
+        self.countCache = cache as? MaximumCountCache
         self.dropsOnWrite = wrapped is any HistoryDatabase
+        self.runsBatches = wrapped is any BatchDatabase
         self.modelTypes = (wrapped as? any ChecksModelTypes)?.modelTypes ?? ModelTypeRegistry()
     }
 
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        if let countCache {
+            return countCache.value(at: path, as: Value.self) { readThrough(path) }
+        }
+        return getThroughAnyCache(path)
+    }
+
+    /// ``get(_:)`` with a cache of another type than ``MaximumCountCache``. Kept out of line
+    /// with ``readThrough(_:)``: their `Value?` temporaries would cost a generic metadata
+    /// lookup on every hit of a `MaximumCountCache` if they were part of ``get(_:)``.
+    @inline(never)
+    private func getThroughAnyCache<Value: DatabaseValue>(_ path: Path) -> Value? {
         if let cached = cache.value(at: path, as: Value.self) { return cached }
-        return pathLocks.lock(for: path).withLock {
+        return readThrough(path)
+    }
+
+    /// Reads a path that the cache did not answer from the wrapped database, and caches it.
+    @inline(never)
+    private func readThrough<Value: DatabaseValue>(_ path: Path) -> Value? {
+        pathLocks.lock(for: path).withLock {
             guard let value: Value = wrapped.get(path) else { return nil }
-            cache.store(value, for: path)
+            if !(runsBatches && batches.isRunning) { cache.store(value, for: path) }
             return value
         }
     }
@@ -72,7 +101,7 @@ public final class CachedDatabase<Wrapped: Database>: Database {
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         pathLocks.lock(for: path).withLock {
             wrapped.set(value, for: path)
-            if dropsOnWrite {
+            if dropsOnWrite || (runsBatches && batches.isRunning) {
                 cache.removeValue(at: path)
             } else {
                 cache.store(value, for: path)

@@ -12,11 +12,11 @@
 /// **Eviction** follows the *second chance* (CLOCK) policy, a constant-time approximation of
 /// "least recently used": entries sit on a ring swept by a hand. Reading or replacing an entry
 /// marks it used. When a new value needs room, the hand skips (and unmarks) used entries and
-/// evicts the first unmarked one. A value that was stored and not used since is evicted
-/// before any value that was read, and among untouched values the oldest goes first. Each
-/// insertion costs O(1) amortised: the hand only passes entries marked by earlier uses.
+/// evicts the first unmarked one: an entry used since the hand last passed it survives one
+/// more round, and without reads the oldest value goes first. Each insertion costs O(1)
+/// amortised: the hand only passes entries marked by earlier uses.
 ///
-/// **Lookups** are as cheap as reading ``InMemoryDatabase``: values are grouped by model and
+/// **Lookups** cost about as much as reading ``InMemoryDatabase``: values are grouped by model and
 /// property, found through open-addressing tables on integer ids, and kept unboxed in an array
 /// typed by the property's value type. A value read with another type than it was stored
 /// with is converted with `as?`, like the in-memory databases do.
@@ -56,6 +56,30 @@ public final class MaximumCountCache: DatabaseCache, @unchecked Sendable {
         lock.withLock {
             state.columns[ColumnKey(path)]?.value(of: path.instance, as: type)
         }
+    }
+
+    /// Returns the value cached for a path, or the result of `fallback` (called without
+    /// holding the lock) when none is cached or it is not a `Value`.
+    ///
+    /// The hit path of ``CachedDatabase``: a hit of the column's own type is returned
+    /// straight into the result. Testing a `Value?` temporary instead would cost a generic
+    /// metadata lookup per read in unspecialized code, as much as the rest of the hit.
+    func value<Value: DatabaseValue>(at path: Path, as type: Value.Type, orElse fallback: () -> Value?) -> Value? {
+        lock.lock()
+        if let column = state.columns[ColumnKey(path)], let code = column.exactCode(of: path.instance, as: type) {
+            defer { lock.unlock() }
+            return column.value(atCode: code, as: type)
+        }
+        lock.unlock()
+        return boxedValue(at: path, as: type, orElse: fallback)
+    }
+
+    /// The rest of ``value(at:as:orElse:)``: boxed values, values read as another type than
+    /// stored, and misses. Kept out of line so that its `Value?` temporary costs nothing on
+    /// the hit path.
+    @inline(never)
+    private func boxedValue<Value: DatabaseValue>(at path: Path, as type: Value.Type, orElse fallback: () -> Value?) -> Value? {
+        value(at: path, as: type) ?? fallback()
     }
 
     public func store<Value: DatabaseValue>(_ value: Value, for path: Path) {

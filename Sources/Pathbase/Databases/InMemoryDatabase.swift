@@ -15,7 +15,7 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
 
     private let lock = Lock()
     private let columnStorage = LockedState(ColumnDirectory<ValueColumn>())
-    let modelTypes = ModelTypeRegistry()
+    package let modelTypes = ModelTypeRegistry()
 
     deinit { columnStorage.free() }
 

@@ -19,7 +19,7 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
     public let clock: HybridLogicalClock
     private let lock = Lock()
     private let columnStorage = LockedState(ColumnDirectory<HistoryColumn>())
-    let modelTypes = ModelTypeRegistry()
+    package let modelTypes = ModelTypeRegistry()
 
     deinit { columnStorage.free() }
 

@@ -20,13 +20,16 @@
 /// The macro adds `modelId`, `database`, `id`, `init(database:id:)`, a
 /// `create(in:id:<every property>)` function, an `enum PropertyId` listing the property ids,
 /// and `deleteAndClearProperties()`, and conforms the class to ``ModelProtocol``
-/// (`Identifiable`, `Hashable`). Generated members take the class's access level.
+/// (`Identifiable`, `Hashable`). For synchronization and commands it also adds the stored
+/// type of each property and the dispatch of the class's `@Command` functions
+/// (`_$propertyType` and `_$command`, not meant to be called directly). Generated members
+/// take the class's access level.
 ///
 /// It rejects at compile time: a non-class, two properties with one id, an id that is not
 /// an integer literal, the reserved id 0, a wrapper on a `let`, a property without a type
-/// annotation. Two model types that share a model id in one database stop the program at
-/// the first `create`, `get`, `active`, `getOrCreate` or `all` of the second type, with a
-/// message naming both.
+/// annotation, two `@Command`s with one id, a command id used by a property. Two model
+/// types that share a model id in one database stop the program at the first `create`,
+/// `get`, `active`, `getOrCreate` or `all` of the second type, with a message naming both.
 @attached(member, names: named(modelId), named(database), named(id), named(init), named(create), named(PropertyId), named(deleteAndClearProperties), named(_$propertyType), named(_$command))
 @attached(extension, conformances: ModelProtocol, ModelWithPropertyIds)
 public macro Model(id: ModelKey) = #externalMacro(module: "PathbaseMacros", type: "ModelMacro")

@@ -1,14 +1,16 @@
 /// Remembers which model type uses which model id in one database, so that two types
 /// sharing an id are caught at their first use instead of silently mixing their data.
-final class ModelTypeRegistry: @unchecked Sendable {
+package final class ModelTypeRegistry: @unchecked Sendable {
 
     private let lock = Lock()
     private var types: [ModelKey: ObjectIdentifier] = [:]
     private var names: [ModelKey: String] = [:]
 
+    package init() {}
+
     /// Registers `type` for its model id; stops the program with a message naming both
     /// types if another type already uses the id in this database.
-    func check<Model: ModelProtocol>(_ type: Model.Type) {
+    package func check<Model: ModelProtocol>(_ type: Model.Type) {
         let conflict: String? = lock.withLock {
             let identifier = ObjectIdentifier(type)
             guard let existing = types[Model.modelId] else {
@@ -28,7 +30,7 @@ final class ModelTypeRegistry: @unchecked Sendable {
 }
 
 /// Databases that check model ids for conflicts.
-protocol ChecksModelTypes {
+package protocol ChecksModelTypes {
     var modelTypes: ModelTypeRegistry { get }
 }
 

@@ -26,6 +26,15 @@ final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// Takes the lock; pair with ``unlock()``. Prefer ``withLock(_:)``: the caches use
+    /// these where a closure's generic result would cost a metadata lookup per call.
+    @inline(__always)
+    func lock() { pthread_mutex_lock(mutex) }
+
+    /// Releases the lock taken with ``lock()``.
+    @inline(__always)
+    func unlock() { pthread_mutex_unlock(mutex) }
+
     @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)

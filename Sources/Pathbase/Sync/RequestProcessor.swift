@@ -153,7 +153,7 @@ public final class RequestProcessor {
         }
         let records = scan.elements.compactMap { instance -> WireRecord? in
             let path = Path.status(model: request.model, instance: instance)
-            return history.records(at: path).last.flatMap { WireRecord($0, type: InstanceStatus.self) }
+            return history.latestRecord(at: path).flatMap { WireRecord($0, type: InstanceStatus.self) }
         }
         return RecordsResponse(model: request.model, instance: nil, records: records, cursor: scan.cursor, isComplete: true)
     }
@@ -161,7 +161,7 @@ public final class RequestProcessor {
     private func update(for request: InstanceUpdateRequest) throws(SyncError) -> RecordsResponse {
         let history = try history()
         let type = try modelType(request.model)
-        guard !history.records(at: .status(model: request.model, instance: request.instance)).isEmpty else {
+        guard history.latestRecord(at: .status(model: request.model, instance: request.instance)) != nil else {
             throw .unknownInstance(model: request.model, instance: request.instance)
         }
         let scan = RecordScan(of: history, after: request.after, limit: nil) { record -> WireRecord? in

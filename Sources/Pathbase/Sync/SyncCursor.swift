@@ -56,6 +56,7 @@ public struct SyncCursor: Hashable, Comparable, Codable, Sendable, CustomStringC
     /// The wall-clock time of the cursor's timestamp.
     public var date: Date { timestamp.date }
 
+    /// Cursors order like the records they follow: by timestamp, then by path.
     public static func < (lhs: SyncCursor, rhs: SyncCursor) -> Bool {
         lhs.timestamp != rhs.timestamp ? lhs.timestamp < rhs.timestamp : lhs.path < rhs.path
     }
@@ -65,6 +66,7 @@ public struct SyncCursor: Hashable, Comparable, Codable, Sendable, CustomStringC
         timestamp != record.timestamp ? timestamp < record.timestamp : path < record.path
     }
 
+    /// The record position, as `after <path> @ <timestamp>`.
     public var description: String { "after \(path) @ \(timestamp)" }
 }
 

@@ -63,6 +63,10 @@ public enum SyncError: Error, Codable, Sendable, Hashable, CustomStringConvertib
     /// The encoder could not write a message.
     case encodingFailed(String)
 
+    /// The database could not store the received records; none of them were stored.
+    case storageFailed(String)
+
+    /// What went wrong, in a sentence.
     public var description: String {
         switch self {
         case .malformedMessage(let reason):
@@ -91,6 +95,8 @@ public enum SyncError: Error, Codable, Sendable, Hashable, CustomStringConvertib
             return "Synchronization needs a HistoryDatabase (such as InMemoryHistoryDatabase or SQLiteDatabase); \(database) keeps no timestamps"
         case .encodingFailed(let reason):
             return "Could not encode a message: \(reason)"
+        case .storageFailed(let reason):
+            return "The database could not store the received records, none were stored: \(reason)"
         }
     }
 }

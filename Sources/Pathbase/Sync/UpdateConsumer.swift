@@ -37,7 +37,9 @@ import Foundation
 /// **Applying.** Records are applied with their timestamps, so the newest record of a path
 /// wins on both sides whatever the order of arrival, and applying a response twice changes
 /// nothing. A response is checked completely before anything is written: a malformed,
-/// truncated or hostile response throws a ``SyncError`` and changes nothing.
+/// truncated or hostile response throws a ``SyncError`` and changes nothing. On a
+/// ``BatchDatabase`` (such as `SQLiteDatabase`) a response is stored in one batch: all of it
+/// or, if the database fails, none of it.
 ///
 /// **Databases.** Applying updates needs a ``HistoryDatabase`` (``InMemoryHistoryDatabase``,
 /// `SQLiteDatabase`, your own): without timestamps a received value could overwrite a newer
@@ -218,16 +220,36 @@ public final class UpdateConsumer {
 
         var result = SyncResult(cursor: response.cursor, isComplete: response.isComplete)
         var seen: Set<InstanceKey> = []
+        var records: [Record] = []
         for wire in response.records {
             if seen.insert(wire.path.instance).inserted { result.instances.append(wire.path.instance) }
-            guard let record = wire.record else {
+            if let record = wire.record {
+                records.append(record)
+            } else {
                 result.skippedRecords += 1
-                continue
             }
-            history.apply(record)
-            result.appliedRecords += 1
         }
+        result.appliedRecords = records.count
+        try store(records, in: history)
         return result
+    }
+
+    /// Stores records; in one batch (one transaction, all or nothing) where the database
+    /// supports it.
+    private func store(_ records: [Record], in history: any HistoryDatabase) throws(SyncError) {
+        guard let batching = history as? any BatchDatabase, records.count > 1 else {
+            for record in records { history.apply(record) }
+            return
+        }
+        do {
+            try batching.batch {
+                for record in records {
+                    history.apply(record)
+                }
+            }
+        } catch {
+            throw .storageFailed(String(describing: error))
+        }
     }
 
     private func requireKnown<Model: ModelProtocol>(_ model: Model.Type) throws(SyncError) {

@@ -77,6 +77,40 @@ extension SQLiteDatabase {
         }
     }
 
+    /// The newest record at a path, whatever its value type: the current value.
+    ///
+    /// ```swift
+    /// let latest = database.latestRecord(at: path)
+    /// ```
+    ///
+    /// One primary-key lookup, without reading the path's history.
+    public func latestRecord(at path: Path) -> Record? {
+        reporting(nil) { () throws(SQLiteDatabaseError) -> Record? in
+            _ = try openHandle()
+            let statement = statements.selectCurrent
+            statement.bindPath(path)
+            defer { statement.reset() }
+            guard try hasRow(statement) else { return nil }
+            return Record(path: path, timestamp: statement.timestamp(at: 2), value: codec.anyValue(from: statement, tag: 0, value: 1))
+        }
+    }
+
+    /// The earliest moment whose state the database knows exactly: `nil` (all of it) when
+    /// it keeps history; without history, the newest write, since older states are unknown.
+    ///
+    /// ```swift
+    /// if let start = database.historyStart { print("history starts at", start) }
+    /// ```
+    public var historyStart: Timestamp? {
+        guard !keepsHistory else { return nil }
+        return reporting(nil) { () throws(SQLiteDatabaseError) -> Timestamp? in
+            _ = try openHandle()
+            let statement = statements.selectNewestCurrent
+            defer { statement.reset() }
+            return try hasRow(statement) ? statement.timestamp(at: 0) : nil
+        }
+    }
+
     /// The values a path held, oldest first, skipping records of another type.
     ///
     /// ```swift
@@ -158,7 +192,7 @@ extension SQLiteDatabase {
         var statuses: [(InstanceKey, InstanceStatus)] = []
         if let timestamp, keepsHistory {
             // Rows come by instance, then time: the last row of each instance is its
-            // status at `timestamp`.
+            // status at `timestamp`. A stored `.notCreated` (written by undo) means no status.
             let statement = statements.selectStatusRecordsAt
             statement.bind(model, at: 1)
             statement.bind(timestamp, at: 2)
@@ -166,12 +200,12 @@ extension SQLiteDatabase {
             var last: (instance: InstanceKey, status: InstanceStatus?)?
             while try hasRow(statement) {
                 let instance = Int(statement.int64(at: 0))
-                if let last, last.instance != instance, let status = last.status {
+                if let last, last.instance != instance, let status = last.status, status != .notCreated {
                     statuses.append((last.instance, status))
                 }
                 last = (instance, codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2))
             }
-            if let last, let status = last.status {
+            if let last, let status = last.status, status != .notCreated {
                 statuses.append((last.instance, status))
             }
             return statuses
@@ -181,7 +215,8 @@ extension SQLiteDatabase {
         defer { statement.reset() }
         while try hasRow(statement) {
             if let timestamp, statement.timestamp(at: 3) > timestamp { continue }
-            if let status = codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2) {
+            // A stored `.notCreated` (written by undo) means the same as no status.
+            if let status = codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2), status != .notCreated {
                 statuses.append((Int(statement.int64(at: 0)), status))
             }
         }

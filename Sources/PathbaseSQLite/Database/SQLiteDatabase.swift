@@ -56,6 +56,9 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     /// Whether every record is kept, or only current values (see ``Options/keepsHistory``).
     public let keepsHistory: Bool
 
+    /// Catches two model types that share a model id in this database.
+    package let modelTypes = ModelTypeRegistry()
+
     let errorHandler: @Sendable (SQLiteDatabaseError) -> Void
     let lock = RecursiveLock()
 
@@ -171,3 +174,5 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         codec.invalidateTypeCache()
     }
 }
+
+extension SQLiteDatabase: ChecksModelTypes {}

@@ -49,6 +49,9 @@ struct Statements {
     /// (type, value, time, counter, replica).
     let selectRecordsAtPath: Statement
 
+    /// () → the newest current timestamp: (time, counter, replica).
+    let selectNewestCurrent: Statement
+
     init(connection: OpaquePointer) throws(SQLiteDatabaseError) {
         func make(_ sql: String) throws(SQLiteDatabaseError) -> Statement {
             try Statement(sql: sql, connection: connection)
@@ -105,6 +108,10 @@ struct Statements {
             ORDER BY time, counter, replica, model, instance, property
             LIMIT ?4
             """)
+        selectNewestCurrent = try make("""
+            SELECT time, counter, replica FROM current_values
+            ORDER BY time DESC, counter DESC, replica DESC LIMIT 1
+            """)
         selectRecordsAtPath = try make("""
             SELECT type, value, time, counter, replica FROM records
             WHERE model = ?1 AND property = ?2 AND instance = ?3
@@ -117,6 +124,7 @@ struct Statements {
             begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
             insertRecord, upsertCurrent, selectCurrent, selectRecordAt, selectCurrentStatuses,
             selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRecordsAtPath,
+            selectNewestCurrent,
         ] {
             statement.finalize()
         }

@@ -35,12 +35,17 @@ enum FileCheck {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
         if header.isEmpty { return .empty }
-        try checkHeader(header, fileSize: size, path: path)
+        // With a write-ahead log beside it, the main file may legitimately be shorter or
+        // longer than its header says (a checkpoint interrupted by a crash): SQLite
+        // completes it from the log on open, so only the header's shape can be judged here.
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? UInt64) ?? 0
+        try checkHeader(header, fileSize: walSize > 0 ? nil : size, path: path)
         return try inspectTables(path: path)
     }
 
     /// The SQLite file header: magic string, page size, and a page count that fits the size.
-    private static func checkHeader(_ header: Data, fileSize: UInt64, path: String) throws(SQLiteDatabaseError) {
+    /// `fileSize` is `nil` when a write-ahead log may still complete the file.
+    private static func checkHeader(_ header: Data, fileSize: UInt64?, path: String) throws(SQLiteDatabaseError) {
         let magic = Data("SQLite format 3\0".utf8)
         guard header.starts(with: magic.prefix(header.count)) else { throw .notADatabase(path: path) }
         guard header.count == 100 else {
@@ -58,6 +63,7 @@ enum FileCheck {
         let changeCounter = bigEndian(24, 4)
         let pageCount = bigEndian(28, 4)
         let validFor = bigEndian(92, 4)
+        guard let fileSize else { return }
         if pageCount > 0, changeCounter == validFor, fileSize < pageCount * pageSize {
             throw .corrupt(path: path, reason: "truncated: \(fileSize) bytes, but the header counts \(pageCount) pages of \(pageSize) bytes")
         }

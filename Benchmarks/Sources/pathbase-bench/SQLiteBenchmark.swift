@@ -1,0 +1,144 @@
+import Foundation
+import Pathbase
+import PathbaseSQLite
+import GRDBSQLite
+
+/// `pathbase-bench sqlite`: `SQLiteDatabase` on a WAL file, used through models, against
+/// raw SQLite C calls on the same layout, the in-memory database, and a GRDB record.
+enum SQLiteBenchmark {
+
+    static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-bench-\(getpid())")
+
+    static func run() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let count = 100_000
+        let names = benchNames(count)
+
+        // Batched writes: three properties of every instance per round, one transaction.
+        let database = try freshDatabase("batch")
+        let workload = ModelWorkload(database: database, count: count, names: names)
+        try database.batch { workload.create() }
+        let raw = RawSQLite(path: path("raw-batch"))
+        var rawTime: Int64 = 1
+        raw.execute("BEGIN")
+        for index in 0 ..< count {
+            raw.write(model: 1, property: 0, instance: index, time: rawTime, type: 16) { _ = sqlite3_bind_int64($0, 8, 1) }
+            raw.writeInt(model: 1, property: 1, instance: index, time: rawTime, index)
+            raw.writeString(model: 1, property: 2, instance: index, time: rawTime, names[index])
+            raw.writeDouble(model: 1, property: 3, instance: index, time: rawTime, Double(index))
+        }
+        raw.execute("COMMIT")
+        compare("sqlite.batch-write", operations: count * 3, rounds: 3, {
+            try? database.batch { workload.set() }
+        }, baseline: {
+            raw.execute("BEGIN")
+            for index in 0 ..< count {
+                rawTime += 1
+                raw.writeInt(model: 1, property: 1, instance: index, time: rawTime, index &+ 1)
+                raw.writeString(model: 1, property: 2, instance: index, time: rawTime, names[count - 1 - index])
+                raw.writeDouble(model: 1, property: 3, instance: index, time: rawTime, Double(index) * 0.5)
+            }
+            raw.execute("COMMIT")
+        })
+
+        // Single sets outside a batch: each is its own transaction.
+        let singles = 2_000
+        let items = workload.items
+        compare("sqlite.autocommit-set", operations: singles, rounds: 3, {
+            for index in 0 ..< singles { items[index].count = index &+ 7 }
+        }, baseline: {
+            for index in 0 ..< singles {
+                rawTime += 1
+                raw.execute("BEGIN")
+                raw.writeInt(model: 1, property: 1, instance: index, time: rawTime, index &+ 7)
+                raw.execute("COMMIT")
+            }
+        })
+
+        // Point reads of one property, in random order, without a cache.
+        let order = (0 ..< count).shuffled()
+        compare("sqlite.cold-get", operations: count, rounds: 3, {
+            var total = 0
+            for index in order { total &+= items[index].count }
+            blackHole(total)
+        }, baseline: {
+            var total = 0
+            for index in order { total &+= raw.readInt(model: 1, property: 1, instance: index) ?? 0 }
+            blackHole(total)
+        })
+
+        // Reads through a cache that holds every value, against the in-memory database.
+        let cached = CachedDatabase(wrapping: database, cache: MaximumCountCache(maxCount: count * 4))
+        let cachedWorkload = ModelWorkload(database: cached, count: count, names: names)
+        cachedWorkload.attach()
+        cachedWorkload.get()
+        let memory = ModelWorkload(database: InMemoryDatabase(), count: count, names: names)
+        memory.create()
+        compare("sqlite.cached-get", operations: count * 3, { cachedWorkload.get() }, baseline: { memory.get() })
+
+        // Listing every instance.
+        compare("sqlite.all", operations: count, rounds: 3, { workload.all() }, baseline: {
+            blackHole(raw.createdInstances(model: 1))
+        })
+
+        // Create then read back every object, against a hand-written GRDB record.
+        let grdb = try GRDBRecordBaseline(path: path("grdb"))
+        let objects = try freshDatabase("objects")
+        compare("sqlite.objects-vs-grdb-record", operations: count, rounds: 3, {
+            let workload = ModelWorkload(database: objects, count: count, names: names)
+            try? objects.batch { workload.create() }
+            var total = 0
+            for item in objects.all(of: BenchItem.self) {
+                total &+= item.count &+ item.name.utf8.count &+ Int(item.score)
+            }
+            blackHole(total)
+        }, baseline: {
+            let rows = (try? grdb.createThenReadAll(count: count, names: names)) ?? []
+            blackHole(rows.reduce(0) { $0 &+ $1.count &+ $1.name.utf8.count &+ Int($1.score) })
+        })
+
+        // Per-operation cost from 10^4 to 10^6 instances.
+        for (exponent, size, rounds) in [(4, 10_000, 5), (5, 100_000, 3), (6, 1_000_000, 1)] {
+            let sizeNames = benchNames(size)
+            let sizeDatabase = try freshDatabase("scale-\(exponent)")
+            let sizeWorkload = ModelWorkload(database: sizeDatabase, count: size, names: sizeNames)
+            let sizeRaw = RawSQLite(path: path("raw-scale-\(exponent)"))
+            var time: Int64 = 1
+            compare("sqlite.batch-write.1e\(exponent)", operations: size * 3, rounds: rounds, {
+                try? sizeDatabase.batch { sizeWorkload.create() }
+            }, baseline: {
+                sizeRaw.execute("BEGIN")
+                for index in 0 ..< size {
+                    time += 1
+                    sizeRaw.writeInt(model: 1, property: 1, instance: index, time: time, index)
+                    sizeRaw.writeString(model: 1, property: 2, instance: index, time: time, sizeNames[index])
+                    sizeRaw.writeDouble(model: 1, property: 3, instance: index, time: time, Double(index))
+                }
+                sizeRaw.execute("COMMIT")
+            })
+            let sample = (0 ..< 20_000).map { _ in Int.random(in: 0 ..< size) }
+            let sizeItems = sizeWorkload.items
+            compare("sqlite.cold-get.1e\(exponent)", operations: sample.count, rounds: 3, {
+                var total = 0
+                for index in sample { total &+= sizeItems[index].count }
+                blackHole(total)
+            }, baseline: {
+                var total = 0
+                for index in sample { total &+= sizeRaw.readInt(model: 1, property: 1, instance: index) ?? 0 }
+                blackHole(total)
+            })
+        }
+    }
+
+    private static func path(_ name: String) -> String {
+        directory.appendingPathComponent("\(name).sqlite").path
+    }
+
+    private static func freshDatabase(_ name: String) throws -> SQLiteDatabase {
+        let file = path(name)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+        return try SQLiteDatabase(path: file)
+    }
+}

@@ -1,0 +1,110 @@
+import GRDBSQLite
+import Pathbase
+
+/// How many instances of one model a database holds, by status.
+///
+/// ```swift
+/// for summary in try database.modelSummaries() {
+///     print(summary.model, summary.created, summary.deleted)
+/// }
+/// ```
+public struct ModelSummary: Hashable, Sendable {
+
+    /// The model id.
+    public var model: ModelKey
+
+    /// The number of instances whose current status is `.created`.
+    public var created: Int
+
+    /// The number of instances whose current status is `.deleted`.
+    public var deleted: Int
+
+    /// Creates a summary.
+    public init(model: ModelKey, created: Int, deleted: Int) {
+        self.model = model
+        self.created = created
+        self.deleted = deleted
+    }
+}
+
+extension SQLiteDatabase {
+
+    /// The models that have instances, ordered by id, with their instance counts.
+    ///
+    /// ```swift
+    /// let summaries = try database.modelSummaries()
+    /// ```
+    ///
+    /// For tools such as `pathbase inspect`; it scans the current values, and its SQL is
+    /// compiled per call.
+    public func modelSummaries() throws(SQLiteDatabaseError) -> [ModelSummary] {
+        try query("""
+            SELECT model, sum(value = \(InstanceStatus.created.rawValue)), sum(value = \(InstanceStatus.deleted.rawValue))
+            FROM current_values WHERE property = 0 AND type = \(ValueTag.status.rawValue)
+            GROUP BY model ORDER BY model
+            """) { _ in } row: { statement in
+            ModelSummary(model: Int(statement.int64(at: 0)), created: Int(statement.int64(at: 1)), deleted: Int(statement.int64(at: 2)))
+        }
+    }
+
+    /// The current record of every property of one instance, its status (property 0) first.
+    ///
+    /// ```swift
+    /// for record in try database.currentRecords(model: 1, instance: 7) {
+    ///     print(record.path.property, record.value, record.timestamp)
+    /// }
+    /// ```
+    ///
+    /// Values are of the type that wrote them, or ``EncodedValue``s (see
+    /// ``records(after:limit:)``). For tools; its SQL is compiled per call.
+    public func currentRecords(model: ModelKey, instance: InstanceKey) throws(SQLiteDatabaseError) -> [Record] {
+        try instanceRecords(table: "current_values", model: model, instance: instance, order: "property")
+    }
+
+    /// Every record of every property of one instance, oldest first (without history: the
+    /// current ones).
+    ///
+    /// ```swift
+    /// for record in try database.records(model: 1, instance: 7) {
+    ///     print(record.timestamp, record.path.property, record.value)
+    /// }
+    /// ```
+    public func records(model: ModelKey, instance: InstanceKey) throws(SQLiteDatabaseError) -> [Record] {
+        try instanceRecords(
+            table: keepsHistory ? "records" : "current_values",
+            model: model,
+            instance: instance,
+            order: "time, counter, replica, property"
+        )
+    }
+
+    private func instanceRecords(table: String, model: ModelKey, instance: InstanceKey, order: String) throws(SQLiteDatabaseError) -> [Record] {
+        try query("""
+            SELECT property, time, counter, replica, type, value FROM \(table)
+            WHERE model = ?1 AND instance = ?2 ORDER BY \(order)
+            """) { statement in
+            statement.bind(model, at: 1)
+            statement.bind(instance, at: 2)
+        } row: { statement in
+            Record(
+                path: Path(model: model, instance: instance, property: Int(statement.int64(at: 0))),
+                timestamp: statement.timestamp(at: 1),
+                value: codec.anyValue(from: statement, tag: 4, value: 5)
+            )
+        }
+    }
+
+    /// Compiles and runs a query once, under the lock.
+    private func query<Row>(_ sql: String, bind: (Statement) -> Void, row: (Statement) -> Row) throws(SQLiteDatabaseError) -> [Row] {
+        try lock.withLock { () throws(SQLiteDatabaseError) -> [Row] in
+            let statement = try Statement(sql: sql, connection: try openHandle())
+            defer { statement.finalize() }
+            bind(statement)
+            var rows: [Row] = []
+            while try hasRow(statement) {
+                rows.append(row(statement))
+            }
+            return rows
+        }
+    }
+}
