@@ -20,6 +20,9 @@ let package = Package(
         // file; its GRDBSQLite module gives the C API for the hot paths. Needs libsqlite3-dev
         // on Linux.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Models are `ObservableObject`s: Combine on Apple platforms, its open-source
+        // reimplementation on Linux, where Combine does not exist.
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         .macro(
@@ -34,7 +37,10 @@ let package = Package(
         ),
         .target(
             name: "Pathbase",
-            dependencies: ["PathbaseMacros"]
+            dependencies: [
+                "PathbaseMacros",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ]
         ),
         .target(
             name: "PathbaseSQLite",
@@ -71,7 +77,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PathbaseTests",
-            dependencies: ["Pathbase", "PathbaseSQLite"]
+            dependencies: [
+                "Pathbase",
+                "PathbaseSQLite",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ]
         ),
         .testTarget(
             name: "PathbaseSQLiteTests",

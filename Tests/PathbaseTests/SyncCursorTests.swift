@@ -62,6 +62,25 @@ struct SyncCursorTests {
         #expect(snapshot(pair.consumerDatabase) == snapshot(producer))
     }
 
+    @Test("Hundreds of other records sharing the cursor's timestamp do not hide the next update")
+    func crowdedTimestamp() throws {
+        let pair = SyncPair()
+        let producer = pair.producerDatabase
+        // Model 1299 orders before SyncItem's 1300 at the same timestamp.
+        for instance in 0..<300 {
+            producer.set(instance, for: Path(model: 1299, instance: instance, property: 1), timestamp: stamp(7))
+        }
+        producer.set("first", for: path(1), timestamp: stamp(7))
+        producer.set("second", for: path(2), timestamp: stamp(7))
+        for instance in 300..<600 {
+            producer.set(instance, for: Path(model: 1299, instance: instance, property: 1), timestamp: stamp(8))
+        }
+        producer.set("third", for: path(3), timestamp: stamp(8))
+        let results = try pair.pullModel(SyncItem.self, limit: 1)
+        #expect(results.map(\.appliedRecords) == [1, 1, 1])
+        #expect(snapshot(pair.consumerDatabase) == snapshot(producer, model: SyncItem.modelId))
+    }
+
     @Test("A producer whose clock is an hour behind the consumer's: no update is missed", arguments: SyncCoding.allCases)
     func laggingProducerClock(coding: SyncCoding) throws {
         let pair = SyncPair(coding)

@@ -112,6 +112,10 @@ public final class CachedDatabase<Wrapped: Database>: Database {
     public func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
         wrapped.all(model: model, where: predicate)
     }
+
+    /// The wrapped database's observers: over an ``ObservableDatabase``, models used through
+    /// the cache are observed too.
+    public var instanceObservers: InstanceObservers? { wrapped.instanceObservers }
 }
 
 extension CachedDatabase: Sendable where Wrapped: Sendable {}

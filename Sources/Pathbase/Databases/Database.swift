@@ -47,4 +47,11 @@ public protocol Database: AnyObject {
     /// Calls `predicate` with every instance of a model that has a stored status, and
     /// returns the non-`nil` results.
     func all<T>(model: ModelKey, where predicate: (_ instance: InstanceKey, _ status: InstanceStatus) -> T?) -> [T]
+
+    /// The observers of this database's instances, when it is observed.
+    ///
+    /// Not part of a backend's work: the default is `nil`. ``ObservableDatabase`` returns
+    /// its observers, and wrappers over an observed database forward them, so that models
+    /// used through the wrapper are observed too.
+    var instanceObservers: InstanceObservers? { get }
 }

@@ -193,6 +193,10 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
 
     public var historyStart: Timestamp? { database.historyStart }
 
+    /// The wrapped database's observers: over an ``ObservableDatabase``, models used through
+    /// this database are observed, and undo and redo notify them.
+    public var instanceObservers: InstanceObservers? { database.instanceObservers }
+
     // MARK: Steps
 
     /// Adds a step; call with the lock held.

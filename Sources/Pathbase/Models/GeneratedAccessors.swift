@@ -1,18 +1,28 @@
 // The functions the macros generate calls to. They are public because generated code in
 // user modules calls them, and underscored because users should not.
+//
+// Reads tell the database's observers (``InstanceObservers``) about the read when the
+// database is observed; writes need nothing here: the observed database notifies when it
+// is written, whoever writes.
 
 extension ModelProtocol {
 
     /// Reads a `@Property` whose type has a natural default.
     @inlinable
     public func _$get<Value: DatabaseValue & Defaultable>(_ property: PropertyKey) -> Value {
-        database.get(path(of: property)) ?? Value.defaultValue
+        let database = self.database
+        let path = path(of: property)
+        if let observers = database.instanceObservers { observers.access(path) }
+        return database.get(path) ?? Value.defaultValue
     }
 
     /// Reads a `@Property` with an explicit default.
     @inlinable
     public func _$get<Value: DatabaseValue>(_ property: PropertyKey, default defaultValue: @autoclosure () -> Value) -> Value {
-        database.get(path(of: property)) ?? defaultValue()
+        let database = self.database
+        let path = path(of: property)
+        if let observers = database.instanceObservers { observers.access(path) }
+        return database.get(path) ?? defaultValue()
     }
 
     /// Writes a `@Property`.
@@ -24,7 +34,10 @@ extension ModelProtocol {
     /// Reads a `@Reference`: a handle to the referenced instance, without creating it.
     @inlinable
     public func _$reference<Target: ModelProtocol>(_ property: PropertyKey) -> Target? {
-        let stored: InstanceKey?? = database.get(path(of: property))
+        let database = self.database
+        let path = path(of: property)
+        if let observers = database.instanceObservers { observers.access(path) }
+        let stored: InstanceKey?? = database.get(path)
         guard let instance = stored ?? nil else { return nil }
         return Target(database: database, id: instance)
     }
@@ -38,8 +51,10 @@ extension ModelProtocol {
     /// Reads a `@ReferenceList`: handles to the referenced instances, in stored order.
     @inlinable
     public func _$referenceList<List: SequenceInitializable>(_ property: PropertyKey) -> List where List.Element: ModelProtocol {
-        let ids: [InstanceKey] = database.get(path(of: property)) ?? []
         let database = self.database
+        let path = path(of: property)
+        if let observers = database.instanceObservers { observers.access(path) }
+        let ids: [InstanceKey] = database.get(path) ?? []
         return List(ids.lazy.map { List.Element(database: database, id: $0) })
     }
 

@@ -1,3 +1,10 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+import Observation
+
 /// A model type whose instances live in a ``Database``.
 ///
 /// Attach `@Model(id:)` to a class to conform it; the macro generates every requirement:
@@ -13,7 +20,10 @@
 /// An instance is a cheap handle — a database and an instance id — whose properties read
 /// and write the database directly. Two handles of the same instance in the same database
 /// are equal and see the same values.
-public protocol ModelProtocol: AnyObject, Identifiable, Hashable where ID == InstanceKey {
+///
+/// Models are `ObservableObject`s and `Observable`s: in an ``ObservableDatabase`` they
+/// notify their observers of changes (see ``objectWillChange``).
+public protocol ModelProtocol: AnyObject, Identifiable, Hashable, ObservableObject, Observation.Observable where ID == InstanceKey {
 
     /// The id of this model type, unique among the models stored in one database.
     static var modelId: ModelKey { get }
@@ -59,7 +69,10 @@ extension ModelProtocol {
 
     /// Whether this instance exists, was deleted, or was never created in its database.
     public var status: InstanceStatus {
-        let status: InstanceStatus? = database.get(path(of: .instanceId))
+        let database = self.database
+        let path = path(of: .instanceId)
+        if let observers = database.instanceObservers { observers.access(path) }
+        let status: InstanceStatus? = database.get(path)
         return status ?? .notCreated
     }
 

@@ -1,9 +1,10 @@
 /// Records of a history database after a cursor, in order, filtered, at most `limit`.
 ///
-/// The scan reads the database's records in growing chunks (``HistoryDatabase/records(after:limit:)``
-/// returns whole timestamps' worth of records in order), skips those at or before the
-/// cursor, and keeps the ones `transform` turns into a value. Its ``cursor`` is after the
-/// last record it looked at, kept or not, so the next scan starts exactly there.
+/// The scan reads the database's records oldest first, in growing chunks of
+/// ``HistoryDatabase/records(after:limit:)``, starting just before the cursor's timestamp so
+/// that records sharing it are not lost; it skips the records at or before the cursor and
+/// keeps the ones `transform` turns into a value. Its ``cursor`` is after the last record it
+/// looked at, kept or not, so the next scan starts exactly there.
 struct RecordScan<Element> {
 
     /// The kept values, in record order.

@@ -1,0 +1,130 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+import Observation
+
+/// The observers of the instances in an ``ObservableDatabase``: who is told when a value
+/// changes.
+///
+/// You rarely use it directly. An ``ObservableDatabase`` owns one and tells it about every
+/// write; model handles find it through ``Database/instanceObservers`` to register reads
+/// with the Observation framework and to share one `objectWillChange` publisher per
+/// instance:
+///
+/// ```swift
+/// let database = ObservableDatabase(wrapping: InMemoryDatabase())
+/// let observers = database.instanceObservers // the same object for every handle
+/// ```
+///
+/// Reads are tracked per path, so `withObservationTracking` and SwiftUI re-run only when a
+/// property they read changes. `objectWillChange` fires for any change of its instance,
+/// including its status. Both fire on the thread that writes, before the value changes;
+/// the change stream (``changes``) gets the path after it changed.
+///
+/// Safe to use from any thread.
+public final class InstanceObservers: @unchecked Sendable {
+
+    /// Notifies `withObservationTracking` (and SwiftUI) of changes, one key path per
+    /// database path.
+    private let registrar = ObservationRegistrar()
+
+    private let lock = Lock()
+    /// The `objectWillChange` publisher of every instance that was asked for one.
+    private var publishers: [InstanceID: ObservableObjectPublisher] = [:]
+    /// The continuations of the running change streams.
+    private var streams: [Int: AsyncStream<Path>.Continuation] = [:]
+    private var nextStreamId = 0
+
+    private struct InstanceID: Hashable {
+        let model: ModelKey
+        let instance: InstanceKey
+    }
+
+    init() {}
+
+    // MARK: Observation framework
+
+    /// Tells the Observation framework that the value at `path` was read.
+    ///
+    /// Generated model accessors call it for you; call it from hand-written accessors.
+    public func access(_ path: Path) {
+        registrar.access(ObservedPaths.shared, keyPath: \ObservedPaths.[path])
+    }
+
+    // MARK: Combine
+
+    /// The publisher that fires before any value of an instance changes; the same object for
+    /// every handle of the instance.
+    public func objectWillChange(model: ModelKey, instance: InstanceKey) -> ObservableObjectPublisher {
+        let key = InstanceID(model: model, instance: instance)
+        return lock.withLock {
+            if let publisher = publishers[key] { return publisher }
+            let publisher = ObservableObjectPublisher()
+            publishers[key] = publisher
+            return publisher
+        }
+    }
+
+    // MARK: Change stream
+
+    /// The paths written from now on, in the order they were written, one stream per call.
+    ///
+    /// ```swift
+    /// for await path in database.changes {
+    ///     print("changed:", path)
+    /// }
+    /// ```
+    ///
+    /// The stream buffers every path until it is read, and ends when the task iterating
+    /// it is cancelled. Writes inside a batch are reported as they are made.
+    public var changes: AsyncStream<Path> {
+        let (stream, continuation) = AsyncStream<Path>.makeStream()
+        let id = lock.withLock {
+            nextStreamId += 1
+            streams[nextStreamId] = continuation
+            return nextStreamId
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.lock.withLock { _ = self.streams.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    // MARK: Writes
+
+    /// Notifies every observer of `path`, around a write that `change` makes.
+    func write(_ path: Path, _ change: () -> Void) {
+        let keyPath = \ObservedPaths.[path]
+        let (publisher, continuations): (ObservableObjectPublisher?, [AsyncStream<Path>.Continuation]) = lock.withLock {
+            (publishers[InstanceID(model: path.model, instance: path.instance)],
+             streams.isEmpty ? [] : Array(streams.values))
+        }
+        publisher?.send()
+        registrar.willSet(ObservedPaths.shared, keyPath: keyPath)
+        change()
+        registrar.didSet(ObservedPaths.shared, keyPath: keyPath)
+        for continuation in continuations { continuation.yield(path) }
+    }
+}
+
+/// The subject whose key paths stand for database paths in the ``InstanceObservers``
+/// registrar: `\ObservedPaths.[path]` is one key path per path, equal for equal paths.
+final class ObservedPaths: Observable, Sendable {
+
+    static let shared = ObservedPaths()
+
+    subscript(path: Path) -> Int { 0 }
+}
+
+extension Database {
+
+    /// The observers of this database's instances: `nil` unless the database is an
+    /// ``ObservableDatabase`` or a wrapper that forwards to one.
+    ///
+    /// Model accessors ask for it on every read; keep it a constant `nil` (the default) in
+    /// your own databases, or forward the wrapped database's in a wrapper.
+    public var instanceObservers: InstanceObservers? { nil }
+}

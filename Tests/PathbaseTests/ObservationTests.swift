@@ -1,0 +1,291 @@
+import Foundation
+import Observation
+import Pathbase
+import Testing
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+// Model ids 1900–1999.
+
+@Model(id: 1900)
+final class Gauge {
+    @Property(id: 1)
+    var label: String
+
+    @Property(id: 2)
+    var level: Int
+
+    @Reference(id: 3)
+    var next: Gauge?
+
+    @ReferenceList(id: 4)
+    var parts: [Gauge]
+}
+
+/// Counts calls from any thread.
+final class FireCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func fire() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+}
+
+/// Tracks what `read` reads with `withObservationTracking`; the count grows when it changes.
+func observe(_ read: () -> Void) -> FireCount {
+    let count = FireCount()
+    withObservationTracking(read, onChange: { count.fire() })
+    return count
+}
+
+/// Counts the `objectWillChange` notifications of a model.
+final class WillChangeCount {
+    let count = FireCount()
+    private var subscription: AnyCancellable?
+
+    init(_ model: some ModelProtocol) {
+        subscription = model.objectWillChange.sink { [count] _ in count.fire() }
+    }
+
+    var value: Int { count.value }
+}
+
+/// A change source: something that changes `label` of instance 1 of a database, given the
+/// database models are fetched from.
+struct ChangeSource: CustomStringConvertible, Sendable {
+    let description: String
+    /// Makes the database to fetch models from, and returns the change to make to gauge 1.
+    let make: @Sendable () -> (database: any Database, change: () -> Void)
+
+    static let all: [ChangeSource] = [
+        ChangeSource(description: "direct set") {
+            let database = ObservableDatabase(wrapping: InMemoryDatabase())
+            let gauge = Gauge.create(in: database, id: 1, label: "A")
+            _ = Gauge.create(in: database, id: 2, label: "other")
+            return (database, { gauge.label = "B" })
+        },
+        ChangeSource(description: "another handle") {
+            let database = ObservableDatabase(wrapping: InMemoryDatabase())
+            _ = Gauge.create(in: database, id: 1, label: "A")
+            _ = Gauge.create(in: database, id: 2, label: "other")
+            return (database, { Gauge(database: database, id: 1).label = "B" })
+        },
+        ChangeSource(description: "committed editing context") {
+            let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+            _ = Gauge.create(in: database, id: 1, label: "A")
+            _ = Gauge.create(in: database, id: 2, label: "other")
+            return (database, {
+                let context = database.createEditingContext()
+                Gauge(database: context, id: 1).label = "B"
+                context.commitChanges()
+            })
+        },
+        ChangeSource(description: "undo") {
+            let database = UndoableDatabase(wrapping: ObservableDatabase(wrapping: InMemoryHistoryDatabase()))
+            let gauge = Gauge.create(in: database, id: 1, label: "A")
+            _ = Gauge.create(in: database, id: 2, label: "other")
+            gauge.label = "B"
+            return (database, { database.undo() })
+        },
+        ChangeSource(description: "timestamped set") {
+            let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+            let gauge = Gauge.create(in: database, id: 1, label: "A")
+            _ = Gauge.create(in: database, id: 2, label: "other")
+            return (database, { database.set("B", for: gauge.path(of: .label), timestamp: database.clock.now()) })
+        },
+        ChangeSource(description: "applied record (sync)") {
+            let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+            _ = Gauge.create(in: database, id: 1, label: "A")
+            _ = Gauge.create(in: database, id: 2, label: "other")
+            let remote = InMemoryHistoryDatabase()
+            remote.clock.receive(database.clock.now())
+            remote.set("B", for: Gauge(database: remote, id: 1).path(of: .label))
+            let records = remote.records()
+            return (database, { for record in records { database.apply(record) } })
+        },
+        ChangeSource(description: "cached database over an observed one") {
+            let database = CachedDatabase(wrapping: ObservableDatabase(wrapping: InMemoryDatabase()), cache: MaximumCountCache(maxCount: 100))
+            let gauge = Gauge.create(in: database, id: 1, label: "A")
+            _ = Gauge.create(in: database, id: 2, label: "other")
+            return (database, { gauge.label = "B" })
+        },
+    ]
+}
+
+@Suite("Observation of models")
+struct ObservationTests {
+
+    @Test("withObservationTracking fires for the changed instance only", arguments: ChangeSource.all)
+    func observationFires(source: ChangeSource) {
+        let (database, change) = source.make()
+        let gauge = Gauge(database: database, id: 1)
+        let other = Gauge(database: database, id: 2)
+        let changed = observe { _ = gauge.label }
+        let unchanged = observe { _ = other.label }
+        #expect(changed.value == 0)
+        change()
+        #expect(changed.value == 1)
+        #expect(unchanged.value == 0)
+        #expect(gauge.label != "A")
+    }
+
+    @Test("objectWillChange fires for the changed instance only", arguments: ChangeSource.all)
+    func objectWillChangeFires(source: ChangeSource) {
+        let (database, change) = source.make()
+        let changed = WillChangeCount(Gauge(database: database, id: 1))
+        let otherHandle = WillChangeCount(Gauge(database: database, id: 1))
+        let unchanged = WillChangeCount(Gauge(database: database, id: 2))
+        change()
+        #expect(changed.value >= 1)
+        #expect(otherHandle.value == changed.value)
+        #expect(unchanged.value == 0)
+    }
+
+    @Test("Handles of one instance share their objectWillChange publisher")
+    func sharedPublisher() {
+        let database = ObservableDatabase(wrapping: InMemoryDatabase())
+        let first = Gauge.create(in: database, id: 1, label: "A")
+        #expect(first.objectWillChange === Gauge(database: database, id: 1).objectWillChange)
+        #expect(first.objectWillChange !== Gauge(database: database, id: 2).objectWillChange)
+    }
+
+    @Test("Edits in an editing context notify only when committed")
+    func contextNotifiesOnCommit() {
+        let database = ObservableDatabase(wrapping: InMemoryDatabase())
+        let gauge = Gauge.create(in: database, id: 1, label: "A")
+        let changed = observe { _ = gauge.label }
+        let willChange = WillChangeCount(gauge)
+        let context = database.createEditingContext()
+        Gauge(database: context, id: 1).label = "B"
+        #expect(changed.value == 0)
+        #expect(willChange.value == 0)
+        context.commitChanges()
+        #expect(changed.value == 1)
+        #expect(willChange.value == 1)
+    }
+
+    @Test("Tracking is per property; objectWillChange is per instance")
+    func granularity() {
+        let database = ObservableDatabase(wrapping: InMemoryDatabase())
+        let gauge = Gauge.create(in: database, id: 1, label: "A")
+        let labelReader = observe { _ = gauge.label }
+        let levelReader = observe { _ = gauge.level }
+        let willChange = WillChangeCount(gauge)
+        gauge.level = 3
+        #expect(labelReader.value == 0)
+        #expect(levelReader.value == 1)
+        #expect(willChange.value == 1)
+    }
+
+    @Test("References, reference lists and statuses are tracked")
+    func referencesAndStatus() {
+        let database = ObservableDatabase(wrapping: InMemoryDatabase())
+        let gauge = Gauge.create(in: database, id: 1, label: "A")
+        let target = Gauge.create(in: database, id: 2, label: "B")
+        let reference = observe { _ = gauge.next }
+        let list = observe { _ = gauge.parts }
+        let status = observe { _ = gauge.status }
+        gauge.next = target
+        gauge.parts = [target]
+        gauge.delete()
+        #expect(reference.value == 1)
+        #expect(list.value == 1)
+        #expect(status.value == 1)
+    }
+
+    @Test("Models of a database that is not observed never notify")
+    func unobserved() {
+        let database = InMemoryDatabase()
+        let gauge = Gauge.create(in: database, id: 1, label: "A")
+        #expect(database.instanceObservers == nil)
+        let changed = observe { _ = gauge.label }
+        let willChange = WillChangeCount(gauge)
+        gauge.label = "B"
+        #expect(changed.value == 0)
+        #expect(willChange.value == 0)
+    }
+
+    @Test("Writes from another thread notify")
+    func otherThread() async {
+        let database = ObservableDatabase(wrapping: InMemoryDatabase())
+        let gauge = Gauge.create(in: database, id: 1, label: "A")
+        let changed = observe { _ = gauge.label }
+        await Task.detached {
+            Gauge(database: database, id: 1).label = "B"
+        }.value
+        #expect(changed.value == 1)
+    }
+}
+
+@Suite("Change stream of an observable database")
+struct ObservationChangeStreamTests {
+
+    @Test("The change stream delivers written paths to a task, in order")
+    func changeStream() async {
+        let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+        let stream = database.changes
+        let reader = Task {
+            var paths: [Path] = []
+            for await path in stream {
+                paths.append(path)
+                if paths.count == 3 { break }
+            }
+            return paths
+        }
+        let gauge = Gauge.create(in: database, id: 7, label: "A")
+        gauge.level = 2
+        let paths = await reader.value
+        #expect(paths.count == 3)
+        #expect(paths.first == gauge.path(of: .instanceId))
+        #expect(paths.last == gauge.path(of: .level))
+        #expect(Set(paths).contains(gauge.path(of: .label)))
+    }
+
+    @Test("The change stream reports commits, undo and applied records")
+    func changeStreamSources() async {
+        let observed = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+        let database = UndoableDatabase(wrapping: observed)
+        let gauge = Gauge.create(in: database, id: 1, label: "A")
+        let stream = observed.changes
+        let reader = Task {
+            var paths: [Path] = []
+            for await path in stream {
+                paths.append(path)
+                if paths.count == 3 { break }
+            }
+            return paths
+        }
+        let context = database.createEditingContext()
+        Gauge(database: context, id: 1).level = 5
+        context.commitChanges()
+        database.undo()
+        observed.apply(Record(path: gauge.path(of: .label), timestamp: observed.clock.now(), value: "C"))
+        let paths = await reader.value
+        #expect(paths == [gauge.path(of: .level), gauge.path(of: .level), gauge.path(of: .label)])
+    }
+
+    @Test("A stream that ends stops being fed")
+    func streamEnds() async {
+        let database = ObservableDatabase(wrapping: InMemoryDatabase())
+        let reader = Task {
+            for await _ in database.changes { break }
+        }
+        Gauge.create(in: database, id: 1, label: "A").level = 1
+        await reader.value
+        // Writing after the reader is gone must not fail or block.
+        Gauge(database: database, id: 1).level = 2
+        #expect(Gauge(database: database, id: 1).level == 2)
+    }
+}
