@@ -5,10 +5,11 @@ import PathbaseSQLite
 // A child process for the durability tests: writes batches into an SQLite file until it is
 // killed, or until it has written a given number of batches.
 //
-//   PathbaseCrashWriter FILE FIRST_INSTANCE [BATCH_COUNT]
+//   PathbaseCrashWriter FILE FIRST_INSTANCE [BATCH_COUNT] [batch|context]
 //
 // Batch n marks instance n of model 1 created and sets its properties 1...10 to n, all in
-// one batch, so after a crash each instance must have all eleven values or none.
+// one batch (or, with `context`, in an editing context committed at once), so after a
+// crash each instance must have all eleven values or none.
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let first = Int(arguments[2]) else {
@@ -16,16 +17,24 @@ guard arguments.count >= 3, let first = Int(arguments[2]) else {
     exit(2)
 }
 let limit = arguments.count >= 4 ? Int(arguments[3]) : nil
+let usesContexts = arguments.count >= 5 && arguments[4] == "context"
 
 do {
     let database = try SQLiteDatabase(path: arguments[1])
     var instance = first
     while limit.map({ instance < first + $0 }) ?? true {
-        try database.batch {
-            database.set(InstanceStatus.created, for: Path(model: 1, instance: instance, property: 0))
+        func write(into target: any Database) {
+            target.set(InstanceStatus.created, for: Path(model: 1, instance: instance, property: 0))
             for property in 1 ... 10 {
-                database.set(instance, for: Path(model: 1, instance: instance, property: property))
+                target.set(instance, for: Path(model: 1, instance: instance, property: property))
             }
+        }
+        if usesContexts {
+            let context = database.createEditingContext()
+            write(into: context)
+            try context.commitChanges(onConflict: .newestWins)
+        } else {
+            try database.batch { write(into: database) }
         }
         instance += 1
     }

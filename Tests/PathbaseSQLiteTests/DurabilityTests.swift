@@ -72,6 +72,20 @@ struct DurabilityTests {
         #expect(instances > 0, "no batch was ever committed: the writer never got going")
     }
 
+    @Test("A writer committing editing contexts, killed with SIGKILL 30 times: every commit is whole or absent")
+    func killedContextCommits() throws {
+        let writer = try #require(Self.writer, "PathbaseCrashWriter was not built next to the tests")
+        let file = Self.temporaryFile()
+        defer { Self.remove(file) }
+        for round in 0 ..< 30 {
+            let process = try Self.launch(writer, [file, "\(round * 1_000_000)", "\(Int.max / 2)", "context"])
+            usleep(UInt32.random(in: 5_000 ... 60_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            _ = try Self.checkBatchesComplete(in: file)
+        }
+    }
+
     @Test("Two processes writing one file at once: no write lost, the file intact")
     func twoWriters() throws {
         let writer = try #require(Self.writer, "PathbaseCrashWriter was not built next to the tests")

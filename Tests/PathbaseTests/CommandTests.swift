@@ -179,8 +179,8 @@ struct CommandTests {
     }
 }
 
-@Model(id: 1349)
+@Model(id: 2049)
 private final class RegistryFirst {}
 
-@Model(id: 1349)
+@Model(id: 2049)
 private final class RegistrySecond {}

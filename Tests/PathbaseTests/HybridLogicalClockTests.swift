@@ -100,4 +100,14 @@ struct HybridLogicalClockTests {
         let earlier = stamp.date.addingTimeInterval(-0.001)
         #expect(Timestamp(latestAt: earlier) < stamp)
     }
+
+    @Test("A hostile timestamp at the end of time stops the clock there instead of crashing it")
+    func endOfTime() {
+        let clock = HybridLogicalClock(replica: 3)
+        clock.receive(Timestamp.max)
+        let first = clock.now()
+        let second = clock.now()
+        #expect(first.time == .max)
+        #expect(second >= first)
+    }
 }

@@ -11,7 +11,7 @@ import OpenCombine
 // Model ids 1900–1999.
 
 @Model(id: 1900)
-final class Gauge {
+final class Dial {
     @Property(id: 1)
     var label: String
 
@@ -19,14 +19,14 @@ final class Gauge {
     var level: Int
 
     @Reference(id: 3)
-    var next: Gauge?
+    var next: Dial?
 
     @ReferenceList(id: 4)
-    var parts: [Gauge]
+    var parts: [Dial]
 }
 
 /// Counts calls from any thread.
-final class FireCount: @unchecked Sendable {
+final class ObservedFireCount: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 
@@ -44,15 +44,15 @@ final class FireCount: @unchecked Sendable {
 }
 
 /// Tracks what `read` reads with `withObservationTracking`; the count grows when it changes.
-func observe(_ read: () -> Void) -> FireCount {
-    let count = FireCount()
+func observeChanges(_ read: () -> Void) -> ObservedFireCount {
+    let count = ObservedFireCount()
     withObservationTracking(read, onChange: { count.fire() })
     return count
 }
 
 /// Counts the `objectWillChange` notifications of a model.
-final class WillChangeCount {
-    let count = FireCount()
+final class ObservedWillChangeCount {
+    let count = ObservedFireCount()
     private var subscription: AnyCancellable?
 
     init(_ model: some ModelProtocol) {
@@ -64,61 +64,61 @@ final class WillChangeCount {
 
 /// A change source: something that changes `label` of instance 1 of a database, given the
 /// database models are fetched from.
-struct ChangeSource: CustomStringConvertible, Sendable {
+struct ObservedChangeSource: CustomStringConvertible, Sendable {
     let description: String
     /// Makes the database to fetch models from, and returns the change to make to gauge 1.
     let make: @Sendable () -> (database: any Database, change: () -> Void)
 
-    static let all: [ChangeSource] = [
-        ChangeSource(description: "direct set") {
+    static let all: [ObservedChangeSource] = [
+        ObservedChangeSource(description: "direct set") {
             let database = ObservableDatabase(wrapping: InMemoryDatabase())
-            let gauge = Gauge.create(in: database, id: 1, label: "A")
-            _ = Gauge.create(in: database, id: 2, label: "other")
+            let gauge = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
             return (database, { gauge.label = "B" })
         },
-        ChangeSource(description: "another handle") {
+        ObservedChangeSource(description: "another handle") {
             let database = ObservableDatabase(wrapping: InMemoryDatabase())
-            _ = Gauge.create(in: database, id: 1, label: "A")
-            _ = Gauge.create(in: database, id: 2, label: "other")
-            return (database, { Gauge(database: database, id: 1).label = "B" })
+            _ = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
+            return (database, { Dial(database: database, id: 1).label = "B" })
         },
-        ChangeSource(description: "committed editing context") {
+        ObservedChangeSource(description: "committed editing context") {
             let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
-            _ = Gauge.create(in: database, id: 1, label: "A")
-            _ = Gauge.create(in: database, id: 2, label: "other")
+            _ = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
             return (database, {
                 let context = database.createEditingContext()
-                Gauge(database: context, id: 1).label = "B"
+                Dial(database: context, id: 1).label = "B"
                 context.commitChanges()
             })
         },
-        ChangeSource(description: "undo") {
+        ObservedChangeSource(description: "undo") {
             let database = UndoableDatabase(wrapping: ObservableDatabase(wrapping: InMemoryHistoryDatabase()))
-            let gauge = Gauge.create(in: database, id: 1, label: "A")
-            _ = Gauge.create(in: database, id: 2, label: "other")
+            let gauge = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
             gauge.label = "B"
             return (database, { database.undo() })
         },
-        ChangeSource(description: "timestamped set") {
+        ObservedChangeSource(description: "timestamped set") {
             let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
-            let gauge = Gauge.create(in: database, id: 1, label: "A")
-            _ = Gauge.create(in: database, id: 2, label: "other")
+            let gauge = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
             return (database, { database.set("B", for: gauge.path(of: .label), timestamp: database.clock.now()) })
         },
-        ChangeSource(description: "applied record (sync)") {
+        ObservedChangeSource(description: "applied record (sync)") {
             let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
-            _ = Gauge.create(in: database, id: 1, label: "A")
-            _ = Gauge.create(in: database, id: 2, label: "other")
+            _ = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
             let remote = InMemoryHistoryDatabase()
             remote.clock.receive(database.clock.now())
-            remote.set("B", for: Gauge(database: remote, id: 1).path(of: .label))
+            remote.set("B", for: Dial(database: remote, id: 1).path(of: .label))
             let records = remote.records()
             return (database, { for record in records { database.apply(record) } })
         },
-        ChangeSource(description: "cached database over an observed one") {
+        ObservedChangeSource(description: "cached database over an observed one") {
             let database = CachedDatabase(wrapping: ObservableDatabase(wrapping: InMemoryDatabase()), cache: MaximumCountCache(maxCount: 100))
-            let gauge = Gauge.create(in: database, id: 1, label: "A")
-            _ = Gauge.create(in: database, id: 2, label: "other")
+            let gauge = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
             return (database, { gauge.label = "B" })
         },
     ]
@@ -127,26 +127,27 @@ struct ChangeSource: CustomStringConvertible, Sendable {
 @Suite("Observation of models")
 struct ObservationTests {
 
-    @Test("withObservationTracking fires for the changed instance only", arguments: ChangeSource.all)
-    func observationFires(source: ChangeSource) {
+    @Test("withObservationTracking fires for the changed instance only", arguments: ObservedChangeSource.all)
+    func observationFires(source: ObservedChangeSource) {
         let (database, change) = source.make()
-        let gauge = Gauge(database: database, id: 1)
-        let other = Gauge(database: database, id: 2)
-        let changed = observe { _ = gauge.label }
-        let unchanged = observe { _ = other.label }
+        let gauge = Dial(database: database, id: 1)
+        let other = Dial(database: database, id: 2)
+        let before = gauge.label
+        let changed = observeChanges { _ = gauge.label }
+        let unchanged = observeChanges { _ = other.label }
         #expect(changed.value == 0)
         change()
         #expect(changed.value == 1)
         #expect(unchanged.value == 0)
-        #expect(gauge.label != "A")
+        #expect(gauge.label != before)
     }
 
-    @Test("objectWillChange fires for the changed instance only", arguments: ChangeSource.all)
-    func objectWillChangeFires(source: ChangeSource) {
+    @Test("objectWillChange fires for the changed instance only", arguments: ObservedChangeSource.all)
+    func objectWillChangeFires(source: ObservedChangeSource) {
         let (database, change) = source.make()
-        let changed = WillChangeCount(Gauge(database: database, id: 1))
-        let otherHandle = WillChangeCount(Gauge(database: database, id: 1))
-        let unchanged = WillChangeCount(Gauge(database: database, id: 2))
+        let changed = ObservedWillChangeCount(Dial(database: database, id: 1))
+        let otherHandle = ObservedWillChangeCount(Dial(database: database, id: 1))
+        let unchanged = ObservedWillChangeCount(Dial(database: database, id: 2))
         change()
         #expect(changed.value >= 1)
         #expect(otherHandle.value == changed.value)
@@ -156,19 +157,19 @@ struct ObservationTests {
     @Test("Handles of one instance share their objectWillChange publisher")
     func sharedPublisher() {
         let database = ObservableDatabase(wrapping: InMemoryDatabase())
-        let first = Gauge.create(in: database, id: 1, label: "A")
-        #expect(first.objectWillChange === Gauge(database: database, id: 1).objectWillChange)
-        #expect(first.objectWillChange !== Gauge(database: database, id: 2).objectWillChange)
+        let first = Dial.create(in: database, id: 1, label: "A")
+        #expect(first.objectWillChange === Dial(database: database, id: 1).objectWillChange)
+        #expect(first.objectWillChange !== Dial(database: database, id: 2).objectWillChange)
     }
 
     @Test("Edits in an editing context notify only when committed")
     func contextNotifiesOnCommit() {
         let database = ObservableDatabase(wrapping: InMemoryDatabase())
-        let gauge = Gauge.create(in: database, id: 1, label: "A")
-        let changed = observe { _ = gauge.label }
-        let willChange = WillChangeCount(gauge)
+        let gauge = Dial.create(in: database, id: 1, label: "A")
+        let changed = observeChanges { _ = gauge.label }
+        let willChange = ObservedWillChangeCount(gauge)
         let context = database.createEditingContext()
-        Gauge(database: context, id: 1).label = "B"
+        Dial(database: context, id: 1).label = "B"
         #expect(changed.value == 0)
         #expect(willChange.value == 0)
         context.commitChanges()
@@ -179,10 +180,10 @@ struct ObservationTests {
     @Test("Tracking is per property; objectWillChange is per instance")
     func granularity() {
         let database = ObservableDatabase(wrapping: InMemoryDatabase())
-        let gauge = Gauge.create(in: database, id: 1, label: "A")
-        let labelReader = observe { _ = gauge.label }
-        let levelReader = observe { _ = gauge.level }
-        let willChange = WillChangeCount(gauge)
+        let gauge = Dial.create(in: database, id: 1, label: "A")
+        let labelReader = observeChanges { _ = gauge.label }
+        let levelReader = observeChanges { _ = gauge.level }
+        let willChange = ObservedWillChangeCount(gauge)
         gauge.level = 3
         #expect(labelReader.value == 0)
         #expect(levelReader.value == 1)
@@ -192,11 +193,11 @@ struct ObservationTests {
     @Test("References, reference lists and statuses are tracked")
     func referencesAndStatus() {
         let database = ObservableDatabase(wrapping: InMemoryDatabase())
-        let gauge = Gauge.create(in: database, id: 1, label: "A")
-        let target = Gauge.create(in: database, id: 2, label: "B")
-        let reference = observe { _ = gauge.next }
-        let list = observe { _ = gauge.parts }
-        let status = observe { _ = gauge.status }
+        let gauge = Dial.create(in: database, id: 1, label: "A")
+        let target = Dial.create(in: database, id: 2, label: "B")
+        let reference = observeChanges { _ = gauge.next }
+        let list = observeChanges { _ = gauge.parts }
+        let status = observeChanges { _ = gauge.status }
         gauge.next = target
         gauge.parts = [target]
         gauge.delete()
@@ -208,10 +209,10 @@ struct ObservationTests {
     @Test("Models of a database that is not observed never notify")
     func unobserved() {
         let database = InMemoryDatabase()
-        let gauge = Gauge.create(in: database, id: 1, label: "A")
+        let gauge = Dial.create(in: database, id: 1, label: "A")
         #expect(database.instanceObservers == nil)
-        let changed = observe { _ = gauge.label }
-        let willChange = WillChangeCount(gauge)
+        let changed = observeChanges { _ = gauge.label }
+        let willChange = ObservedWillChangeCount(gauge)
         gauge.label = "B"
         #expect(changed.value == 0)
         #expect(willChange.value == 0)
@@ -220,10 +221,10 @@ struct ObservationTests {
     @Test("Writes from another thread notify")
     func otherThread() async {
         let database = ObservableDatabase(wrapping: InMemoryDatabase())
-        let gauge = Gauge.create(in: database, id: 1, label: "A")
-        let changed = observe { _ = gauge.label }
+        let gauge = Dial.create(in: database, id: 1, label: "A")
+        let changed = observeChanges { _ = gauge.label }
         await Task.detached {
-            Gauge(database: database, id: 1).label = "B"
+            Dial(database: database, id: 1).label = "B"
         }.value
         #expect(changed.value == 1)
     }
@@ -244,7 +245,7 @@ struct ObservationChangeStreamTests {
             }
             return paths
         }
-        let gauge = Gauge.create(in: database, id: 7, label: "A")
+        let gauge = Dial.create(in: database, id: 7, label: "A")
         gauge.level = 2
         let paths = await reader.value
         #expect(paths.count == 3)
@@ -257,7 +258,7 @@ struct ObservationChangeStreamTests {
     func changeStreamSources() async {
         let observed = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
         let database = UndoableDatabase(wrapping: observed)
-        let gauge = Gauge.create(in: database, id: 1, label: "A")
+        let gauge = Dial.create(in: database, id: 1, label: "A")
         let stream = observed.changes
         let reader = Task {
             var paths: [Path] = []
@@ -268,7 +269,7 @@ struct ObservationChangeStreamTests {
             return paths
         }
         let context = database.createEditingContext()
-        Gauge(database: context, id: 1).level = 5
+        Dial(database: context, id: 1).level = 5
         context.commitChanges()
         database.undo()
         observed.apply(Record(path: gauge.path(of: .label), timestamp: observed.clock.now(), value: "C"))
@@ -279,13 +280,48 @@ struct ObservationChangeStreamTests {
     @Test("A stream that ends stops being fed")
     func streamEnds() async {
         let database = ObservableDatabase(wrapping: InMemoryDatabase())
+        let stream = database.changes
         let reader = Task {
-            for await _ in database.changes { break }
+            for await _ in stream { break }
         }
-        Gauge.create(in: database, id: 1, label: "A").level = 1
+        Dial.create(in: database, id: 1, label: "A").level = 1
         await reader.value
         // Writing after the reader is gone must not fail or block.
-        Gauge(database: database, id: 1).level = 2
-        #expect(Gauge(database: database, id: 1).level == 2)
+        Dial(database: database, id: 1).level = 2
+        #expect(Dial(database: database, id: 1).level == 2)
+    }
+}
+
+@Model(id: 1901)
+private final class ObservedReadmePerson {
+    @Property(id: 1)
+    var name: String
+}
+
+@Suite("README: Observation")
+struct ObservationReadmeTests {
+
+    @Test("The README's observation example notifies both systems; the change stream reports the path")
+    func readmeExample() async {
+        let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+        let alice = ObservedReadmePerson.create(in: database, id: 1, name: "Alice")
+        let tracked = ObservedFireCount()
+        withObservationTracking {
+            _ = alice.name
+        } onChange: {
+            tracked.fire()
+        }
+        let willChange = ObservedFireCount()
+        let subscription = alice.objectWillChange.sink { willChange.fire() }
+        let stream = database.changes
+        let reader = Task { () -> Path? in
+            for await path in stream { return path }
+            return nil
+        }
+        ObservedReadmePerson(database: database, id: 1).name = "Alicia"
+        #expect(tracked.value == 1)
+        #expect(willChange.value == 1)
+        #expect(await reader.value == alice.path(of: .name))
+        subscription.cancel()
     }
 }

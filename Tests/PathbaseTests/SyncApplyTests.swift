@@ -147,10 +147,10 @@ struct SyncApplyTests {
     @Test("A response about another model than its records, or another instance, is refused whole")
     func contradictoryResponse() throws {
         let pair = SyncPair()
-        let item = #"{"path":[1300,1,1],"timestamp":[1,0,1],"value":"x"}"#
-        let owner = #"{"path":[1301,1,1],"timestamp":[2,0,1],"value":"y"}"#
+        let item = #"{"path":[2000,1,1],"timestamp":[1,0,1],"value":"x"}"#
+        let owner = #"{"path":[2001,1,1],"timestamp":[2,0,1],"value":"y"}"#
         func response(_ kind: String, instance: String = "", _ records: [String]) -> Data {
-            Data(#"{"version":1,"kind":"\#(kind)","body":{"model":1300,\#(instance)"records":[\#(records.joined(separator: ","))],"isComplete":true}}"#.utf8)
+            Data(#"{"version":1,"kind":"\#(kind)","body":{"model":2000,\#(instance)"records":[\#(records.joined(separator: ","))],"isComplete":true}}"#.utf8)
         }
         let cases: [(Data, String)] = [
             (response("modelUpdate", [item, owner]), "model"),

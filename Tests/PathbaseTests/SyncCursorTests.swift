@@ -66,14 +66,14 @@ struct SyncCursorTests {
     func crowdedTimestamp() throws {
         let pair = SyncPair()
         let producer = pair.producerDatabase
-        // Model 1299 orders before SyncItem's 1300 at the same timestamp.
+        // Model 1999 orders before SyncItem's 2000 at the same timestamp.
         for instance in 0..<300 {
-            producer.set(instance, for: Path(model: 1299, instance: instance, property: 1), timestamp: stamp(7))
+            producer.set(instance, for: Path(model: 1999, instance: instance, property: 1), timestamp: stamp(7))
         }
         producer.set("first", for: path(1), timestamp: stamp(7))
         producer.set("second", for: path(2), timestamp: stamp(7))
         for instance in 300..<600 {
-            producer.set(instance, for: Path(model: 1299, instance: instance, property: 1), timestamp: stamp(8))
+            producer.set(instance, for: Path(model: 1999, instance: instance, property: 1), timestamp: stamp(8))
         }
         producer.set("third", for: path(3), timestamp: stamp(8))
         let results = try pair.pullModel(SyncItem.self, limit: 1)
@@ -189,7 +189,7 @@ struct SyncCursorTests {
         #expect(throws: SyncError.invalidLimit(0)) {
             try pair.consumer.modelUpdateRequest(for: SyncItem.self, limit: 0)
         }
-        let hostile = Data(#"{"version":1,"kind":"modelUpdateRequest","body":{"model":1300,"limit":-5}}"#.utf8)
+        let hostile = Data(#"{"version":1,"kind":"modelUpdateRequest","body":{"model":2000,"limit":-5}}"#.utf8)
         #expect(remoteError(pair.producer.process(request: hostile), consumer: pair.consumer) == .invalidLimit(-5))
     }
 

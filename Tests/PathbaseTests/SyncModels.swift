@@ -1,9 +1,9 @@
 import Foundation
 import Pathbase
 
-// Model ids 1300–1349: synchronization and commands.
+// Model ids 2000–2049: synchronization and commands.
 
-@Model(id: 1300)
+@Model(id: 2000)
 final class SyncItem {
     @Property(id: 1)
     var title: String
@@ -24,20 +24,20 @@ final class SyncItem {
     var scores: [String: Double]
 }
 
-@Model(id: 1301)
+@Model(id: 2001)
 final class SyncOwner {
     @Property(id: 1)
     var name: String
 }
 
-@Model(id: 1302)
+@Model(id: 2002)
 final class SyncTag {
     @Property(id: 1)
     var label: String
 }
 
 /// A model of another app version: `SyncItem`'s id with one property more.
-@Model(id: 1300)
+@Model(id: 2000)
 final class SyncItemV2 {
     @Property(id: 1)
     var title: String
@@ -56,7 +56,7 @@ struct InstallFailure: Error, CustomStringConvertible {
     var description: String { "disk full" }
 }
 
-@Model(id: 1310)
+@Model(id: 2010)
 final class Package {
     @Property(id: 1)
     var name: String

@@ -3,15 +3,15 @@ import Pathbase
 import Testing
 
 // The README's "Synchronization and commands" examples, compiled and checked with local
-// names. Keep them in step with README.md. Model ids 1330–1339.
+// names. Keep them in step with README.md. Model ids 2030–2039.
 
-@Model(id: 1330)
+@Model(id: 2030)
 private final class ReadmeSyncPerson {
     @Property(id: 1)
     var name: String
 }
 
-@Model(id: 1331)
+@Model(id: 2031)
 private final class ReadmeSystemPackage {
     @Property(id: 1)
     var name: String

@@ -3,15 +3,15 @@ import Pathbase
 import Testing
 
 // The documented synchronization and command samples, compiled and checked with our names.
-// Model ids 1320–1329.
+// Model ids 2020–2029.
 
-@Model(id: 1320)
+@Model(id: 2020)
 final class SeedModel {
     @Property(id: 1)
     var value: String
 }
 
-@Model(id: 1321)
+@Model(id: 2021)
 final class SystemPackage {
     @Property(id: 1)
     var name: String
@@ -29,8 +29,8 @@ final class SystemPackage {
 /// Provide the consumer and producer with the types for each model
 func mapIdToModel(modelId: Int) -> (any ModelProtocol.Type)? {
     switch modelId {
-    case 1320: return SeedModel.self
-    case 1321: return SystemPackage.self
+    case 2020: return SeedModel.self
+    case 2021: return SystemPackage.self
     default: return nil
     }
 }

@@ -51,8 +51,12 @@ public final class HybridLogicalClock: Sendable {
                 next = Timestamp(time: wall, counter: 0, replica: replica)
             } else if last.counter < .max {
                 next = Timestamp(time: last.time, counter: last.counter + 1, replica: replica)
-            } else {
+            } else if last.time < .max {
                 next = Timestamp(time: last.time + 1, counter: 0, replica: replica)
+            } else {
+                // Only a hostile timestamp at the end of time gets here: stay there rather
+                // than overflow.
+                next = last
             }
             last = next
             return next

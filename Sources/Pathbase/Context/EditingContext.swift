@@ -132,7 +132,7 @@ public final class EditingContext: Database, @unchecked Sendable {
                 if !conflicts.isEmpty { throw EditingContextError.conflicts(conflicts) }
             }
             for edit in pending {
-                write(edit.value, to: edit.path, in: database)
+                database.set(erased: edit.value, for: edit.path)
             }
         }
         if let batching = database as? any BatchDatabase {
@@ -197,11 +197,6 @@ public enum EditingContextError: Error, CustomStringConvertible, Equatable {
             "The database changed \(paths.count) path(s) the editing context also used: \(paths.map(\.description).joined(separator: ", ")). Nothing was committed."
         }
     }
-}
-
-/// Writes a type-erased value with its own type.
-private func write<Value: DatabaseValue>(_ value: Value, to path: Path, in database: any Database) {
-    database.set(value, for: path)
 }
 
 extension Database {

@@ -127,7 +127,7 @@ class HistoryColumn {
 
     func value<V: DatabaseValue>(ofRecord index: Int, as type: V.Type) -> V? {
         let slot = entries[index].slot
-        return slot < 0 ? others[-slot - 1] as? V : nil
+        return slot < 0 ? castStoredValue(others[-slot - 1], as: V.self) : nil
     }
 
     func anyValue(ofRecord index: Int) -> any DatabaseValue {
@@ -173,9 +173,9 @@ final class TypedHistoryColumn<Value: DatabaseValue>: HistoryColumn {
 
     override func value<V: DatabaseValue>(ofRecord index: Int, as type: V.Type) -> V? {
         let slot = entries[index].slot
-        if slot < 0 { return others[-slot - 1] as? V }
+        if slot < 0 { return castStoredValue(others[-slot - 1], as: V.self) }
         // Same type: reinterpreting is exact and needs no runtime cast.
-        return V.self == Value.self ? unsafeBitCast(values[slot], to: V.self) : values[slot] as? V
+        return V.self == Value.self ? unsafeBitCast(values[slot], to: V.self) : castStoredValue(values[slot], as: V.self)
     }
 
     override func anyValue(ofRecord index: Int) -> any DatabaseValue {

@@ -84,11 +84,7 @@ extension HistoryDatabase {
     /// Stores a record: its value at its path, with its timestamp.
     public func apply(_ record: Record) {
         clock.receive(record.timestamp)
-        store(record.value, for: record.path, timestamp: record.timestamp)
-    }
-
-    private func store<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
-        set(value, for: path, timestamp: timestamp)
+        set(erased: record.value, for: record.path, timestamp: record.timestamp)
     }
 
     /// Returns the values a path held, oldest first, skipping records of another type.

@@ -29,7 +29,7 @@ class ValueColumn {
 
     func get<V: DatabaseValue>(_ instance: InstanceKey, as type: V.Type) -> V? {
         guard let slot = slots[instance], slot & 1 == 1 else { return nil }
-        return others[slot >> 1] as? V
+        return castStoredValue(others[slot >> 1], as: V.self)
     }
 
     func set<V: DatabaseValue>(_ value: V, for instance: InstanceKey) {
@@ -73,9 +73,9 @@ final class TypedValueColumn<Value: DatabaseValue>: ValueColumn {
 
     override func get<V: DatabaseValue>(_ instance: InstanceKey, as type: V.Type) -> V? {
         guard let slot = slots[instance] else { return nil }
-        if slot & 1 == 1 { return others[slot >> 1] as? V }
+        if slot & 1 == 1 { return castStoredValue(others[slot >> 1], as: V.self) }
         // Same type: reinterpreting is exact and needs no runtime cast.
-        return V.self == Value.self ? unsafeBitCast(values[slot >> 1], to: V.self) : values[slot >> 1] as? V
+        return V.self == Value.self ? unsafeBitCast(values[slot >> 1], to: V.self) : castStoredValue(values[slot >> 1], as: V.self)
     }
 
     override func set<V: DatabaseValue>(_ value: V, for instance: InstanceKey) {

@@ -137,8 +137,7 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
             groupDepth == 1 ? (group ?? []) : []
         }
         for change in changes.reversed() {
-            let earlier = change.before ?? Self.absentValue(for: change.path)
-            store(earlier, at: change.path)
+            database.set(erased: change.before ?? Self.absentValue(for: change.path), for: change.path)
         }
     }
 
@@ -209,17 +208,13 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
     /// Writes values as new records, all or nothing where the database supports batches.
     private func writeInOneBatch(_ writes: [(Path, any DatabaseValue)]) -> Bool {
         func apply() {
-            for (path, value) in writes { store(value, at: path) }
+            for (path, value) in writes { database.set(erased: value, for: path) }
         }
         guard let batching = database as? any BatchDatabase else {
             apply()
             return true
         }
         return (try? batching.batch(apply)) != nil
-    }
-
-    private func store<Value: DatabaseValue>(_ value: Value, at path: Path) {
-        database.set(value, for: path)
     }
 
     private static func absentValue(for path: Path) -> any DatabaseValue {

@@ -95,19 +95,22 @@ extension SQLiteDatabase {
         }
     }
 
-    /// The earliest moment whose state the database knows exactly: `nil` (all of it) when
-    /// it keeps history; without history, the newest write, since older states are unknown.
+    /// The earliest moment whose state the database knows exactly: when it keeps history,
+    /// `nil` (all of it) until ``prune(before:)`` moves it; without history, the newest
+    /// write, since older states are unknown.
     ///
     /// ```swift
     /// if let start = database.historyStart { print("history starts at", start) }
     /// ```
     public var historyStart: Timestamp? {
-        guard !keepsHistory else { return nil }
-        return reporting(nil) { () throws(SQLiteDatabaseError) -> Timestamp? in
-            _ = try openHandle()
-            let statement = statements.selectNewestCurrent
-            defer { statement.reset() }
-            return try hasRow(statement) ? statement.timestamp(at: 0) : nil
+        reporting(nil) { () throws(SQLiteDatabaseError) -> Timestamp? in
+            let handle = try openHandle()
+            guard keepsHistory else {
+                let statement = statements.selectNewestCurrent
+                defer { statement.reset() }
+                return try hasRow(statement) ? statement.timestamp(at: 0) : nil
+            }
+            return try readPrunedBefore(handle)
         }
     }
 

@@ -1,0 +1,275 @@
+import Foundation
+
+/// The export format of a database's records: versioned JSON that any database can import.
+///
+/// ```swift
+/// let data = try database.exportRecords()                 // everything
+/// let recent = try database.exportRecords(after: stamp)    // only newer records
+/// try otherDatabase.importRecords(from: data)              // same state, same history
+/// ```
+///
+/// The document is a JSON object `{"format": "pathbase-records", "version": 1,
+/// "records": [...]}`; each record is `{"path": [model, instance, property], "timestamp":
+/// [microseconds, counter, replica], "type": T, "value": V}`. `T` names the value's type
+/// exactly, so that it reads back as the type that wrote it: `Bool`, `Int`, `Int8` …
+/// `UInt64`, `Double`, `Float`, `String`, `Data` (base64), `Date` (seconds since 2001),
+/// `InstanceStatus`, `[Int]` (reference lists), `NoValue`, `nil` (a stored `nil`), or
+/// `codable:<Swift type name>` with the value's own JSON encoding as `V`, imported as an
+/// ``EncodedValue`` that decodes when read.
+///
+/// Importing keeps the records' timestamps, so newest-wins makes imports idempotent:
+/// importing the same data twice changes nothing, and importing into a database that
+/// already has newer values keeps those. A malformed, truncated or newer-version document
+/// throws ``RecordArchiveError`` before anything is written.
+public enum RecordArchive {
+
+    /// The format name in every document.
+    public static let format = "pathbase-records"
+
+    /// The version this library writes and reads.
+    public static let version = 1
+
+    /// Encodes records into an export document.
+    public static func encode(_ records: [Record]) throws -> Data {
+        let document = Document(format: format, version: version, records: try records.map(ArchivedRecord.init))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(document)
+    }
+
+    /// Decodes an export document into records, checking all of it first.
+    public static func decode(_ data: Data) throws -> [Record] {
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: data)
+        } catch {
+            throw RecordArchiveError.malformed(reason: "\(error)")
+        }
+        guard document.format == format else {
+            throw RecordArchiveError.malformed(reason: "the document's format is '\(document.format)', not '\(format)'")
+        }
+        guard document.version <= version else {
+            throw RecordArchiveError.newerVersion(found: document.version, supported: version)
+        }
+        return try document.records.map { try $0.record() }
+    }
+
+    struct Document: Codable {
+        let format: String
+        let version: Int
+        let records: [ArchivedRecord]
+    }
+}
+
+/// Why an export document could not be read. Nothing was imported.
+public enum RecordArchiveError: Error, CustomStringConvertible, Equatable {
+    /// The data is not a valid export document (not JSON, truncated, missing fields).
+    case malformed(reason: String)
+    /// The document was written by a newer version of the format.
+    case newerVersion(found: Int, supported: Int)
+    /// A record's value does not match its declared type.
+    case invalidValue(type: String, path: Path)
+    /// A value of this type cannot be written into a document.
+    case unsupportedValue(type: String, path: Path)
+
+    public var description: String {
+        switch self {
+        case .malformed(let reason): "Not a Pathbase export, or damaged: \(reason)"
+        case .newerVersion(let found, let supported): "The export has format version \(found); this Pathbase reads up to \(supported)"
+        case .invalidValue(let type, let path): "The export's value at \(path) is not a valid \(type)"
+        case .unsupportedValue(let type, let path): "A value of type \(type) at \(path) cannot be exported"
+        }
+    }
+}
+
+/// One record in an export document.
+struct ArchivedRecord: Codable {
+    let path: Path
+    let timestamp: Timestamp
+    let type: String
+    let value: JSONValue
+
+    init(_ record: Record) throws {
+        path = record.path
+        timestamp = record.timestamp
+        (type, value) = try Self.archive(record.value, at: record.path)
+    }
+
+    func record() throws -> Record {
+        Record(path: path, timestamp: timestamp, value: try restore())
+    }
+
+    private static func archive(_ value: any DatabaseValue, at path: Path) throws -> (String, JSONValue) {
+        // A stored `nil` of any optional type.
+        if Mirror(reflecting: value).displayStyle == .optional, Mirror(reflecting: value).children.isEmpty {
+            return ("nil", .null)
+        }
+        switch value {
+        case let value as Bool: return ("Bool", .bool(value))
+        case let value as Int: return ("Int", .integer(Int64(value)))
+        case let value as Int8: return ("Int8", .integer(Int64(value)))
+        case let value as Int16: return ("Int16", .integer(Int64(value)))
+        case let value as Int32: return ("Int32", .integer(Int64(value)))
+        case let value as Int64: return ("Int64", .integer(value))
+        case let value as UInt: return ("UInt", .string(String(value)))
+        case let value as UInt8: return ("UInt8", .integer(Int64(value)))
+        case let value as UInt16: return ("UInt16", .integer(Int64(value)))
+        case let value as UInt32: return ("UInt32", .integer(Int64(value)))
+        case let value as UInt64: return ("UInt64", .string(String(value)))
+        case let value as Double: return ("Double", .double(value))
+        case let value as Float: return ("Float", .double(Double(value)))
+        case let value as String: return ("String", .string(value))
+        case let value as Data: return ("Data", .string(value.base64EncodedString()))
+        case let value as Date: return ("Date", .double(value.timeIntervalSinceReferenceDate))
+        case let value as InstanceStatus: return ("InstanceStatus", .integer(Int64(value.rawValue)))
+        case is NoValue: return ("NoValue", .null)
+        case let value as [Int]: return ("[Int]", .array(value.map { .integer(Int64($0)) }))
+        case let value as EncodedValue: return ("codable:\(value.typeName)", try JSONValue(json: value.json))
+        default:
+            let typeName = String(reflecting: Swift.type(of: value))
+            guard let json = try? JSONEncoder().encode(value) else {
+                throw RecordArchiveError.unsupportedValue(type: typeName, path: path)
+            }
+            return ("codable:\(typeName)", try JSONValue(json: json))
+        }
+    }
+
+    private func restore() throws -> any DatabaseValue {
+        func invalid() -> RecordArchiveError { .invalidValue(type: type, path: path) }
+        func integer<I: FixedWidthInteger & DatabaseValue>(_ type: I.Type) throws -> I {
+            switch value {
+            case .integer(let number): if let exact = I(exactly: number) { return exact }
+            case .string(let text): if let exact = I(text) { return exact }
+            default: break
+            }
+            throw invalid()
+        }
+        switch type {
+        case "nil": return Optional<NoValue>.none
+        case "NoValue": return NoValue()
+        case "Bool": guard case .bool(let flag) = value else { throw invalid() }; return flag
+        case "Int": return try integer(Int.self)
+        case "Int8": return try integer(Int8.self)
+        case "Int16": return try integer(Int16.self)
+        case "Int32": return try integer(Int32.self)
+        case "Int64": return try integer(Int64.self)
+        case "UInt": return try integer(UInt.self)
+        case "UInt8": return try integer(UInt8.self)
+        case "UInt16": return try integer(UInt16.self)
+        case "UInt32": return try integer(UInt32.self)
+        case "UInt64": return try integer(UInt64.self)
+        case "Double": guard let number = value.number else { throw invalid() }; return number
+        case "Float": guard let number = value.number else { throw invalid() }; return Float(number)
+        case "String": guard case .string(let text) = value else { throw invalid() }; return text
+        case "Data":
+            guard case .string(let text) = value, let data = Data(base64Encoded: text) else { throw invalid() }
+            return data
+        case "Date": guard let number = value.number else { throw invalid() }; return Date(timeIntervalSinceReferenceDate: number)
+        case "InstanceStatus":
+            guard case .integer(let raw) = value, let byte = UInt8(exactly: raw), let status = InstanceStatus(rawValue: byte) else { throw invalid() }
+            return status
+        case "[Int]":
+            guard case .array(let elements) = value else { throw invalid() }
+            return try elements.map { element -> Int in
+                guard case .integer(let number) = element, let exact = Int(exactly: number) else { throw invalid() }
+                return exact
+            }
+        case let name where name.hasPrefix("codable:") && name.count > "codable:".count:
+            return EncodedValue(typeName: String(name.dropFirst("codable:".count)), json: try value.json())
+        default:
+            throw RecordArchiveError.malformed(reason: "unknown value type '\(type)' at \(path)")
+        }
+    }
+}
+
+/// A JSON value, to carry encoded `Codable` values inside the document unchanged.
+enum JSONValue: Codable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(json: Data) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: json)
+    }
+
+    func json() throws -> Data {
+        try JSONEncoder().encode(self)
+    }
+
+    var number: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
+        else if let value = try? container.decode(Double.self) { self = .double(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+extension HistoryDatabase {
+
+    /// Exports every record (or those after `timestamp`) as a ``RecordArchive`` document.
+    ///
+    /// ```swift
+    /// let backup = try database.exportRecords()
+    /// ```
+    public func exportRecords(after timestamp: Timestamp? = nil) throws -> Data {
+        try RecordArchive.encode(records(after: timestamp))
+    }
+}
+
+extension Database {
+
+    /// Imports a ``RecordArchive`` document, record by record with their timestamps on a
+    /// ``HistoryDatabase`` (newest wins), in one batch on a ``BatchDatabase``.
+    ///
+    /// ```swift
+    /// try database.importRecords(from: backup)
+    /// ```
+    ///
+    /// The whole document is checked before anything is written; a malformed one throws
+    /// ``RecordArchiveError`` and changes nothing. A database without history keeps, for
+    /// each path, the value of the newest record in the document.
+    public func importRecords(from data: Data) throws {
+        let records = try RecordArchive.decode(data).sorted(by: Record.chronological)
+        func store() {
+            if let history = self as? any HistoryDatabase {
+                for record in records { history.apply(record) }
+            } else {
+                for record in records { set(erased: record.value, for: record.path) }
+            }
+        }
+        if let batching = self as? any BatchDatabase {
+            try batching.batch(store)
+        } else {
+            store()
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import Pathbase
+import PathbaseSQLite
+
+/// `pathbase export FILE --out OUT`: every record of a file as a versioned JSON document.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write every record of a Pathbase file (or those after a time) to a JSON export.",
+        discussion: "The export keeps each record's path, timestamp and exact value type; `pathbase import` or `importRecords(from:)` rebuild the same state in any database."
+    )
+
+    @Argument(help: "The Pathbase SQLite file.")
+    var file: String
+
+    @Option(help: "Where to write the export.")
+    var out: String
+
+    @Option(help: "Only records after this time (ISO 8601, for example 2026-11-21T10:00:00Z).")
+    var after: String?
+
+    func run() throws {
+        let database = try ExistingFile.open(file)
+        defer { database.close() }
+        var cursor: Timestamp?
+        if let after {
+            guard let date = ISO8601DateFormatter().date(from: after) else {
+                throw ValidationError("'\(after)' is not an ISO 8601 time such as 2026-11-21T10:00:00Z")
+            }
+            cursor = Timestamp(latestAt: date)
+        }
+        let records = database.records(after: cursor)
+        try RecordArchive.encode(records).write(to: URL(fileURLWithPath: out), options: .atomic)
+        print("Exported \(records.count) records from \(file) to \(out).")
+    }
+}
+
+/// `pathbase import FILE IN`: adds an export's records to a file.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add the records of a JSON export to a Pathbase file (created if missing).",
+        discussion: "Records keep their timestamps, so the newest value of each path wins and importing twice changes nothing. A damaged export is rejected before anything is written."
+    )
+
+    @Argument(help: "The Pathbase SQLite file to import into.")
+    var file: String
+
+    @Argument(help: "The export to read.")
+    var input: String
+
+    func run() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: input))
+        let records = try RecordArchive.decode(data)
+        let database = FileManager.default.fileExists(atPath: file) ? try ExistingFile.open(file) : try SQLiteDatabase(path: file)
+        defer { database.close() }
+        try database.importRecords(from: data)
+        print("Imported \(records.count) records from \(input) into \(file).")
+    }
+}
