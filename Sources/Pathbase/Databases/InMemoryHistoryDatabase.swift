@@ -16,6 +16,7 @@
 /// Safe to use from any thread.
 public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked Sendable {
 
+    /// The clock that stamps this database's own writes.
     public let clock: HybridLogicalClock
     private let lock = Lock()
     private let columnStorage = LockedState(ColumnDirectory<HistoryColumn>())
@@ -97,11 +98,14 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
         return records
     }
 
+    /// The moment ``prune(before:)`` last pruned to, or `nil` if the history is whole.
     public var historyStart: Timestamp? {
         lock.withLock { prunedBefore }
     }
     private var prunedBefore: Timestamp?
 
+    /// Drops, for every path, the records older than its newest record at or before
+    /// `timestamp`; the state at `timestamp` and everything after it stay.
     public func prune(before timestamp: Timestamp) {
         lock.withLock {
             for (_, column) in columns.entries { column.prune(before: timestamp) }
