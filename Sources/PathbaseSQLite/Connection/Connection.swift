@@ -35,7 +35,7 @@ final class Connection {
         do {
             if let path {
                 // Rejects a file that is not Pathbase's before anything writes to it.
-                if case .pathbase(let fileKeepsHistory) = try FileCheck.inspect(path: path),
+                if case .pathbase(let fileKeepsHistory) = try FileCheck.inspect(path: path, busyTimeout: options.busyTimeout),
                    fileKeepsHistory != options.keepsHistory {
                     throw SQLiteDatabaseError.historyModeMismatch(path: path, fileKeepsHistory: fileKeepsHistory)
                 }

@@ -18,7 +18,9 @@ enum FileCheck {
         case pathbase(keepsHistory: Bool)
     }
 
-    static func inspect(path: String) throws(SQLiteDatabaseError) -> Content {
+    /// `busyTimeout`: how long to wait while another process holds the file locked (for
+    /// example while it recovers or checkpoints the write-ahead log).
+    static func inspect(path: String, busyTimeout: TimeInterval) throws(SQLiteDatabaseError) -> Content {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .empty }
         guard !isDirectory.boolValue else { throw .cannotOpen(path: path, reason: "it is a directory") }
@@ -40,7 +42,7 @@ enum FileCheck {
         // completes it from the log on open, so only the header's shape can be judged here.
         let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? UInt64) ?? 0
         try checkHeader(header, fileSize: walSize > 0 ? nil : size, path: path)
-        return try inspectTables(path: path)
+        return try inspectTables(path: path, busyTimeout: busyTimeout)
     }
 
     /// The SQLite file header: magic string, page size, and a page count that fits the size.
@@ -73,9 +75,10 @@ enum FileCheck {
     }
 
     /// Opens the file read-only and reads Pathbase's marks and tables.
-    private static func inspectTables(path: String) throws(SQLiteDatabaseError) -> Content {
+    private static func inspectTables(path: String, busyTimeout: TimeInterval) throws(SQLiteDatabaseError) -> Content {
         var configuration = Configuration()
         configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "Pathbase file check"
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
