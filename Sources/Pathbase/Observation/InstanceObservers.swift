@@ -36,6 +36,7 @@ public final class InstanceObservers: @unchecked Sendable {
     /// The continuations of the running change streams.
     private var streams: [Int: AsyncStream<Path>.Continuation] = [:]
     private var nextStreamId = 0
+    private var listeners: [Int: (Path) -> Void] = [:]
 
     private struct InstanceID: Hashable {
         let model: ModelKey
@@ -93,20 +94,37 @@ public final class InstanceObservers: @unchecked Sendable {
         return stream
     }
 
+    /// Calls `body` with the path of every write, on the writing thread, right after the
+    /// write; returns a token for ``removeListener(_:)``. Live queries use it.
+    func addListener(_ body: @escaping (Path) -> Void) -> Int {
+        lock.withLock {
+            nextStreamId += 1
+            listeners[nextStreamId] = body
+            return nextStreamId
+        }
+    }
+
+    /// Stops calling a listener added with ``addListener(_:)``.
+    func removeListener(_ token: Int) {
+        lock.withLock { _ = listeners.removeValue(forKey: token) }
+    }
+
     // MARK: Writes
 
     /// Notifies every observer of `path`, around a write that `change` makes.
     func write(_ path: Path, _ change: () -> Void) {
         let keyPath = \ObservedPaths.[path]
-        let (publisher, continuations): (ObservableObjectPublisher?, [AsyncStream<Path>.Continuation]) = lock.withLock {
+        let (publisher, continuations, listeners): (ObservableObjectPublisher?, [AsyncStream<Path>.Continuation], [(Path) -> Void]) = lock.withLock {
             (publishers[InstanceID(model: path.model, instance: path.instance)],
-             streams.isEmpty ? [] : Array(streams.values))
+             streams.isEmpty ? [] : Array(streams.values),
+             self.listeners.isEmpty ? [] : Array(self.listeners.values))
         }
         publisher?.send()
         registrar.willSet(ObservedPaths.shared, keyPath: keyPath)
         change()
         registrar.didSet(ObservedPaths.shared, keyPath: keyPath)
         for continuation in continuations { continuation.yield(path) }
+        for listener in listeners { listener(path) }
     }
 }
 
