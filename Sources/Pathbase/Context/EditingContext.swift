@@ -135,11 +135,7 @@ public final class EditingContext: Database, @unchecked Sendable {
                 database.set(erased: edit.value, for: edit.path)
             }
         }
-        if let batching = database as? any BatchDatabase {
-            try batching.batch(store)
-        } else {
-            try store()
-        }
+        try database.inBatchIfSupported(store)
         lock.withLock {
             // Edits made while committing stay pending.
             edits.removeFirst(pending.count)

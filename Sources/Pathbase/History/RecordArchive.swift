@@ -266,10 +266,6 @@ extension Database {
                 for record in records { set(erased: record.value, for: record.path) }
             }
         }
-        if let batching = self as? any BatchDatabase {
-            try batching.batch(store)
-        } else {
-            store()
-        }
+        try inBatchIfSupported(store)
     }
 }

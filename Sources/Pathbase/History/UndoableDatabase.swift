@@ -210,11 +210,7 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
         func apply() {
             for (path, value) in writes { database.set(erased: value, for: path) }
         }
-        guard let batching = database as? any BatchDatabase else {
-            apply()
-            return true
-        }
-        return (try? batching.batch(apply)) != nil
+        return (try? database.inBatchIfSupported(apply)) != nil
     }
 
     private static func absentValue(for path: Path) -> any DatabaseValue {

@@ -52,7 +52,7 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
     /// The current results: filtered, sorted, paged.
     public var results: [Model] {
         registrar.access(self, keyPath: \.results)
-        return lock.withLock { query.page(of: matches.map(\.model)) }
+        return lock.withLock { query.page(of: matches).map(\.model) }
     }
 
     /// Re-evaluates the one instance a write touched.

@@ -52,7 +52,7 @@ public struct QueryDescriptor<Model: ModelProtocol>: Identifiable {
     public var isSorted: Bool { sortKey != nil }
 
     /// The page of `matches` (already filtered and sorted) that the query returns.
-    func page(of matches: [Model]) -> [Model] {
+    func page<Element>(of matches: [Element]) -> [Element] {
         let start = min(offset, matches.count)
         let end = limit.map { min(matches.count, start + $0) } ?? matches.count
         return Array(matches[start ..< end])

@@ -237,15 +237,9 @@ public final class UpdateConsumer {
     /// Stores records; in one batch (one transaction, all or nothing) where the database
     /// supports it.
     private func store(_ records: [Record], in history: any HistoryDatabase) throws(SyncError) {
-        guard let batching = history as? any BatchDatabase, records.count > 1 else {
-            for record in records { history.apply(record) }
-            return
-        }
         do {
-            try batching.batch {
-                for record in records {
-                    history.apply(record)
-                }
+            try history.inBatchIfSupported {
+                for record in records { history.apply(record) }
             }
         } catch {
             throw .storageFailed(String(describing: error))
