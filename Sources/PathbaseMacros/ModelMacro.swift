@@ -97,6 +97,22 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             )
         }
 
+        if !properties.isEmpty {
+            // Key path equality is structural, so a switch finds a stored property's id.
+            let typeName = classDeclaration.name.trimmed.text
+            let keyCases = properties.map { "case \\\(typeName).\($0.name ?? ""): \($0.idText ?? "")" }
+            members.append(
+                """
+                \(raw: access)static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    \(raw: keyCases.joined(separator: "\n"))
+                    default: nil
+                    }
+                }
+                """
+            )
+        }
+
         let commands = validCommands(of: classDeclaration, properties: properties, in: context)
         if !commands.isEmpty {
             let commandCases = commands.map { command -> String in

@@ -285,6 +285,15 @@ struct CommandDiagnosticTests {
                         nil
                     }
                 }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Tool.name:
+                        3
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Tool: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {

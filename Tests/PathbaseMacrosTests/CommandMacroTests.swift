@@ -77,6 +77,15 @@ struct CommandMacroTests {
                     }
                 }
 
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\SystemPackage.name:
+                        1
+                    default:
+                        nil
+                    }
+                }
+
                 func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {
                     switch command {
                     case 2:

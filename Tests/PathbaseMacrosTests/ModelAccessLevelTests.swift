@@ -67,6 +67,15 @@ struct ModelAccessLevelTests {
                         nil
                     }
                 }
+
+                public static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Item.title:
+                        1
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Item: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -131,6 +140,15 @@ struct ModelAccessLevelTests {
                     switch property {
                     case 1:
                         Int.self
+                    default:
+                        nil
+                    }
+                }
+
+                fileprivate static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Secret.code:
+                        1
                     default:
                         nil
                     }
@@ -203,6 +221,15 @@ struct ModelAccessLevelTests {
                         nil
                     }
                 }
+
+                public static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Base.parent:
+                        1
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Base: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -267,6 +294,15 @@ struct ModelAccessLevelTests {
                     switch property {
                     case 1:
                         [Pathbase.InstanceKey].self
+                    default:
+                        nil
+                    }
+                }
+
+                package static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Shared.items:
+                        1
                     default:
                         nil
                     }

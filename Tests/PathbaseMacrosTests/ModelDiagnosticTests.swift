@@ -142,6 +142,15 @@ struct ModelDiagnosticTests {
                         nil
                     }
                 }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Person.name:
+                        1
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -228,6 +237,15 @@ struct ModelDiagnosticTests {
                         nil
                     }
                 }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Folder.parent:
+                        2
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Folder: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -306,6 +324,15 @@ struct ModelDiagnosticTests {
                         nil
                     }
                 }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Person.age:
+                        2
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -376,6 +403,15 @@ struct ModelDiagnosticTests {
                     switch property {
                     case 2:
                         Int.self
+                    default:
+                        nil
+                    }
+                }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Person.age:
+                        2
                     default:
                         nil
                     }
@@ -455,6 +491,15 @@ struct ModelDiagnosticTests {
                         nil
                     }
                 }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Person.age:
+                        2
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -525,6 +570,15 @@ struct ModelDiagnosticTests {
                     switch property {
                     case 2:
                         Int.self
+                    default:
+                        nil
+                    }
+                }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Counter.y:
+                        2
                     default:
                         nil
                     }

@@ -115,6 +115,21 @@ struct ModelExpansionTests {
                         nil
                     }
                 }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Person.name:
+                        1
+                    case \\Person.age:
+                        2
+                    case \\Person.partner:
+                        3
+                    case \\Person.friends:
+                        4
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -221,6 +236,19 @@ struct ModelExpansionTests {
                         nil
                     }
                 }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Team.tags:
+                        1
+                    case \\Team.lead:
+                        2
+                    case \\Team.members:
+                        3
+                    default:
+                        nil
+                    }
+                }
             }
 
             extension Team: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
@@ -285,6 +313,15 @@ struct ModelExpansionTests {
                     switch property {
                     case 1:
                         Int.self
+                    default:
+                        nil
+                    }
+                }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Item.count:
+                        1
                     default:
                         nil
                     }
@@ -361,6 +398,15 @@ struct ModelExpansionTests {
                     switch property {
                     case 1:
                         String.self
+                    default:
+                        nil
+                    }
+                }
+
+                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                    switch keyPath {
+                    case \\Person.name:
+                        1
                     default:
                         nil
                     }

@@ -3,7 +3,7 @@ import GRDBSQLite
 
 /// The baseline for the SQLite benchmarks: SQLite's C API used directly, with prepared
 /// statements, on the same tables and settings as `SQLiteDatabase` (WAL,
-/// `synchronous = NORMAL`, the same `WITHOUT ROWID` layout and index).
+/// `synchronous = NORMAL`, the same `WITHOUT ROWID` layout and indexes).
 final class RawSQLite {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
@@ -30,6 +30,7 @@ final class RawSQLite {
             ) WITHOUT ROWID
             """)
         execute("CREATE INDEX records_by_time ON records(time, counter, replica, model, instance, property)")
+        execute("CREATE INDEX current_values_by_value ON current_values(model, property, type, value)")
     }
 
     deinit {

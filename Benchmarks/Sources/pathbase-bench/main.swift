@@ -4,6 +4,7 @@ let usage = """
     usage: pathbase-bench <suite>...
       memory   in-memory databases against a plain [Path: Any] dictionary
       sqlite   SQLiteDatabase against raw SQLite C calls, the in-memory database and a GRDB record
+      query    queries run in SQL against closure filters, raw SQLite and re-running a query
     """
 
 let suites = CommandLine.arguments.dropFirst()
@@ -20,6 +21,13 @@ for suite in suites {
             try SQLiteBenchmark.run()
         } catch {
             print("sqlite benchmark failed: \(error)")
+            exit(1)
+        }
+    case "query":
+        do {
+            try QueryBenchmark.run()
+        } catch {
+            print("query benchmark failed: \(error)")
             exit(1)
         }
     default:

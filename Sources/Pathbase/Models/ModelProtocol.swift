@@ -57,6 +57,13 @@ public protocol ModelProtocol: AnyObject, Identifiable, Hashable, ObservableObje
     /// ``RequestProcessor`` call it. Decoding never runs the command: a decoding error
     /// leaves everything unchanged.
     func _$command(_ command: CommandKey, arguments: inout any UnkeyedDecodingContainer) throws -> (() throws -> Void)?
+
+    /// The property id of a stored property, by key path (`\Person.name` → its id); `nil`
+    /// for other key paths.
+    ///
+    /// `@Model` generates it; ``QueryFilter`` uses it to run conditions inside the database.
+    /// The default returns `nil`, so filters on a hand-written model run in memory.
+    static func _$propertyKey(for keyPath: AnyKeyPath) -> PropertyKey?
 }
 
 extension ModelProtocol {

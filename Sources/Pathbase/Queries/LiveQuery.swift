@@ -3,17 +3,18 @@ import Observation
 /// Query results that keep themselves up to date as the database changes.
 ///
 /// ```swift
-/// let database = ObservableDatabase(wrapping: InMemoryDatabase())
-/// let open = LiveQuery(QueryDescriptor<Item>(filter: { !$0.isCompleted }, sortBy: { $0.title }), in: database)
+/// let database = ObservableDatabase(wrapping: try SQLiteDatabase(path: "todo.sqlite"))
+/// let open = LiveQuery(QueryDescriptor<Item>(where: \.isCompleted == false, sortBy: \.title), in: database)
 /// print(open.results.count)
 /// item.isCompleted = true // `open.results` no longer contains it
 /// ```
 ///
 /// A live query is `Observable`: reading ``results`` inside `withObservationTracking` (or a
-/// SwiftUI view) tracks it. When an instance of the model changes, only that instance is
+/// SwiftUI view) tracks it. It fetches once (in the database, when the query can run
+/// there); after that, when an instance of the model changes, only that instance is
 /// evaluated again — its status, the filter and its sort key — and moved, inserted or
-/// removed, instead of fetching everything again. Updates happen on the writing thread,
-/// right after the write.
+/// removed by binary search, instead of running the query again. Updates happen on the
+/// writing thread, right after the write.
 ///
 /// The query updates itself when its database is observed: an ``ObservableDatabase``, or a
 /// wrapper of one (``isLive`` tells). On other databases it keeps the results of its
@@ -28,15 +29,21 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
 
     private let registrar = ObservationRegistrar()
     private let lock = Lock()
-    /// Every match with its sort key, in order; ``results`` is the query's page of it.
-    private var matches: [(model: Model, key: SortKey?)]
+    /// Every match with its sort key, in the query's order; ``results`` is a page of it.
+    private var matches: [QueryEntry<Model>]
+    /// The sort key of every match, to find it in `matches`.
+    private var keys: [InstanceKey: SortKey?]
     private var listenerToken: Int?
 
     /// Fetches the query's results and keeps them up to date.
     public init(_ query: QueryDescriptor<Model>, in database: any Database) {
         self.query = query
         self.database = database
-        matches = query.keyedMatches(among: database.all(of: Model.self))
+        let fetched = database.matches(of: query, paged: false)
+        matches = query.sortKey == nil || fetched.first?.key != nil
+            ? fetched
+            : fetched.map { QueryEntry(model: $0.model, key: query.sortKey?($0.model)) }
+        keys = Dictionary(matches.map { ($0.model.id, $0.key) }, uniquingKeysWith: { first, _ in first })
         listenerToken = database.instanceObservers?.addListener { [weak self] path in
             self?.absorb(path)
         }
@@ -55,33 +62,47 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
         return lock.withLock { query.page(of: matches).map(\.model) }
     }
 
+    /// How many instances match, ignoring the query's offset and limit.
+    public var matchCount: Int {
+        registrar.access(self, keyPath: \.results)
+        return lock.withLock { matches.count }
+    }
+
     /// Re-evaluates the one instance a write touched.
     private func absorb(_ path: Path) {
         guard path.model == Model.modelId else { return }
         // Read the database before taking the lock: a writer in a batch may hold the
         // database's lock and wait for ours.
         let candidate = Model(database: database, id: path.instance)
-        let included = candidate.status == .created && query.filter(candidate)
-        let key = included ? query.sortKey?(candidate) : nil
-        let wasIncluded = lock.withLock { matches.contains { $0.model.id == candidate.id } }
+        let included = candidate.status == .created && query.predicate.evaluate(candidate)
+        let entry = QueryEntry(model: candidate, key: included ? query.sortKey?(candidate) : nil)
+        let wasIncluded = lock.withLock { keys[candidate.id] != nil }
         guard included || wasIncluded else { return }
         registrar.withMutation(of: self, keyPath: \.results) {
             lock.withLock {
-                matches.removeAll { $0.model.id == candidate.id }
+                if let oldKey = keys.removeValue(forKey: candidate.id) {
+                    let old = QueryEntry(model: candidate, key: oldKey)
+                    let index = insertionIndex(for: old) - 1
+                    if matches.indices.contains(index), matches[index].model.id == candidate.id {
+                        matches.remove(at: index)
+                    } else {
+                        matches.removeAll { $0.model.id == candidate.id }
+                    }
+                }
                 guard included else { return }
-                matches.insert((candidate, key), at: insertionIndex(for: key))
+                matches.insert(entry, at: insertionIndex(for: entry))
+                keys[candidate.id] = entry.key
             }
         }
     }
 
-    /// Where an entry with `key` goes: after every entry that does not sort after it.
-    /// Call with the lock held.
-    private func insertionIndex(for key: SortKey?) -> Int {
-        guard let key else { return matches.count }
+    /// Where `entry` goes: after every entry that does not sort after it. Call with the
+    /// lock held.
+    private func insertionIndex(for entry: QueryEntry<Model>) -> Int {
         var low = 0, high = matches.count
         while low < high {
             let middle = (low + high) / 2
-            if let other = matches[middle].key, key < other {
+            if entry < matches[middle] {
                 high = middle
             } else {
                 low = middle + 1

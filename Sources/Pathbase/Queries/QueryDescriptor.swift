@@ -3,24 +3,42 @@ import Foundation
 /// What to fetch: the active instances of a model that pass a filter, in an order, paged.
 ///
 /// ```swift
+/// // Filters and sorts on stored properties run inside the database (SQL on SQLite):
+/// let adults = QueryDescriptor<Person>(where: \.age >= 18, sortBy: \.name, limit: 50)
+/// // Closures work everywhere and run on the models:
 /// let open = QueryDescriptor<Item>(filter: { !$0.isCompleted }, sortBy: { $0.sortIndex })
 /// let items = database.fetch(open)
-/// let firstPage = database.fetch(QueryDescriptor<Item>(sortBy: { $0.name }, limit: 20))
 /// ```
 ///
-/// Filters and sort keys are closures over models, evaluated in memory. Every call to an
-/// initializer creates a descriptor with a new ``id``, so UI code can tell a changed query
-/// from the same one.
+/// **Order.** Results are sorted by the sort key, then by ascending instance id among equal
+/// keys (`reverse` reverses the key order only); without a sort key, by ascending instance
+/// id. So paging with `offset` and `limit` gives the same pages on every database.
+///
+/// **Where it runs.** A ``QueryFilter`` on stored properties and a key-path sort run in the
+/// database when it supports it (`SQLiteDatabase`, and wrappers of it); closures, and
+/// everything on other databases, run on the models. Results are the same either way.
+///
+/// Every call to an initializer creates a descriptor with a new ``id``, so UI code can tell
+/// a changed query from the same one.
 public struct QueryDescriptor<Model: ModelProtocol>: Identifiable {
 
     /// Unique per created descriptor.
     public let id = UUID()
 
     /// Which instances to include.
-    public var filter: (Model) -> Bool
+    public var predicate: QueryFilter<Model>
 
-    /// The sort key of a model; `nil` keeps the database's order.
+    /// Which instances to include, as a closure (setting it replaces ``predicate``).
+    public var filter: (Model) -> Bool {
+        get { predicate.evaluate }
+        set { predicate = QueryFilter(newValue) }
+    }
+
+    /// The sort key of a model; `nil` sorts by instance id.
     var sortKey: ((Model) -> SortKey)?
+
+    /// The sort as a database runs it, when the key is a stored property.
+    var storedSort: StoredSort?
 
     /// How many results to skip.
     public var offset: Int
@@ -28,27 +46,72 @@ public struct QueryDescriptor<Model: ModelProtocol>: Identifiable {
     /// At most how many results to return; `nil` for all.
     public var limit: Int?
 
-    /// A query that keeps the database's order.
-    public init(filter: @escaping (Model) -> Bool = { _ in true }, offset: Int = 0, limit: Int? = nil) {
-        self.filter = filter
-        self.sortKey = nil
+    private init(predicate: QueryFilter<Model>, sortKey: ((Model) -> SortKey)?, storedSort: StoredSort?, offset: Int, limit: Int?) {
+        self.predicate = predicate
+        self.sortKey = sortKey
+        self.storedSort = storedSort
         self.offset = max(0, offset)
         self.limit = limit.map { max(0, $0) }
     }
 
-    /// A query sorted by a key, ascending (or descending with `reverse`).
+    /// A query filtered by a closure, in instance id order.
+    public init(filter: ((Model) -> Bool)? = nil, offset: Int = 0, limit: Int? = nil) {
+        self.init(predicate: filter.map { QueryFilter($0) } ?? .all, sortKey: nil, storedSort: nil, offset: offset, limit: limit)
+    }
+
+    /// A query filtered by a closure and sorted by a key, ascending (or descending with
+    /// `reverse`).
     public init<Key: Comparable>(
-        filter: @escaping (Model) -> Bool = { _ in true },
+        filter: ((Model) -> Bool)? = nil,
         sortBy key: @escaping (Model) -> Key,
         reverse: Bool = false,
         offset: Int = 0,
         limit: Int? = nil
     ) {
-        self.init(filter: filter, offset: offset, limit: limit)
-        sortKey = { SortKey(key($0), reverse: reverse) }
+        self.init(predicate: filter.map { QueryFilter($0) } ?? .all, sortKey: { SortKey(key($0), reverse: reverse) }, storedSort: nil, offset: offset, limit: limit)
     }
 
-    /// Whether the query sorts its results.
+    /// A query with a filter that databases can run, in instance id order.
+    ///
+    /// ```swift
+    /// let query = QueryDescriptor<Person>(where: \.city == "Oslo", limit: 10)
+    /// ```
+    public init(where predicate: QueryFilter<Model>, offset: Int = 0, limit: Int? = nil) {
+        self.init(predicate: predicate, sortKey: nil, storedSort: nil, offset: offset, limit: limit)
+    }
+
+    /// A query with a filter and a sort on a stored property, both run by the database when
+    /// it can.
+    ///
+    /// ```swift
+    /// let newest = QueryDescriptor<Note>(where: .contains(\.title, "plan"), sortBy: \.created, reverse: true, limit: 20)
+    /// ```
+    public init<Key: QueryableValue & Comparable>(
+        where predicate: QueryFilter<Model> = .all,
+        sortBy keyPath: KeyPath<Model, Key>,
+        reverse: Bool = false,
+        offset: Int = 0,
+        limit: Int? = nil
+    ) {
+        let storedSort = Model._$propertyKey(for: keyPath).map { property in
+            StoredSort(property: property, valueType: Key.self, defaultValue: Model.withDefaults[keyPath: keyPath].queryOperand, reverse: reverse)
+        }
+        self.init(predicate: predicate, sortKey: { SortKey($0[keyPath: keyPath], reverse: reverse) }, storedSort: storedSort, offset: offset, limit: limit)
+    }
+
+    /// A query with a filter and a sort by any key, computed from the models.
+    @_disfavoredOverload
+    public init<Key: Comparable>(
+        where predicate: QueryFilter<Model>,
+        sortBy key: @escaping (Model) -> Key,
+        reverse: Bool = false,
+        offset: Int = 0,
+        limit: Int? = nil
+    ) {
+        self.init(predicate: predicate, sortKey: { SortKey(key($0), reverse: reverse) }, storedSort: nil, offset: offset, limit: limit)
+    }
+
+    /// Whether the query sorts its results by a key.
     public var isSorted: Bool { sortKey != nil }
 
     /// The page of `matches` (already filtered and sorted) that the query returns.
@@ -58,20 +121,26 @@ public struct QueryDescriptor<Model: ModelProtocol>: Identifiable {
         return Array(matches[start ..< end])
     }
 
-    /// Filters and sorts instances, without paging; each with its sort key (read once).
-    func keyedMatches(among instances: [Model]) -> [(model: Model, key: SortKey?)] {
-        let included = instances.filter(filter).map { (model: $0, key: sortKey?($0)) }
-        guard sortKey != nil else { return included }
-        return included.sorted { lhs, rhs in
-            guard let left = lhs.key, let right = rhs.key else { return false }
-            return left < right
+    /// Models in the query's order, each with its sort key (read once).
+    func keyed(_ models: [Model]) -> [QueryEntry<Model>] {
+        models.map { QueryEntry(model: $0, key: sortKey?($0)) }.sorted()
+    }
+}
+
+/// A result of a query with its sort key, ordered by key then instance id.
+struct QueryEntry<Model: ModelProtocol>: Comparable {
+    let model: Model
+    let key: SortKey?
+
+    static func < (lhs: QueryEntry, rhs: QueryEntry) -> Bool {
+        if let left = lhs.key, let right = rhs.key {
+            if left < right { return true }
+            if right < left { return false }
         }
+        return lhs.model.id < rhs.model.id
     }
 
-    /// Filters and sorts instances, without paging.
-    func matches(among instances: [Model]) -> [Model] {
-        keyedMatches(among: instances).map(\.model)
-    }
+    static func == (lhs: QueryEntry, rhs: QueryEntry) -> Bool { !(lhs < rhs) && !(rhs < lhs) }
 }
 
 /// A sort key read from a model, compared without reading the database again.
@@ -98,9 +167,47 @@ extension Database {
     /// Returns the active instances a query describes, filtered, sorted and paged.
     ///
     /// ```swift
-    /// let adults = database.fetch(QueryDescriptor<Person>(filter: { $0.age >= 18 }, sortBy: { $0.name }))
+    /// let adults = database.fetch(QueryDescriptor<Person>(where: \.age >= 18, sortBy: \.name))
     /// ```
+    ///
+    /// On a database that runs queries (`SQLiteDatabase`, or a wrapper of one) the stored
+    /// conditions, the key-path sort and the paging run there; the rest runs on the models.
     public func fetch<Model: ModelProtocol>(_ query: QueryDescriptor<Model>) -> [Model] {
-        query.page(of: query.matches(among: all(of: Model.self)))
+        matches(of: query, paged: true).map(\.model)
+    }
+
+    /// The number of active instances a query matches, ignoring its offset and limit.
+    ///
+    /// ```swift
+    /// let adults = database.count(QueryDescriptor<Person>(where: \.age >= 18))
+    /// ```
+    public func count<Model: ModelProtocol>(_ query: QueryDescriptor<Model>) -> Int {
+        var unsorted = query
+        unsorted.sortKey = nil
+        unsorted.storedSort = nil
+        return matches(of: unsorted, paged: false).count
+    }
+
+    /// The query's results in order, with their sort keys; the whole list or one page.
+    func matches<Model: ModelProtocol>(of query: QueryDescriptor<Model>, paged: Bool) -> [QueryEntry<Model>] {
+        checkModelType(Model.self)
+        let sortRunsInDatabase = query.sortKey == nil || query.storedSort != nil
+        let pageRunsInDatabase = paged && sortRunsInDatabase && query.predicate.residual == nil
+        if let pushdown = queryPushdown, let ids = pushdown.instanceIds(
+            of: Model.modelId,
+            where: query.predicate.pushed,
+            sortedBy: query.storedSort,
+            offset: pageRunsInDatabase ? query.offset : 0,
+            limit: pageRunsInDatabase ? query.limit : nil
+        ) {
+            var models = ids.map { Model(database: self, id: $0) }
+            if let residual = query.predicate.residual { models = models.filter(residual) }
+            let entries = sortRunsInDatabase
+                ? models.map { QueryEntry(model: $0, key: nil) }
+                : query.keyed(models)
+            return paged && !pageRunsInDatabase ? query.page(of: entries) : entries
+        }
+        let entries = query.keyed(all(of: Model.self).filter(query.predicate.evaluate))
+        return paged ? query.page(of: entries) : entries
     }
 }

@@ -65,6 +65,7 @@ final class Connection {
                         throw SQLiteDatabaseError.newerFormat(path: displayPath, found: version, supported: Schema.formatVersion)
                     } else {
                         fileKeepsHistory = try Schema.keepsHistory(in: db) ?? keepsHistory
+                        try Schema.migrate(db, from: version)
                     }
                     return .commit
                 }

@@ -1,3 +1,4 @@
+import GRDBSQLite
 import Pathbase
 
 extension SQLiteDatabase {
@@ -92,6 +93,21 @@ extension SQLiteDatabase {
             try execute(bound(statements.insertRecord, encoded, path, timestamp))
         }
         try execute(bound(statements.upsertCurrent, encoded, path, timestamp))
+        if encoded.tag == ValueTag.integerArray.rawValue, case .blob(let bytes) = encoded.value,
+           sqlite3_changes(try openHandle()) > 0 {
+            try replaceListMembers(of: path, with: ListMembers.decode(bytes))
+        }
+    }
+
+    /// Keeps `list_members` equal to the elements of the path's current list.
+    private func replaceListMembers(of path: Path, with members: [Int64]) throws(SQLiteDatabaseError) {
+        statements.deleteListMembers.bindPath(path)
+        try execute(statements.deleteListMembers)
+        for member in members {
+            statements.insertListMember.bindPath(path)
+            statements.insertListMember.bind(member, at: 4)
+            try execute(statements.insertListMember)
+        }
     }
 
     @inline(__always)

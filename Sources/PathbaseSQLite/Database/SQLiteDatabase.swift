@@ -66,6 +66,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     private var connection: Connection?
     var statements: Statements
     var codec: ValueCodec
+    let queryStatements = QueryStatementCache()
     var batchDepth = 0
     /// The first failed write of the running batch; the batch rolls back and throws it.
     var batchFailure: SQLiteDatabaseError?
@@ -136,6 +137,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     private func closeConnection() {
         guard let connection else { return }
         statements.finalize()
+        queryStatements.finalize()
         codec.finalize()
         connection.close()
         self.connection = nil

@@ -52,6 +52,12 @@ struct Statements {
     /// () → the newest current timestamp: (time, counter, replica).
     let selectNewestCurrent: Statement
 
+    /// (?1 model, ?2 property, ?3 instance): forgets the elements of a path's list.
+    let deleteListMembers: Statement
+
+    /// (?1 model, ?2 property, ?3 instance, ?4 member): records one element of a path's list.
+    let insertListMember: Statement
+
     init(connection: OpaquePointer) throws(SQLiteDatabaseError) {
         func make(_ sql: String) throws(SQLiteDatabaseError) -> Statement {
             try Statement(sql: sql, connection: connection)
@@ -112,6 +118,8 @@ struct Statements {
             SELECT time, counter, replica FROM current_values
             ORDER BY time DESC, counter DESC, replica DESC LIMIT 1
             """)
+        deleteListMembers = try make("DELETE FROM list_members WHERE model = ?1 AND property = ?2 AND instance = ?3")
+        insertListMember = try make("INSERT OR IGNORE INTO list_members(model, property, instance, member) VALUES (?1, ?2, ?3, ?4)")
         selectRecordsAtPath = try make("""
             SELECT type, value, time, counter, replica FROM records
             WHERE model = ?1 AND property = ?2 AND instance = ?3
@@ -124,7 +132,7 @@ struct Statements {
             begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
             insertRecord, upsertCurrent, selectCurrent, selectRecordAt, selectCurrentStatuses,
             selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRecordsAtPath,
-            selectNewestCurrent,
+            selectNewestCurrent, deleteListMembers, insertListMember,
         ] {
             statement.finalize()
         }

@@ -94,7 +94,8 @@ enum FileCheck {
                 guard version <= Schema.formatVersion else {
                     throw SQLiteDatabaseError.newerFormat(path: path, found: version, supported: Schema.formatVersion)
                 }
-                let missing = Schema.tables.subtracting(tables)
+                let required = Schema.tables(ofVersion: version)
+                let missing = required.subtracting(tables)
                 guard version >= 1, missing.isEmpty else {
                     throw SQLiteDatabaseError.corrupt(path: path, reason: "missing tables \(missing.sorted().joined(separator: ", "))")
                 }
@@ -102,7 +103,7 @@ enum FileCheck {
                     throw SQLiteDatabaseError.corrupt(path: path, reason: "missing the keepsHistory setting")
                 }
                 // Touch the first page of every table, so a damaged one fails now rather than later.
-                for table in Schema.tables.sorted() {
+                for table in required.sorted() {
                     _ = try Row.fetchOne(db, sql: "SELECT * FROM \(table) LIMIT 1")
                 }
                 _ = try Row.fetchOne(db, sql: "SELECT * FROM records ORDER BY time DESC, counter DESC, replica DESC LIMIT 1")

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The tables of a Pathbase SQLite file, and its format version.
@@ -14,6 +15,13 @@ import GRDB
 /// read is one b-tree descent without a rowid indirection (15–40% faster for composite keys).
 /// `records` is also indexed by timestamp then path, the order `records(after:)` returns.
 ///
+/// Queries (format version 2): `current_values_by_value` indexes current values by
+/// (model, property, type, value), so a filter on a property is an index range scan and an
+/// inverse lookup of a `@Reference` one descent; `list_members` holds one row per element of
+/// every current `[Int]` value (reference lists), by (model, property, element, instance),
+/// for inverse lookups of `@ReferenceList`s. Writes keep it current; a trigger clears an
+/// instance's rows when its list is replaced by a value of another type.
+///
 /// The file is marked with ``applicationId`` (`PRAGMA application_id`) and
 /// ``formatVersion`` (`PRAGMA user_version`). A file with a higher version throws
 /// ``SQLiteDatabaseError/newerFormat(path:found:supported:)``.
@@ -24,7 +32,7 @@ enum Schema {
 
     /// The storage format this version writes and reads. Raise it for any incompatible
     /// change of tables or value encoding, and migrate older files on open.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     static let metaTable = "pathbase_meta"
 
@@ -68,8 +76,47 @@ enum Schema {
             // Without history, `records(after:)` and the clock's start read current values by time.
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS current_values_by_time ON current_values(time, counter, replica, model, instance, property)")
         }
+        try createQueryIndexes(in: db)
         try db.execute(sql: "INSERT OR IGNORE INTO pathbase_meta(key, value) VALUES ('keepsHistory', ?)", arguments: [keepsHistory])
         try db.execute(sql: "PRAGMA application_id = \(applicationId)")
+        try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
+    }
+
+    /// The value index and the list members of format version 2.
+    private static func createQueryIndexes(in db: GRDB.Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX IF NOT EXISTS current_values_by_value ON current_values(model, property, type, value);
+            CREATE TABLE IF NOT EXISTS list_members (
+                model INTEGER NOT NULL,
+                property INTEGER NOT NULL,
+                member INTEGER NOT NULL,
+                instance INTEGER NOT NULL,
+                PRIMARY KEY (model, property, member, instance)
+            ) WITHOUT ROWID;
+            CREATE TRIGGER IF NOT EXISTS list_members_replaced AFTER UPDATE OF type ON current_values
+            WHEN old.type = \(ValueTag.integerArray.rawValue) AND new.type <> \(ValueTag.integerArray.rawValue)
+            BEGIN
+                DELETE FROM list_members
+                WHERE model = old.model AND property = old.property AND instance = old.instance;
+            END;
+            """)
+    }
+
+    /// Brings a file of an older format version to ``formatVersion``, inside the opening
+    /// transaction: version 1 gets the query indexes, filled from its current values.
+    static func migrate(_ db: GRDB.Database, from version: Int) throws {
+        guard version < formatVersion else { return }
+        try createQueryIndexes(in: db)
+        let lists = try Row.fetchAll(db, sql: "SELECT model, property, instance, value FROM current_values WHERE type = ?", arguments: [ValueTag.integerArray.rawValue])
+        for row in lists {
+            let bytes: Data = row[3] ?? Data()
+            for member in ListMembers.decode(bytes) {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO list_members(model, property, member, instance) VALUES (?, ?, ?, ?)",
+                    arguments: [row[0] as Int64, row[1] as Int64, member, row[2] as Int64]
+                )
+            }
+        }
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
     }
 
@@ -78,6 +125,9 @@ enum Schema {
         try Bool.fetchOne(db, sql: "SELECT value FROM pathbase_meta WHERE key = 'keepsHistory'")
     }
 
-    /// The tables every Pathbase file has.
-    static let tables: Set<String> = ["pathbase_meta", "value_types", "current_values", "records"]
+    /// The tables every Pathbase file of a format version has.
+    static func tables(ofVersion version: Int) -> Set<String> {
+        let first: Set<String> = ["pathbase_meta", "value_types", "current_values", "records"]
+        return version >= 2 ? first.union(["list_members"]) : first
+    }
 }

@@ -1,0 +1,33 @@
+/// Inverse relationships: which instances reference this one.
+///
+/// ```swift
+/// @Model(id: 1) final class Project { @Property(id: 1) var name: String }
+/// @Model(id: 2) final class Task {
+///     @Reference(id: 1) var project: Project?
+///     @ReferenceList(id: 2) var watchers: [Person]
+/// }
+///
+/// let tasks = project.referrers(through: \Task.project)   // tasks whose project is `project`
+/// let watched = alice.referrers(through: \Task.watchers)  // tasks alice watches
+/// ```
+///
+/// Nothing is stored for the inverse direction: it is a query on the referencing property,
+/// so it is always consistent with the references. On `SQLiteDatabase` it is answered from
+/// the value index (references) and the list index (reference lists); on other databases
+/// by evaluating the references of every instance of the referencing model. Only active
+/// referrers are returned, in instance id order. For results that update themselves, use a
+/// ``LiveQuery`` with ``QueryFilter/references(_:_:)-(KeyPath<Model,Target?>,_)``.
+extension ModelProtocol {
+
+    /// The active instances of `Source` whose `@Reference` at `keyPath` points to this
+    /// instance.
+    public func referrers<Source: ModelProtocol>(through keyPath: KeyPath<Source, Self?>) -> [Source] {
+        database.fetch(QueryDescriptor<Source>(where: .references(keyPath, self)))
+    }
+
+    /// The active instances of `Source` whose `@ReferenceList` at `keyPath` contains this
+    /// instance.
+    public func referrers<Source: ModelProtocol, List: Sequence>(through keyPath: KeyPath<Source, List>) -> [Source] where List.Element == Self {
+        database.fetch(QueryDescriptor<Source>(where: .references(keyPath, self)))
+    }
+}

@@ -1,0 +1,89 @@
+/// A filter in the form a database runs it on stored values: conditions on the current
+/// values of a model's properties, by property id.
+///
+/// ``QueryFilter`` builds it from key paths; databases that can run it (`SQLiteDatabase`)
+/// implement ``QueryPushdownDatabase``. Each condition carries what it evaluates to for an
+/// instance without a value of the property's type — a missing value, a stored `nil`, a
+/// value written as another type — because the model then reads its default, and a
+/// database must return exactly what evaluating the filter on models would.
+package indirect enum StoredPredicate {
+    case condition(StoredCondition)
+    case and([StoredPredicate])
+    case or([StoredPredicate])
+    case not(StoredPredicate)
+}
+
+/// One condition on a property's current value.
+package struct StoredCondition {
+
+    package enum Operator {
+        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+        /// The string contains the operand.
+        case contains
+        /// The string starts with the operand.
+        case hasPrefix
+        /// The value is one of the operands.
+        case isIn
+        /// The stored value is `nil` (no operand; only `matchesNil` can be true).
+        case isNil
+        /// The stored `[Int]` (a reference list) contains the operand.
+        case listContains
+    }
+
+    /// The property whose value is compared.
+    package let property: PropertyKey
+    /// The type the property's values are stored as (without `Optional`); for
+    /// ``Operator/listContains``, the element type `Int`.
+    package let valueType: any QueryableValue.Type
+    package let operation: Operator
+    package let operands: [QueryOperand]
+    /// What the condition evaluates to when the stored value is `nil`.
+    package let matchesNil: Bool
+    /// What it evaluates to when there is no value of `valueType` (the default is read).
+    package let matchesDefault: Bool
+}
+
+/// A sort on a property's current value, then by ascending instance id.
+package struct StoredSort {
+    package let property: PropertyKey
+    package let valueType: any QueryableValue.Type
+    /// The value of instances without a value of `valueType`: the property's default.
+    package let defaultValue: QueryOperand
+    package let reverse: Bool
+}
+
+/// A database that finds the instances a query describes itself — in SQL, over an index —
+/// instead of listing every instance and evaluating the filter on models.
+package protocol QueryPushdownDatabase: Database {
+
+    /// The ids of the active instances of `model` matching `predicate` (all when `nil`),
+    /// ordered by `sort` then ascending id (by id when `nil`), paged; `nil` if the database
+    /// cannot run this query, and the caller evaluates it on models instead.
+    func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?) -> [InstanceKey]?
+}
+
+/// A database that answers queries with the database it wraps, whose data is always
+/// current (writes go through).
+package protocol QueryForwardingDatabase: Database {
+    var queryTarget: any Database { get }
+}
+
+extension Database {
+    /// The database that can run queries for this one, looking through wrappers.
+    var queryPushdown: (any QueryPushdownDatabase)? {
+        if let pushdown = self as? any QueryPushdownDatabase { return pushdown }
+        return (self as? any QueryForwardingDatabase)?.queryTarget.queryPushdown
+    }
+}
+
+extension UndoableDatabase: QueryForwardingDatabase {
+    package var queryTarget: any Database { database }
+}
+
+extension CachedDatabase: QueryForwardingDatabase {
+    package var queryTarget: any Database { wrapped }
+}
+
+extension ObservableDatabase: QueryForwardingDatabase {
+    package var queryTarget: any Database { wrapped }
+}

@@ -1,0 +1,196 @@
+import Pathbase
+
+/// A query translated to SQL over `current_values` (and `list_members`): the statement's
+/// text and its parameters, in order.
+///
+/// ```sql
+/// SELECT s.instance FROM current_values s
+/// JOIN current_values p2 ON p2.model = 7 AND p2.property = 2 AND p2.instance = s.instance
+/// LEFT JOIN current_values p1 ON p1.model = 7 AND p1.property = 1 AND p1.instance = s.instance
+/// WHERE s.model = 7 AND s.property = 0 AND s.type = 16 AND s.value = 1
+///   AND p2.type = 2 AND p2.value >= ?
+/// ORDER BY (CASE WHEN p1.type = 14 THEN p1.value ELSE ? END), s.instance
+/// LIMIT ? OFFSET ?
+/// ```
+///
+/// `s` is the instance's status (only active instances match). Every property a condition
+/// or the sort reads is joined once. A condition that is a top-level conjunct and can only
+/// hold for a stored value of its type uses an inner join and plain comparisons, so SQLite
+/// can drive the query from the value index `current_values_by_value`; any other condition
+/// says what a missing, `nil` or differently typed value evaluates to (the model then reads
+/// its default), so SQL returns exactly what evaluating the filter on models returns. Ids,
+/// property ids and type tags are trusted integers written into the text; values are bound.
+struct QuerySQL {
+
+    private(set) var text = ""
+    private(set) var parameters: [QueryOperand] = []
+
+    /// Translates a query; `nil` if a condition's value type has no native storage.
+    init?(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, offset: Int, limit: Int?) {
+        var builder = Builder(model: model)
+        guard let condition = builder.condition(for: predicate, topLevel: true) else { return nil }
+        var order = "s.instance"
+        if let sort {
+            guard let tag = Builder.tag(of: sort.valueType) else { return nil }
+            let alias = builder.join(sort.property, inner: false)
+            builder.orderParameters.append(sort.defaultValue)
+            order = "(CASE WHEN \(alias).type = \(tag) THEN \(alias).value ELSE ? END)\(sort.reverse ? " DESC" : ""), s.instance"
+        }
+        text = """
+            SELECT s.instance FROM current_values s\(builder.innerJoins)\(builder.leftJoins)
+            WHERE s.model = \(model) AND s.property = \(PropertyKey.instanceId) AND s.type = \(ValueTag.status.rawValue) AND s.value = \(InstanceStatus.created.rawValue) AND \(condition)
+            ORDER BY \(order)
+            LIMIT ? OFFSET ?
+            """
+        parameters = builder.joinParameters + builder.whereParameters + builder.orderParameters
+            + [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+    }
+
+    /// Collects joins and conditions while walking the predicate.
+    private struct Builder {
+        let model: ModelKey
+        /// Inner joins come first, so SQLite may start from any of them.
+        var innerJoins = ""
+        var leftJoins = ""
+        var joinParameters: [QueryOperand] = []
+        var whereParameters: [QueryOperand] = []
+        var orderParameters: [QueryOperand] = []
+        /// The alias of each joined property.
+        private var aliases: [PropertyKey: String] = [:]
+        private var listJoins = 0
+
+        init(model: ModelKey) {
+            self.model = model
+        }
+
+        static func tag(of type: any QueryableValue.Type) -> Int64? {
+            (type as? any NativeValue.Type)?.tag.rawValue
+        }
+
+        /// The alias of a property's current value, joined once: inner when the first
+        /// condition on it holds only for stored values (rows without it can't match).
+        mutating func join(_ property: PropertyKey, inner: Bool) -> String {
+            if let alias = aliases[property] { return alias }
+            let alias = "p\(aliases.count)"
+            aliases[property] = alias
+            let clause = "current_values \(alias) ON \(alias).model = \(model) AND \(alias).property = \(property) AND \(alias).instance = s.instance"
+            if inner {
+                innerJoins += "\nJOIN " + clause
+            } else {
+                leftJoins += "\nLEFT JOIN " + clause
+            }
+            return alias
+        }
+
+        /// SQL that is 1 exactly where the predicate holds; `nil` if it can't be written.
+        /// At the top level (conjuncts of the WHERE clause), conditions met only by stored
+        /// values are written for the index.
+        mutating func condition(for predicate: StoredPredicate?, topLevel: Bool) -> String? {
+            guard let predicate else { return "1" }
+            switch predicate {
+            case .condition(let condition):
+                return self.condition(condition, topLevel: topLevel)
+            case .and(let parts):
+                var clauses: [String] = []
+                for part in parts {
+                    guard let clause = self.condition(for: part, topLevel: topLevel) else { return nil }
+                    clauses.append(clause)
+                }
+                return clauses.isEmpty ? "1" : "(" + clauses.joined(separator: " AND ") + ")"
+            case .or(let parts):
+                var clauses: [String] = []
+                for part in parts {
+                    guard let clause = self.condition(for: part, topLevel: false) else { return nil }
+                    clauses.append(clause)
+                }
+                return clauses.isEmpty ? "0" : "(" + clauses.joined(separator: " OR ") + ")"
+            case .not(let part):
+                return self.condition(for: part, topLevel: false).map { "(NOT \($0))" }
+            }
+        }
+
+        private mutating func condition(_ condition: StoredCondition, topLevel: Bool) -> String? {
+            guard let tag = Self.tag(of: condition.valueType) else { return nil }
+            let onlyStoredValues = !condition.matchesNil && !condition.matchesDefault
+            if condition.operation == .listContains {
+                return listCondition(condition, inner: topLevel && onlyStoredValues)
+            }
+            let inner = topLevel && onlyStoredValues
+            let alias = join(condition.property, inner: inner)
+            var parameters: [QueryOperand] = []
+            let test = comparison(condition, on: "\(alias).value", parameters: &parameters)
+            whereParameters += parameters
+            if inner {
+                return "(\(alias).type = \(tag) AND \(test))"
+            }
+            // Never NULL: a missing join row has a NULL type and takes the last branch.
+            return "(CASE WHEN \(alias).type = \(tag) THEN IFNULL(\(test), 0) WHEN \(alias).type = \(ValueTag.null.rawValue) THEN \(condition.matchesNil ? 1 : 0) ELSE \(condition.matchesDefault ? 1 : 0) END)"
+        }
+
+        /// Membership in a stored list, from `list_members`; a missing list is empty.
+        private mutating func listCondition(_ condition: StoredCondition, inner: Bool) -> String? {
+            guard let member = condition.operands.first else { return nil }
+            if inner {
+                let alias = "l\(listJoins)"
+                listJoins += 1
+                innerJoins += "\nJOIN list_members \(alias) ON \(alias).model = \(model) AND \(alias).property = \(condition.property) AND \(alias).member = ? AND \(alias).instance = s.instance"
+                joinParameters.append(member)
+                return "1"
+            }
+            whereParameters.append(member)
+            let exists = "EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = s.instance)"
+            // A list without the member evaluates like the default (empty) list.
+            return condition.matchesDefault ? "(NOT \(exists))" : exists
+        }
+
+        /// The comparison of a stored value (of the condition's type) with the operands.
+        private func comparison(_ condition: StoredCondition, on value: String, parameters: inout [QueryOperand]) -> String {
+            let operand = condition.operands.first ?? .integer(0)
+            func binary(_ symbol: String) -> String {
+                parameters.append(operand)
+                return "\(value) \(symbol) ?"
+            }
+            switch condition.operation {
+            case .equal: return binary("=")
+            case .notEqual: return binary("<>")
+            case .less: return binary("<")
+            case .lessOrEqual: return binary("<=")
+            case .greater: return binary(">")
+            case .greaterOrEqual: return binary(">=")
+            case .contains:
+                parameters.append(operand)
+                return "instr(\(value), ?) > 0"
+            case .hasPrefix:
+                guard case .text(let prefix) = operand, !prefix.isEmpty else { return "1" }
+                parameters.append(operand)
+                guard let successor = Self.successor(of: prefix) else { return "\(value) >= ?" }
+                parameters.append(.text(successor))
+                return "(\(value) >= ? AND \(value) < ?)"
+            case .isIn:
+                guard !condition.operands.isEmpty else { return "0" }
+                parameters += condition.operands
+                return "\(value) IN (" + Array(repeating: "?", count: condition.operands.count).joined(separator: ", ") + ")"
+            case .isNil, .listContains:
+                return "0"
+            }
+        }
+
+        /// The first string after every string starting with `prefix`, in SQLite's (UTF-8
+        /// byte, that is scalar value) order: the prefix with its last scalar incremented.
+        /// `nil` if every scalar is the largest (then no upper bound is needed).
+        static func successor(of prefix: String) -> String? {
+            var scalars = Array(prefix.unicodeScalars)
+            while let last = scalars.popLast() {
+                var next = last.value + 1
+                if next == 0xD800 { next = 0xE000 } // skip the surrogates
+                if let scalar = Unicode.Scalar(next) {
+                    scalars.append(scalar)
+                    var result = String.UnicodeScalarView()
+                    result.append(contentsOf: scalars)
+                    return String(result)
+                }
+            }
+            return nil
+        }
+    }
+}

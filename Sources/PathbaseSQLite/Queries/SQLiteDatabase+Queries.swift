@@ -1,0 +1,63 @@
+import GRDBSQLite
+import Pathbase
+
+/// Queries run in SQL: `database.fetch(QueryDescriptor(where:sortBy:...))`, LiveQuery's
+/// first fetch and inverse lookups reach here through ``Pathbase/Database/fetch(_:)``.
+extension SQLiteDatabase: QueryPushdownDatabase {
+
+    package func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?) -> [InstanceKey]? {
+        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, offset: offset, limit: limit) else { return nil }
+        return lock.withLock { () -> [InstanceKey]? in
+            do throws(SQLiteDatabaseError) {
+                let statement = try queryStatements.statement(for: query.text, connection: try openHandle())
+                defer { statement.reset() }
+                for (offset, parameter) in query.parameters.enumerated() {
+                    statement.bind(parameter, at: Int32(offset + 1))
+                }
+                var ids: [InstanceKey] = []
+                while true {
+                    switch statement.step() {
+                    case SQLITE_ROW: ids.append(InstanceKey(truncatingIfNeeded: statement.int64(at: 0)))
+                    case SQLITE_DONE: return ids
+                    case let code: throw error(code)
+                    }
+                }
+            } catch {
+                report(error)
+                return nil
+            }
+        }
+    }
+}
+
+extension Statement {
+    func bind(_ operand: QueryOperand, at index: Int32) {
+        switch operand {
+        case .integer(let value): bind(value, at: index)
+        case .real(let value): bind(value, at: index)
+        case .text(let value): bind(value, at: index)
+        }
+    }
+}
+
+/// The prepared statements of recent queries, by SQL text: a query of the same shape runs
+/// again without compiling. Used while holding the database's lock.
+final class QueryStatementCache {
+
+    /// Enough for the query shapes of an app's screens; beyond it, the cache starts over.
+    private let capacity = 64
+    private var statements: [String: Statement] = [:]
+
+    func statement(for sql: String, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Statement {
+        if let statement = statements[sql] { return statement }
+        if statements.count >= capacity { finalize() }
+        let statement = try Statement(sql: sql, connection: connection)
+        statements[sql] = statement
+        return statement
+    }
+
+    func finalize() {
+        for statement in statements.values { statement.finalize() }
+        statements.removeAll()
+    }
+}

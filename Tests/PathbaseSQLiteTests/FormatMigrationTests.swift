@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import Pathbase
+import PathbaseSQLite
+import Testing
+
+@Suite("SQLiteDatabase: files of format version 1 are migrated on open")
+struct FormatMigrationTests {
+
+    /// A file as version 1 wrote it: no value index, no list members, user_version 1.
+    private func makeVersionOneFile(at path: String) throws {
+        do {
+            let database = try SQLiteDatabase(path: path)
+            let alice = Person.create(in: database, id: 1, name: "Alice", age: 30)
+            let bob = Person.create(in: database, id: 2, name: "Bob", age: 40)
+            Person.create(in: database, id: 3, name: "Carol", age: 50, partner: alice, friends: [alice, bob])
+            Person.create(in: database, id: 4, name: "Dan", friends: [bob])
+            database.close()
+        }
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                DROP TRIGGER list_members_replaced;
+                DROP TABLE list_members;
+                DROP INDEX current_values_by_value;
+                PRAGMA user_version = 1;
+                """)
+        }
+        try queue.close()
+    }
+
+    @Test("Opening a version 1 file adds the query indexes; values, lists and inverse lookups work")
+    func migratesVersionOne() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("old.sqlite")
+        try makeVersionOneFile(at: path)
+
+        let database = try SQLiteDatabase(path: path)
+        let alice = try #require(database.active(id: 1, of: Person.self))
+        let bob = try #require(database.active(id: 2, of: Person.self))
+        #expect(alice.referrers(through: \Person.friends).map(\.name) == ["Carol"])
+        #expect(bob.referrers(through: \Person.friends).map(\.name) == ["Carol", "Dan"])
+        #expect(alice.referrers(through: \Person.partner).map(\.name) == ["Carol"])
+        #expect(database.fetch(QueryDescriptor<Person>(where: \.age >= 40, sortBy: \.age)).map(\.name) == ["Bob", "Carol"])
+        database.close()
+
+        let queue = try DatabaseQueue(path: path)
+        let (version, members) = try queue.read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT count(*) FROM list_members"))
+        }
+        try queue.close()
+        #expect(version == 2)
+        #expect(members == 3)
+    }
+}
