@@ -16,6 +16,10 @@ enum HistoryDatabaseKind: String, CaseIterable, Sendable, CustomStringConvertibl
     /// like the database it wraps.
     case undoable
 
+    /// ``ObservableDatabase`` over an ``InMemoryHistoryDatabase``: a wrapper that notifies
+    /// observers and must otherwise behave like the database it wraps.
+    case observable
+
     /// ``SQLiteDatabase`` in a new temporary file (WAL), removed when the tests end.
     case sqliteFile
 
@@ -27,6 +31,7 @@ enum HistoryDatabaseKind: String, CaseIterable, Sendable, CustomStringConvertibl
         switch self {
         case .inMemoryHistory: return InMemoryHistoryDatabase()
         case .undoable: return UndoableDatabase(wrapping: InMemoryHistoryDatabase())
+        case .observable: return ObservableDatabase(wrapping: InMemoryHistoryDatabase())
         case .sqliteFile: return SQLiteTestFiles.makeDatabase(path: SQLiteTestFiles.newPath())
         case .sqliteMemory: return SQLiteTestFiles.makeDatabase(path: nil)
         }

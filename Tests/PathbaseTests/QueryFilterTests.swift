@@ -3,9 +3,9 @@ import Pathbase
 import PathbaseSQLite
 import Testing
 
-// Model ids 2120–2129.
+// Model ids 2140–2149.
 
-@Model(id: 2120)
+@Model(id: 2140)
 private final class QGadget {
     @Property(id: 1) var name: String
     @Property(id: 2) var price: Int
@@ -21,7 +21,7 @@ private final class QGadget {
     var isCheap: Bool { price < 4 }
 }
 
-@Model(id: 2121)
+@Model(id: 2141)
 private final class QMaker {
     @Property(id: 1) var name: String
 }

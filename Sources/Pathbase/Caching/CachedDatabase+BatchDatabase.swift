@@ -21,6 +21,10 @@ extension CachedDatabase: BatchDatabase where Wrapped: BatchDatabase {
     }
 }
 
+/// A cached batch database's batches are all or nothing when the wrapped database's are:
+/// not over an ``ObservableDatabase`` of a database without batches.
+extension CachedDatabase: BatchForwardingDatabase where Wrapped: BatchDatabase {}
+
 /// Counts the batches running in a ``CachedDatabase``.
 final class BatchCounter: @unchecked Sendable {
 

@@ -48,6 +48,10 @@ extension CachedDatabase: HistoryDatabase where Wrapped: HistoryDatabase {
     public var historyStart: Timestamp? { wrapped.historyStart }
 }
 
+/// A cached history database keeps history when the wrapped database does: not over an
+/// ``ObservableDatabase`` of a database without history.
+extension CachedDatabase: HistoryForwardingDatabase where Wrapped: HistoryDatabase {}
+
 /// A cached prunable database prunes the wrapped one; pruning keeps every current value,
 /// so the cache stays valid.
 extension CachedDatabase: PrunableHistoryDatabase where Wrapped: PrunableHistoryDatabase {

@@ -41,11 +41,13 @@ public final class CachedDatabase<Wrapped: Database>: Database {
     /// `cache` when it is a ``MaximumCountCache``, whose hit path avoids a `Value?` temporary.
     private let countCache: MaximumCountCache?
 
-    /// Whether the wrapped database keeps history, where a write need not become current.
-    private let dropsOnWrite: Bool
+    /// Whether the wrapped database keeps history, where a write need not become current
+    /// (seeing through wrappers: not over an ``ObservableDatabase`` of a plain database).
+    let keepsHistory: Bool
 
-    /// Whether the wrapped database runs batches, whose writes the cache must not show.
-    private let runsBatches: Bool
+    /// Whether the wrapped database runs batches, whose writes the cache must not show
+    /// until they are kept (seeing through wrappers, like ``keepsHistory``).
+    let runsBatches: Bool
 
     /// The batches running now (``BatchDatabase``).
     let batches = BatchCounter()
@@ -67,8 +69,8 @@ public final class CachedDatabase<Wrapped: Database>: Database {
         self.wrapped = wrapped
         self.cache = cache
         self.countCache = cache as? MaximumCountCache
-        self.dropsOnWrite = wrapped is any HistoryDatabase
-        self.runsBatches = wrapped is any BatchDatabase
+        self.keepsHistory = wrapped.historyDatabase != nil
+        self.runsBatches = wrapped.batchDatabase != nil
         self.modelTypes = (wrapped as? any ChecksModelTypes)?.modelTypes ?? ModelTypeRegistry()
     }
 
@@ -101,7 +103,7 @@ public final class CachedDatabase<Wrapped: Database>: Database {
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         pathLocks.lock(for: path).withLock {
             wrapped.set(value, for: path)
-            if dropsOnWrite || (runsBatches && batches.isRunning) {
+            if keepsHistory || (runsBatches && batches.isRunning) {
                 cache.removeValue(at: path)
             } else {
                 cache.store(value, for: path)

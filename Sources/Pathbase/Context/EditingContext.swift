@@ -23,7 +23,8 @@
 /// meanwhile; ``commitChanges(onConflict:)`` with ``ConflictPolicy/fail`` instead refuses to
 /// commit if the database changed a path after the context first read or wrote it. Telling
 /// needs the records' timestamps, so conflicts are detected on a ``HistoryDatabase`` only;
-/// on other databases `.fail` commits like `.newestWins`.
+/// on other databases (also an ``ObservableDatabase`` over one that keeps no history)
+/// `.fail` commits like `.newestWins`.
 ///
 /// A context is itself a ``Database``; contexts can be nested. Safe to use from any thread.
 public final class EditingContext: Database, @unchecked Sendable {
@@ -41,6 +42,11 @@ public final class EditingContext: Database, @unchecked Sendable {
 
     /// Where reads of unedited paths go: the database itself, or a snapshot view of it.
     private let base: any Database
+    /// The database when it keeps history, for conflict detection; `nil` otherwise.
+    private let history: (any HistoryDatabase)?
+    /// Where the newest record of a path is read when the context first uses it: the
+    /// snapshot view, or the database.
+    private let baseHistory: (any HistoryDatabase)?
     private let lock = Lock()
     private var edits: [Edit] = []
     private var latestEdit: [Path: Int] = [:]
@@ -56,6 +62,9 @@ public final class EditingContext: Database, @unchecked Sendable {
     init(database: any Database, base: any Database) {
         self.database = database
         self.base = base
+        let history = database.historyDatabase
+        self.history = history
+        self.baseHistory = history.map { base as? any HistoryDatabase ?? $0 }
     }
 
     /// Whether the context holds edits not yet committed.
@@ -162,10 +171,10 @@ public final class EditingContext: Database, @unchecked Sendable {
 
     /// Remembers the newest record of a path when the context first uses it.
     private func noteUse(of path: Path) {
-        guard let history = database as? any HistoryDatabase else { return }
+        guard let baseHistory else { return }
         let known = lock.withLock { seen.keys.contains(path) }
         guard !known else { return }
-        let newest = (base as? any HistoryDatabase ?? history).latestRecord(at: path)?.timestamp
+        let newest = baseHistory.latestRecord(at: path)?.timestamp
         lock.withLock {
             if !seen.keys.contains(path) { seen[path] = newest }
         }
@@ -173,7 +182,7 @@ public final class EditingContext: Database, @unchecked Sendable {
 
     /// The paths whose newest record changed since the context first used them.
     private func conflictingPaths() -> [Path] {
-        guard let history = database as? any HistoryDatabase else { return [] }
+        guard let history else { return [] }
         let used = lock.withLock { seen }
         return used.compactMap { path, timestamp in
             history.latestRecord(at: path)?.timestamp == timestamp ? nil : path

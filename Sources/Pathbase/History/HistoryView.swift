@@ -27,10 +27,15 @@ public final class HistoryView: HistoryDatabase, @unchecked Sendable {
     private var currentTimestamp: Timestamp
     private var ignoredWrites = 0
 
+    /// Whether the viewed database keeps history (not an ``ObservableDatabase`` over a plain
+    /// database).
+    let keepsHistory: Bool
+
     /// Creates a view of `database` at a timestamp; see also ``HistoryDatabase/view(at:)-(Date)``.
     public init(database: any HistoryDatabase, timestamp: Timestamp) {
         self.database = database
         self.currentTimestamp = timestamp
+        self.keepsHistory = database.historyDatabase != nil
     }
 
     /// The moment the view shows: every write stamped at or before it is visible.
@@ -112,6 +117,8 @@ public final class HistoryView: HistoryDatabase, @unchecked Sendable {
         return min(timestamp, end)
     }
 }
+
+extension HistoryView: HistoryForwardingDatabase {}
 
 extension HistoryDatabase {
 

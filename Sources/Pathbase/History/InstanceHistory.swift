@@ -26,8 +26,8 @@ extension ModelWithPropertyIds {
 
     private var historyDatabase: (any HistoryDatabase)? {
         if let context = database as? EditingContext {
-            return context.database as? any HistoryDatabase
+            return context.database.historyDatabase
         }
-        return database as? any HistoryDatabase
+        return database.historyDatabase
     }
 }

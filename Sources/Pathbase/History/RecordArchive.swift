@@ -260,7 +260,7 @@ extension Database {
     public func importRecords(from data: Data) throws {
         let records = try RecordArchive.decode(data).sorted(by: Record.chronological)
         func store() {
-            if let history = self as? any HistoryDatabase {
+            if let history = historyDatabase {
                 for record in records { history.apply(record) }
             } else {
                 for record in records { set(erased: record.value, for: record.path) }

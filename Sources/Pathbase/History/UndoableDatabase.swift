@@ -18,6 +18,10 @@
 /// redo steps. Writes with explicit timestamps (`set(_:for:timestamp:)`, as synchronization
 /// uses) are passed through and are not undoable steps.
 ///
+/// Over an ``ObservableDatabase`` of a database that keeps no history, undo still works: the
+/// value before a change is the one read, as the written type, just before it. Such an
+/// undoable database has no history either: synchronization refuses it.
+///
 /// Safe to use from any thread; undo and redo apply to the most recent steps, whichever
 /// thread made them.
 public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked Sendable {
@@ -43,10 +47,19 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
     private var group: [Change]?
     private var groupDepth = 0
 
+    /// Whether the wrapped database keeps history (not an ``ObservableDatabase`` over a
+    /// plain database); without it, the value before a change is read as the current value.
+    let keepsHistory: Bool
+
+    /// Whether the wrapped database's batches take back their writes when they throw.
+    private let runsBatches: Bool
+
     /// Wraps a database; `depth` (at least 1) limits how many steps are kept.
     public init(wrapping database: any HistoryDatabase, depth: Int = 100) {
         self.database = database
         self.depth = max(1, depth)
+        self.keepsHistory = database.historyDatabase != nil
+        self.runsBatches = database.batchDatabase != nil
     }
 
     /// Whether there is a change to undo.
@@ -115,8 +128,8 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
             }
         }
         let result: Result
-        if let batching = database as? any BatchDatabase {
-            result = try batching.batch(body)
+        if runsBatches {
+            result = try database.inBatchIfSupported(body)
         } else {
             do {
                 result = try body()
@@ -156,7 +169,9 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
     /// Writes a value as an undoable change (part of the current batch, if any).
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         batchLock.withLock {
-            let before = database.latestRecord(at: path)?.value
+            let before: (any DatabaseValue)? = keepsHistory
+                ? database.latestRecord(at: path)?.value
+                : (database.get(path) as Value?).map { $0 as any DatabaseValue }
             database.set(value, for: path)
             let change = Change(path: path, before: before, after: value)
             lock.withLock {
@@ -217,3 +232,5 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
         path.isStatus ? InstanceStatus.notCreated : NoValue()
     }
 }
+
+extension UndoableDatabase: HistoryForwardingDatabase {}

@@ -131,7 +131,7 @@ public final class RequestProcessor {
     }
 
     private func history() throws(SyncError) -> any HistoryDatabase {
-        guard let history = database as? any HistoryDatabase else {
+        guard let history = database.historyDatabase else {
             throw .historyRequired(database: String(describing: type(of: database)))
         }
         return history

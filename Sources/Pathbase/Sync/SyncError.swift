@@ -57,7 +57,8 @@ public enum SyncError: Error, Codable, Sendable, Hashable, CustomStringConvertib
     /// otherwise drag every later local timestamp along.
     case timestampTooFarAhead(Timestamp)
 
-    /// Exchanging records needs timestamps: the database is not a ``HistoryDatabase``.
+    /// Exchanging records needs timestamps: the database is not a ``HistoryDatabase``, or
+    /// wraps one that keeps no history (``ObservableDatabase/keepsHistory`` is `false`).
     case historyRequired(database: String)
 
     /// The encoder could not write a message.

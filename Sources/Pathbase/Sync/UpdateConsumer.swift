@@ -43,7 +43,8 @@ import Foundation
 ///
 /// **Databases.** Applying updates needs a ``HistoryDatabase`` (``InMemoryHistoryDatabase``,
 /// `SQLiteDatabase`, your own): without timestamps a received value could overwrite a newer
-/// local one. With a plain ``Database`` the functions throw ``SyncError/historyRequired(database:)``.
+/// local one. With a plain ``Database`` (also one wrapped in an ``ObservableDatabase``) the
+/// functions throw ``SyncError/historyRequired(database:)``.
 ///
 /// Use a consumer from one thread at a time.
 public final class UpdateConsumer {
@@ -197,7 +198,7 @@ public final class UpdateConsumer {
 
     /// Checks a whole response, then stores its records.
     private func store(_ response: RecordsResponse, as kind: MessageKind) throws(SyncError) -> SyncResult {
-        guard let history = database as? any HistoryDatabase else {
+        guard let history = database.historyDatabase else {
             throw .historyRequired(database: String(describing: type(of: database)))
         }
         guard modelMap(response.model) != nil else { throw .unknownModel(response.model) }

@@ -7,13 +7,15 @@ import Pathbase
 /// SELECT s.instance FROM current_values s
 /// JOIN current_values p2 ON p2.model = 7 AND p2.property = 2 AND p2.instance = s.instance
 /// LEFT JOIN current_values p1 ON p1.model = 7 AND p1.property = 1 AND p1.instance = s.instance
-/// WHERE s.model = 7 AND s.property = 0 AND s.type = 16 AND s.value = 1
+/// WHERE s.model = 7 AND s.property = 0 AND +s.type = 16 AND +s.value = 1
 ///   AND p2.type = 2 AND p2.value >= ?
 /// ORDER BY (CASE WHEN p1.type = 14 THEN p1.value ELSE ? END), s.instance
 /// LIMIT ? OFFSET ?
 /// ```
 ///
-/// `s` is the instance's status (only active instances match). Every property a condition
+/// `s` is the instance's status (only active instances match); the unary `+` keeps SQLite
+/// from using the value index for it, which would start from every active instance instead
+/// of from the few a condition selects. Every property a condition
 /// or the sort reads is joined once. A condition that is a top-level conjunct and can only
 /// hold for a stored value of its type uses an inner join and plain comparisons, so SQLite
 /// can drive the query from the value index `current_values_by_value`; any other condition
@@ -38,7 +40,7 @@ struct QuerySQL {
         }
         text = """
             SELECT s.instance FROM current_values s\(builder.innerJoins)\(builder.leftJoins)
-            WHERE s.model = \(model) AND s.property = \(PropertyKey.instanceId) AND s.type = \(ValueTag.status.rawValue) AND s.value = \(InstanceStatus.created.rawValue) AND \(condition)
+            WHERE s.model = \(model) AND s.property = \(PropertyKey.instanceId) AND +s.type = \(ValueTag.status.rawValue) AND +s.value = \(InstanceStatus.created.rawValue) AND \(condition)
             ORDER BY \(order)
             LIMIT ? OFFSET ?
             """
