@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import Pathbase
+import PathbaseSQLite
 import Testing
 #if canImport(Combine)
 import Combine
@@ -114,6 +115,45 @@ struct ObservedChangeSource: CustomStringConvertible, Sendable {
             remote.set("B", for: Dial(database: remote, id: 1).path(of: .label))
             let records = remote.records()
             return (database, { for record in records { database.apply(record) } })
+        },
+        ObservedChangeSource(description: "import of a record archive") {
+            let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+            _ = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
+            let remote = InMemoryHistoryDatabase()
+            remote.clock.receive(database.clock.now())
+            remote.set("B", for: Dial(database: remote, id: 1).path(of: .label))
+            let archive = (try? remote.exportRecords()) ?? Data()
+            return (database, { try? database.importRecords(from: archive) })
+        },
+        ObservedChangeSource(description: "sync response applied by an UpdateConsumer") {
+            let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+            _ = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
+            let remote = InMemoryHistoryDatabase()
+            remote.clock.receive(database.clock.now())
+            Dial.create(in: remote, id: 1, label: "B")
+            let modelMap: @Sendable (ModelKey) -> (any ModelProtocol.Type)? = { $0 == Dial.modelId ? Dial.self : nil }
+            let producer = RequestProcessor(database: remote, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: modelMap)
+            let consumer = UpdateConsumer(database: database, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: modelMap)
+            return (database, {
+                guard let request = try? consumer.instanceUpdateRequest(for: 1, of: Dial.self) else { return }
+                _ = try? consumer.apply(data: producer.process(request: request))
+            })
+        },
+        ObservedChangeSource(description: "redo") {
+            let database = UndoableDatabase(wrapping: ObservableDatabase(wrapping: InMemoryHistoryDatabase()))
+            let gauge = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
+            gauge.label = "B"
+            database.undo()
+            return (database, { database.redo() })
+        },
+        ObservedChangeSource(description: "direct set on an observed SQLite database") {
+            let database = ObservableDatabase(wrapping: SQLiteTestFiles.makeDatabase(path: nil))
+            let gauge = Dial.create(in: database, id: 1, label: "A")
+            _ = Dial.create(in: database, id: 2, label: "other")
+            return (database, { gauge.label = "B" })
         },
         ObservedChangeSource(description: "cached database over an observed one") {
             let database = CachedDatabase(wrapping: ObservableDatabase(wrapping: InMemoryDatabase()), cache: MaximumCountCache(maxCount: 100))
