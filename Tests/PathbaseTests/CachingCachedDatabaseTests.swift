@@ -68,7 +68,7 @@ struct CachingCachedDatabaseTests {
     func sameResultsAsUncached(kind: CachingWrappedKind, maxCount: Int) {
         let plain = kind.make()
         let cached = Self.cached(kind.make(), maxCount: maxCount)
-        var generator = CachingRandom(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for step in 0 ..< 3_000 {
             let path = Self.path(Int(generator.next() % 6), 1 + Int(generator.next() % 2))
             let action = generator.next() % 9

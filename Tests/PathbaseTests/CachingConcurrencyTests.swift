@@ -60,7 +60,7 @@ struct CachingConcurrencyTests {
         await withTaskGroup(of: Void.self) { group in
             for task in 0 ..< taskCount {
                 group.addTask {
-                    var generator = CachingRandom(seed: UInt64(task))
+                    var generator = SplitMix64(seed: UInt64(task))
                     for step in 0 ..< 20_000 {
                         let path = paths[Int(generator.next() % UInt64(paths.count))]
                         if task % 2 == 0 {

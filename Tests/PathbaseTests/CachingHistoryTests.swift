@@ -110,7 +110,7 @@ struct CachingHistoryTests {
         let clockTime = HybridLogicalClock().now().time
         let plain = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 3))
         let cached = CachedDatabase(wrapping: InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 3)), cache: MaximumCountCache(maxCount: maxCount))
-        var generator = CachingRandom(seed: 99)
+        var generator = SplitMix64(seed: 99)
         for step in 0 ..< 2_000 {
             let path = Path(model: 1748, instance: Int(generator.next() % 5), property: 1)
             switch generator.next() % 4 {

@@ -14,7 +14,7 @@ struct CachingMaximumCountCacheTests {
     func boundedAndCorrect(maxCount: Int) {
         let cache = MaximumCountCache(maxCount: maxCount)
         var stored: [Path: Int] = [:]
-        var generator = CachingRandom(seed: UInt64(maxCount))
+        var generator = SplitMix64(seed: UInt64(maxCount))
         for step in 0 ..< maxCount * 5 + 50 {
             // Several properties (columns) and instances, with repeated paths.
             let path = Self.path(Int(generator.next() % UInt64(maxCount * 3 + 3)), property: 1 + Int(generator.next() % 4))
@@ -96,7 +96,7 @@ struct CachingMaximumCountCacheTests {
     func matchesReferenceModel(maxCount: Int) {
         let cache = MaximumCountCache(maxCount: maxCount)
         var model = SecondChanceModel(maxCount: maxCount)
-        var generator = CachingRandom(seed: 42 &+ UInt64(maxCount))
+        var generator = SplitMix64(seed: 42 &+ UInt64(maxCount))
         for step in 0 ..< 5_000 {
             let path = Self.path(Int(generator.next() % 12), property: 1 + Int(generator.next() % 2))
             switch generator.next() % 10 {
@@ -263,19 +263,3 @@ struct SecondChanceModel {
     }
 }
 
-/// A small deterministic random number generator, so failures reproduce.
-struct CachingRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -234,7 +234,7 @@ struct PruningTests {
 
     @Test("Random histories: after pruning, every view from the start on equals the unpruned one", arguments: HistoryDatabaseKind.prunable)
     func randomHistories(kind: HistoryDatabaseKind) throws {
-        var generator = SeededGenerator(seed: 1360)
+        var generator = SplitMix64(seed: 1360)
         for _ in 0..<20 {
             let pruned = try prunable(kind)
             let reference = InMemoryHistoryDatabase()
@@ -291,19 +291,3 @@ struct PruningTests {
     }
 }
 
-/// A small deterministic random number generator (SplitMix64), so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}

@@ -26,17 +26,6 @@ private final class QMaker {
     @Property(id: 1) var name: String
 }
 
-/// A small deterministic generator, so a failing case can be replayed from its seed.
-private struct QuerySeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Query filters: pushed down to SQL, or evaluated, with the same results")
 struct QueryFilterTests {
@@ -46,7 +35,7 @@ struct QueryFilterTests {
     /// Random gadgets: some properties missing, some stored as another type or as nil,
     /// some instances deleted, references and lists to a few makers.
     private func fill(_ database: any Database, seed: UInt64) -> [QMaker] {
-        var random = QuerySeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)
         let makers = (0 ..< 4).map { QMaker.create(in: database, id: $0, name: "maker \($0)") }
         for id in 0 ..< 60 {
             let gadget = database.create(id: id, of: QGadget.self)
@@ -75,7 +64,7 @@ struct QueryFilterTests {
         return makers
     }
 
-    private func randomLeaf(_ makers: [QMaker], _ random: inout QuerySeededGenerator, forced: Int? = nil) -> QueryFilter<QGadget> {
+    private func randomLeaf(_ makers: [QMaker], _ random: inout SplitMix64, forced: Int? = nil) -> QueryFilter<QGadget> {
         let number = Int.random(in: -2 ... 12, using: &random)
         let name = Self.names.randomElement(using: &random) ?? ""
         let maker = makers.randomElement(using: &random) ?? makers[0]
@@ -107,7 +96,7 @@ struct QueryFilterTests {
         }
     }
 
-    private func randomFilter(_ makers: [QMaker], depth: Int, _ random: inout QuerySeededGenerator) -> QueryFilter<QGadget> {
+    private func randomFilter(_ makers: [QMaker], depth: Int, _ random: inout SplitMix64) -> QueryFilter<QGadget> {
         guard depth > 0, Int.random(in: 0 ..< 3, using: &random) > 0 else { return randomLeaf(makers, &random) }
         switch Int.random(in: 0 ..< 3, using: &random) {
         case 0: return randomFilter(makers, depth: depth - 1, &random) && randomFilter(makers, depth: depth - 1, &random)
@@ -117,7 +106,7 @@ struct QueryFilterTests {
     }
 
     /// A random query and the ids it must return, computed from the models in Swift.
-    private func randomQuery(_ makers: [QMaker], in database: any Database, _ random: inout QuerySeededGenerator) -> (QueryDescriptor<QGadget>, [InstanceKey]) {
+    private func randomQuery(_ makers: [QMaker], in database: any Database, _ random: inout SplitMix64) -> (QueryDescriptor<QGadget>, [InstanceKey]) {
         let filter = randomFilter(makers, depth: 3, &random)
         let offset = Bool.random(using: &random) ? Int.random(in: 0 ... 10, using: &random) : 0
         let limit = Bool.random(using: &random) ? Int.random(in: 0 ... 12, using: &random) : nil
@@ -160,7 +149,7 @@ struct QueryFilterTests {
         for seed in UInt64(1) ... 4 {
             let database = kind.make()
             let makers = fill(database, seed: seed)
-            var random = QuerySeededGenerator(state: seed &* 7919)
+            var random = SplitMix64(seed: seed &* 7919)
             for round in 0 ..< 150 {
                 let (query, expected) = randomQuery(makers, in: database, &random)
                 let found = database.fetch(query).map(\.id)
@@ -174,7 +163,7 @@ struct QueryFilterTests {
     func eachCondition(leaf: Int) throws {
         let database = try SQLiteDatabase()
         let makers = fill(database, seed: 3)
-        var random = QuerySeededGenerator(state: 99)
+        var random = SplitMix64(seed: 99)
         for round in 0 ..< 20 {
             let filter = randomLeaf(makers, &random, forced: leaf)
             let expected = database.all(of: QGadget.self).filter { filter.matches($0) }.map(\.id).sorted()
@@ -188,8 +177,8 @@ struct QueryFilterTests {
         let sqlite = try SQLiteDatabase()
         let memoryMakers = fill(memory, seed: 11)
         let sqliteMakers = fill(sqlite, seed: 11)
-        var memoryRandom = QuerySeededGenerator(state: 5)
-        var sqliteRandom = QuerySeededGenerator(state: 5)
+        var memoryRandom = SplitMix64(seed: 5)
+        var sqliteRandom = SplitMix64(seed: 5)
         for _ in 0 ..< 200 {
             let (memoryQuery, _) = randomQuery(memoryMakers, in: memory, &memoryRandom)
             let (sqliteQuery, _) = randomQuery(sqliteMakers, in: sqlite, &sqliteRandom)

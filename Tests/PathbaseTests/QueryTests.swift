@@ -71,7 +71,7 @@ struct QueryTests {
     @Test("After random edits, a live query equals fetching again", arguments: [1, 2, 3])
     func randomEdits(seed: UInt64) {
         let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
-        var generator = QuerySeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         for id in 0 ..< 40 {
             ChoreItem.create(in: database, id: id, title: "t\(id)", isDone: Bool.random(using: &generator), rank: id * 7 % 40)
         }
@@ -101,15 +101,3 @@ struct QueryTests {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for reproducible random edits.
-private struct QuerySeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

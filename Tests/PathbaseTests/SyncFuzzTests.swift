@@ -7,19 +7,6 @@ import Testing
 @Suite("Sync: fuzzing with hostile payloads")
 struct SyncFuzzTests {
 
-    /// SplitMix64: a small generator whose sequence is fixed by its seed, so a failure can
-    /// be reproduced.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// A producer and a consumer that talk with one coding, both with some data.
     private struct Sides {
@@ -74,7 +61,7 @@ struct SyncFuzzTests {
     ]
 
     /// A payload derived from the corpus (or not) by one or more random edits.
-    private func mutate(_ corpus: [Data], using random: inout SeededGenerator) -> Data {
+    private func mutate(_ corpus: [Data], using random: inout SplitMix64) -> Data {
         if Int.random(in: 0..<20, using: &random) == 0 {
             return Data((0..<Int.random(in: 0...200, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
         }
@@ -112,7 +99,7 @@ struct SyncFuzzTests {
         return Data(bytes)
     }
 
-    private func replaceToken(in bytes: inout [UInt8], matching isPart: (UInt8) -> Bool, using random: inout SeededGenerator) {
+    private func replaceToken(in bytes: inout [UInt8], matching isPart: (UInt8) -> Bool, using random: inout SplitMix64) {
         let starts = bytes.indices.filter { isPart(bytes[$0]) && ($0 == 0 || !isPart(bytes[$0 - 1])) }
         guard let start = starts.randomElement(using: &random) else { return }
         var end = start
@@ -120,7 +107,7 @@ struct SyncFuzzTests {
         bytes.replaceSubrange(start..<end, with: Array((SyncFuzzTests.interesting.randomElement(using: &random) ?? "0").utf8))
     }
 
-    private func replaceString(in bytes: inout [UInt8], using random: inout SeededGenerator) {
+    private func replaceString(in bytes: inout [UInt8], using random: inout SplitMix64) {
         let quotes = bytes.indices.filter { bytes[$0] == 34 }
         guard quotes.count >= 2 else { return }
         let pair = Int.random(in: 0..<(quotes.count / 2), using: &random) * 2
@@ -143,7 +130,7 @@ struct SyncFuzzTests {
 
     @Test("10 000 random and mutated payloads: no crash, and refused payloads change nothing")
     func fuzz() throws {
-        var random = SeededGenerator(state: 0x5EED_2026)
+        var random = SplitMix64(seed: 0x5EED_2026)
         var sides = [Sides(.json), Sides(.propertyList)]
         var corpora = try sides.map { try $0.corpus() }
         var refused = (requests: 0, responses: 0, commands: 0)

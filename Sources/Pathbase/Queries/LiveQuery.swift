@@ -40,9 +40,12 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
         self.query = query
         self.database = database
         let fetched = database.matches(of: query, paged: false)
+        // A database that sorted in SQL returns no keys; read them, and sort in Swift's
+        // order, which updates keep by binary search (the same as SQL's but for exotic
+        // cases such as non-NFC strings; sorting sorted input is linear).
         matches = query.sortKey == nil || fetched.first?.key != nil
             ? fetched
-            : fetched.map { QueryEntry(model: $0.model, key: query.sortKey?($0.model)) }
+            : fetched.map { QueryEntry(model: $0.model, key: query.sortKey?($0.model)) }.sorted()
         keys = Dictionary(matches.map { ($0.model.id, $0.key) }, uniquingKeysWith: { first, _ in first })
         listenerToken = database.instanceObservers?.addListener { [weak self] path in
             self?.absorb(path)

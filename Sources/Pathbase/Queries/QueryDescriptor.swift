@@ -1,5 +1,3 @@
-import Foundation
-
 /// What to fetch: the active instances of a model that pass a filter, in an order, paged.
 ///
 /// ```swift
@@ -22,8 +20,9 @@ import Foundation
 /// a changed query from the same one.
 public struct QueryDescriptor<Model: ModelProtocol>: Identifiable {
 
-    /// Unique per created descriptor.
-    public let id = UUID()
+    /// Unique per created descriptor in this process (a counter: cheaper than a `UUID`,
+    /// which matters for queries made per call, such as inverse lookups).
+    public let id = QueryDescriptorIds.next()
 
     /// Which instances to include.
     public var predicate: QueryFilter<Model>
@@ -124,6 +123,26 @@ public struct QueryDescriptor<Model: ModelProtocol>: Identifiable {
     /// Models in the query's order, each with its sort key (read once).
     func keyed(_ models: [Model]) -> [QueryEntry<Model>] {
         models.map { QueryEntry(model: $0, key: sortKey?($0)) }.sorted()
+    }
+}
+
+/// Hands out descriptor ids.
+enum QueryDescriptorIds {
+    private static let counter = LockedCounter()
+
+    static func next() -> Int { counter.next() }
+}
+
+/// A number that grows by one per call, from any thread.
+private final class LockedCounter: @unchecked Sendable {
+    private let lock = Lock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
     }
 }
 

@@ -28,6 +28,11 @@ final class Connection {
         var configuration = Configuration()
         configuration.label = "Pathbase"
         configuration.busyMode = .timeout(options.busyTimeout)
+        let cacheSize = options.cacheSizeInKiB
+        configuration.prepareDatabase { db in
+            // Negative: a size in KiB rather than in pages.
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheSize)")
+        }
         #if os(iOS)
         // GRDB would release memory on its own queue, concurrently with our statements.
         configuration.automaticMemoryManagement = false

@@ -4,24 +4,23 @@ import Pathbase
 /// text and its parameters, in order.
 ///
 /// ```sql
-/// SELECT s.instance FROM current_values s
-/// JOIN current_values p2 ON p2.model = 7 AND p2.property = 2 AND p2.instance = s.instance
+/// SELECT s.instance FROM current_values p0
+/// CROSS JOIN current_values s ON s.model = 7 AND s.property = 0 AND s.instance = p0.instance
 /// LEFT JOIN current_values p1 ON p1.model = 7 AND p1.property = 1 AND p1.instance = s.instance
-/// WHERE s.model = 7 AND s.property = 0 AND +s.type = 16 AND +s.value = 1
-///   AND p2.type = 2 AND p2.value >= ?
+/// WHERE p0.model = 7 AND p0.property = 2 AND s.type = 16 AND s.value = 1
+///   AND (p0.type = 2 AND p0.value >= ?)
 /// ORDER BY (CASE WHEN p1.type = 14 THEN p1.value ELSE ? END), s.instance
 /// LIMIT ? OFFSET ?
 /// ```
 ///
-/// `s` is the instance's status (only active instances match); the unary `+` keeps SQLite
-/// from using the value index for it, which would start from every active instance instead
-/// of from the few a condition selects. Every property a condition
+/// `s` is the instance's status: only active instances match. Every property a condition
 /// or the sort reads is joined once. A condition that is a top-level conjunct and can only
-/// hold for a stored value of its type uses an inner join and plain comparisons, so SQLite
-/// can drive the query from the value index `current_values_by_value`; any other condition
-/// says what a missing, `nil` or differently typed value evaluates to (the model then reads
-/// its default), so SQL returns exactly what evaluating the filter on models returns. Ids,
-/// property ids and type tags are trusted integers written into the text; values are bound.
+/// hold for a stored value of its type is met only by rows of its property: the query
+/// starts from those, a range of the value index `current_values_by_value` (or of
+/// `list_members`), with plain comparisons. Any other condition says what a missing, `nil`
+/// or differently typed value evaluates to (the model then reads its default), so SQL
+/// returns exactly what evaluating the filter on models returns. Ids, property ids and
+/// type tags are trusted integers written into the text; values are bound.
 struct QuerySQL {
 
     private(set) var text = ""
@@ -38,23 +37,51 @@ struct QuerySQL {
             builder.orderParameters.append(sort.defaultValue)
             order = "(CASE WHEN \(alias).type = \(tag) THEN \(alias).value ELSE ? END)\(sort.reverse ? " DESC" : ""), s.instance"
         }
+        let status = "s.model = \(model) AND s.property = \(PropertyKey.instanceId)"
+        let isActive = "s.type = \(ValueTag.status.rawValue) AND s.value = \(InstanceStatus.created.rawValue)"
+        var from = "current_values s"
+        var conditions = [isActive, condition]
+        var prefixParameters: [QueryOperand] = []
+        if let first = builder.innerJoins.first {
+            // Start from the rows a condition selects, in the value index; `CROSS JOIN` keeps
+            // SQLite from starting at every active status instead. The status is then looked
+            // up in the same index: compact, so it stays in the page cache.
+            from = "\(first.table) \(first.alias)"
+            for join in builder.innerJoins.dropFirst() {
+                from += "\nJOIN \(join.table) \(join.alias) ON \(join.on) AND \(join.alias).instance = \(first.alias).instance"
+                prefixParameters += join.parameters
+            }
+            from += "\nCROSS JOIN current_values s ON \(status) AND s.instance = \(first.alias).instance"
+            conditions.insert(first.on, at: 0)
+            prefixParameters += first.parameters
+        } else {
+            conditions.insert(status, at: 0)
+        }
         text = """
-            SELECT s.instance FROM current_values s\(builder.innerJoins)\(builder.leftJoins)
-            WHERE s.model = \(model) AND s.property = \(PropertyKey.instanceId) AND +s.type = \(ValueTag.status.rawValue) AND +s.value = \(InstanceStatus.created.rawValue) AND \(condition)
+            SELECT s.instance FROM \(from)\(builder.leftJoins)
+            WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(order)
             LIMIT ? OFFSET ?
             """
-        parameters = builder.joinParameters + builder.whereParameters + builder.orderParameters
+        parameters = prefixParameters + builder.whereParameters + builder.orderParameters
             + [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+    }
+
+    /// A table joined for a condition that only its rows can meet: `on` selects its rows
+    /// of the model and property (the instance is joined by the caller).
+    private struct InnerJoin {
+        let table: String
+        let alias: String
+        let on: String
+        let parameters: [QueryOperand]
     }
 
     /// Collects joins and conditions while walking the predicate.
     private struct Builder {
         let model: ModelKey
-        /// Inner joins come first, so SQLite may start from any of them.
-        var innerJoins = ""
+        /// Tables whose rows a top-level condition requires; the query starts from them.
+        var innerJoins: [InnerJoin] = []
         var leftJoins = ""
-        var joinParameters: [QueryOperand] = []
         var whereParameters: [QueryOperand] = []
         var orderParameters: [QueryOperand] = []
         /// The alias of each joined property.
@@ -75,11 +102,11 @@ struct QuerySQL {
             if let alias = aliases[property] { return alias }
             let alias = "p\(aliases.count)"
             aliases[property] = alias
-            let clause = "current_values \(alias) ON \(alias).model = \(model) AND \(alias).property = \(property) AND \(alias).instance = s.instance"
+            let key = "\(alias).model = \(model) AND \(alias).property = \(property)"
             if inner {
-                innerJoins += "\nJOIN " + clause
+                innerJoins.append(InnerJoin(table: "current_values", alias: alias, on: key, parameters: []))
             } else {
-                leftJoins += "\nLEFT JOIN " + clause
+                leftJoins += "\nLEFT JOIN current_values \(alias) ON \(key) AND \(alias).instance = s.instance"
             }
             return alias
         }
@@ -135,8 +162,12 @@ struct QuerySQL {
             if inner {
                 let alias = "l\(listJoins)"
                 listJoins += 1
-                innerJoins += "\nJOIN list_members \(alias) ON \(alias).model = \(model) AND \(alias).property = \(condition.property) AND \(alias).member = ? AND \(alias).instance = s.instance"
-                joinParameters.append(member)
+                innerJoins.append(InnerJoin(
+                    table: "list_members",
+                    alias: alias,
+                    on: "\(alias).model = \(model) AND \(alias).property = \(condition.property) AND \(alias).member = ?",
+                    parameters: [member]
+                ))
                 return "1"
             }
             whereParameters.append(member)

@@ -6,7 +6,9 @@ import Pathbase
 extension SQLiteDatabase: QueryPushdownDatabase {
 
     package func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?) -> [InstanceKey]? {
-        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, offset: offset, limit: limit) else { return nil }
+        // SQLite allows 32766 parameters; a longer `isIn` list is evaluated on the models.
+        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, offset: offset, limit: limit),
+              query.parameters.count < 32_000 else { return nil }
         return lock.withLock { () -> [InstanceKey]? in
             do throws(SQLiteDatabaseError) {
                 let statement = try queryStatements.statement(for: query.text, connection: try openHandle())
