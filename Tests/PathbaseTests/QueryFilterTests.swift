@@ -248,6 +248,46 @@ struct QueryFilterTests {
         #expect(acme.referrers(through: \QGadget.parts).map(\.id) == [0, 7, 14, 21, 28, 35, 42, 49])
     }
 
+    @Test("SQLite queries see statuses after rolled-back batches, savepoints and other connections' writes")
+    func statusesStayExact() throws {
+        let path = SQLiteTestFiles.newPath()
+        let database = try SQLiteDatabase(path: path)
+        for id in 0 ..< 10 { QGadget.create(in: database, id: id, price: 5) }
+        let query = QueryDescriptor<QGadget>(where: \.price == 5)
+        #expect(database.fetch(query).map(\.id) == Array(0 ..< 10))
+
+        // A batch that deletes, creates, then fails: nothing of it shows.
+        #expect(throws: TestFailure.self) {
+            try database.batch {
+                QGadget(database: database, id: 3).delete()
+                QGadget.create(in: database, id: 20, price: 5)
+                throw TestFailure()
+            }
+        }
+        #expect(database.fetch(query).map(\.id) == Array(0 ..< 10))
+
+        // A nested batch that fails inside one that commits.
+        try database.batch {
+            QGadget(database: database, id: 4).delete()
+            try? database.batch {
+                QGadget(database: database, id: 5).delete()
+                throw TestFailure()
+            }
+        }
+        #expect(database.fetch(query).map(\.id) == [0, 1, 2, 3, 5, 6, 7, 8, 9])
+
+        // Another connection to the file deletes and restores.
+        let other = try SQLiteDatabase(path: path)
+        QGadget(database: other, id: 0).delete()
+        QGadget(database: other, id: 4).insert()
+        #expect(database.fetch(query).map(\.id) == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+        #expect(database.fetch(QueryDescriptor<QGadget>(where: \.price == 5, offset: 2, limit: 3)).map(\.id) == [3, 4, 5])
+
+        // Values of an instance that was never created don't make it match.
+        database.set(5, for: Path(model: QGadget.modelId, instance: 77, property: QGadget.PropertyId.price.rawValue))
+        #expect(!database.fetch(query).map(\.id).contains(77))
+    }
+
     @Test("A live query over SQLite with a pushed-down filter follows changes")
     func liveOverSQLite() throws {
         let database = ObservableDatabase(wrapping: try SQLiteDatabase())
@@ -275,3 +315,5 @@ extension QueryDescriptor {
 extension QMaker {
     static func withId(_ id: InstanceKey) -> QMaker { QMaker(database: InMemoryDatabase(), id: id) }
 }
+
+private struct TestFailure: Error {}

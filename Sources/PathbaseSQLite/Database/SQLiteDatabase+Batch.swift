@@ -72,6 +72,7 @@ extension SQLiteDatabase {
                 do {
                     try execute(statements.rollbackToSavepoint)
                     try execute(statements.releaseSavepoint)
+                    activeInstances.removeAll()
                 } catch let failure {
                     batchFailure = failure
                 }

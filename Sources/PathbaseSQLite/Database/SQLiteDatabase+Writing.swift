@@ -93,8 +93,10 @@ extension SQLiteDatabase {
             try execute(bound(statements.insertRecord, encoded, path, timestamp))
         }
         try execute(bound(statements.upsertCurrent, encoded, path, timestamp))
-        if encoded.tag == ValueTag.integerArray.rawValue, case .blob(let bytes) = encoded.value,
-           sqlite3_changes(try openHandle()) > 0 {
+        if path.property == PropertyKey.instanceId {
+            if sqlite3_changes(try openHandle()) > 0 { activeInstances.statusWritten(path, tag: encoded.tag, value: encoded.value) }
+        } else if encoded.tag == ValueTag.integerArray.rawValue, case .blob(let bytes) = encoded.value,
+                  sqlite3_changes(try openHandle()) > 0 {
             try replaceListMembers(of: path, with: ListMembers.decode(bytes))
         }
     }

@@ -67,6 +67,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     var statements: Statements
     var codec: ValueCodec
     let queryStatements = QueryStatementCache()
+    let activeInstances = ActiveInstances()
     var batchDepth = 0
     /// The first failed write of the running batch; the batch rolls back and throws it.
     var batchFailure: SQLiteDatabaseError?
@@ -138,6 +139,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         guard let connection else { return }
         statements.finalize()
         queryStatements.finalize()
+        activeInstances.finalize()
         codec.finalize()
         connection.close()
         self.connection = nil
@@ -174,6 +176,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
             statements.rollback.reset()
         }
         codec.invalidateTypeCache()
+        activeInstances.removeAll()
     }
 }
 

@@ -1,19 +1,26 @@
+import Foundation
 import Pathbase
 
 /// A query translated to SQL over `current_values` (and `list_members`): the statement's
 /// text and its parameters, in order.
 ///
 /// ```sql
-/// SELECT s.instance FROM current_values p0
-/// CROSS JOIN current_values s ON s.model = 7 AND s.property = 0 AND s.instance = p0.instance
-/// LEFT JOIN current_values p1 ON p1.model = 7 AND p1.property = 1 AND p1.instance = s.instance
-/// WHERE p0.model = 7 AND p0.property = 2 AND s.type = 16 AND s.value = 1
-///   AND (p0.type = 2 AND p0.value >= ?)
-/// ORDER BY (CASE WHEN p1.type = 14 THEN p1.value ELSE ? END), s.instance
-/// LIMIT ? OFFSET ?
+/// -- where: \.count >= 5, sortBy: \.name: starts from the value index
+/// SELECT p0.instance FROM current_values p0
+/// LEFT JOIN current_values p1 ON p1.model = 7 AND p1.property = 1 AND p1.instance = p0.instance
+/// WHERE p0.model = 7 AND p0.property = 2 AND (p0.type = 2 AND p0.value >= ?)
+/// ORDER BY (CASE WHEN p1.type = 14 THEN p1.value ELSE ? END), p0.instance
+///
+/// -- where: \.count != 5 (a missing count is 0, which matches): starts from the statuses
+/// SELECT s.instance FROM current_values s
+/// LEFT JOIN current_values p0 ON p0.model = 7 AND p0.property = 2 AND p0.instance = s.instance
+/// WHERE s.model = 7 AND s.property = 0 AND s.type = 16 AND s.value = 1
+///   AND (CASE WHEN p0.type = 2 THEN IFNULL(p0.value <> ?, 0) WHEN p0.type = 0 THEN 1 ELSE 1 END)
+/// ORDER BY s.instance LIMIT ? OFFSET ?
 /// ```
 ///
-/// `s` is the instance's status: only active instances match. Every property a condition
+/// `s` is the instance's status: only active instances match (checked by the caller when
+/// the query starts from a condition's rows, see ``checksStatus``). Every property a condition
 /// or the sort reads is joined once. A condition that is a top-level conjunct and can only
 /// hold for a stored value of its type is met only by rows of its property: the query
 /// starts from those, a range of the value index `current_values_by_value` (or of
@@ -26,45 +33,58 @@ struct QuerySQL {
     private(set) var text = ""
     private(set) var parameters: [QueryOperand] = []
 
+    /// Whether the statement selects only active instances and pages. When `false`, it
+    /// returns every match in order, and the caller keeps the active ones and pages.
+    private(set) var checksStatus = true
+
     /// Translates a query; `nil` if a condition's value type has no native storage.
     init?(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, offset: Int, limit: Int?) {
         var builder = Builder(model: model)
         guard let condition = builder.condition(for: predicate, topLevel: true) else { return nil }
-        var order = "s.instance"
+        var order = Builder.instancePlaceholder
         if let sort {
             guard let tag = Builder.tag(of: sort.valueType) else { return nil }
             let alias = builder.join(sort.property, inner: false)
             builder.orderParameters.append(sort.defaultValue)
-            order = "(CASE WHEN \(alias).type = \(tag) THEN \(alias).value ELSE ? END)\(sort.reverse ? " DESC" : ""), s.instance"
+            order = "(CASE WHEN \(alias).type = \(tag) THEN \(alias).value ELSE ? END)\(sort.reverse ? " DESC" : ""), \(Builder.instancePlaceholder)"
         }
         let status = "s.model = \(model) AND s.property = \(PropertyKey.instanceId)"
         let isActive = "s.type = \(ValueTag.status.rawValue) AND s.value = \(InstanceStatus.created.rawValue)"
-        var from = "current_values s"
-        var conditions = [isActive, condition]
+        var from: String
+        var conditions: [String]
         var prefixParameters: [QueryOperand] = []
+        let instance: String
         if let first = builder.innerJoins.first {
-            // Start from the rows a condition selects, in the value index; `CROSS JOIN` keeps
-            // SQLite from starting at every active status instead. The status is then looked
-            // up in the same index: compact, so it stays in the page cache.
+            // Start from the rows a condition selects, in the value index. Their statuses are
+            // checked by the caller in memory (``ActiveInstances``), which also pages: a
+            // status lookup per candidate is a random page of the file, dearer than the rest.
+            instance = "\(first.alias).instance"
             from = "\(first.table) \(first.alias)"
             for join in builder.innerJoins.dropFirst() {
-                from += "\nJOIN \(join.table) \(join.alias) ON \(join.on) AND \(join.alias).instance = \(first.alias).instance"
+                from += "\nJOIN \(join.table) \(join.alias) ON \(join.on) AND \(join.alias).instance = \(instance)"
                 prefixParameters += join.parameters
             }
-            from += "\nCROSS JOIN current_values s ON \(status) AND s.instance = \(first.alias).instance"
-            conditions.insert(first.on, at: 0)
+            conditions = [first.on, condition]
             prefixParameters += first.parameters
+            checksStatus = false
         } else {
-            conditions.insert(status, at: 0)
+            instance = "s.instance"
+            from = "current_values s"
+            conditions = [status, isActive, condition]
+            checksStatus = true
         }
+        // Every join on the instance was written with a placeholder for its column.
+        let leftJoins = builder.leftJoins.replacingOccurrences(of: Builder.instancePlaceholder, with: instance)
         text = """
-            SELECT s.instance FROM \(from)\(builder.leftJoins)
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \(order)
-            LIMIT ? OFFSET ?
+            SELECT \(instance) FROM \(from)\(leftJoins)
+            WHERE \(conditions.joined(separator: " AND ").replacingOccurrences(of: Builder.instancePlaceholder, with: instance))
+            ORDER BY \(order.replacingOccurrences(of: Builder.instancePlaceholder, with: instance))
             """
         parameters = prefixParameters + builder.whereParameters + builder.orderParameters
-            + [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+        if checksStatus {
+            text += "\nLIMIT ? OFFSET ?"
+            parameters += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+        }
     }
 
     /// A table joined for a condition that only its rows can meet: `on` selects its rows
@@ -78,6 +98,9 @@ struct QuerySQL {
 
     /// Collects joins and conditions while walking the predicate.
     private struct Builder {
+        /// Stands for the column of the instance the query starts from, decided at the end.
+        static let instancePlaceholder = "$instance"
+
         let model: ModelKey
         /// Tables whose rows a top-level condition requires; the query starts from them.
         var innerJoins: [InnerJoin] = []
@@ -106,7 +129,7 @@ struct QuerySQL {
             if inner {
                 innerJoins.append(InnerJoin(table: "current_values", alias: alias, on: key, parameters: []))
             } else {
-                leftJoins += "\nLEFT JOIN current_values \(alias) ON \(key) AND \(alias).instance = s.instance"
+                leftJoins += "\nLEFT JOIN current_values \(alias) ON \(key) AND \(alias).instance = \(Self.instancePlaceholder)"
             }
             return alias
         }
@@ -171,7 +194,7 @@ struct QuerySQL {
                 return "1"
             }
             whereParameters.append(member)
-            let exists = "EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = s.instance)"
+            let exists = "EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = \(Self.instancePlaceholder))"
             // A list without the member evaluates like the default (empty) list.
             return condition.matchesDefault ? "(NOT \(exists))" : exists
         }

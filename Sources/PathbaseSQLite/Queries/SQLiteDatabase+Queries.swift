@@ -16,10 +16,26 @@ extension SQLiteDatabase: QueryPushdownDatabase {
                 for (offset, parameter) in query.parameters.enumerated() {
                     statement.bind(parameter, at: Int32(offset + 1))
                 }
+                // When the statement doesn't check statuses, keep the active matches here and
+                // page them, stopping as soon as the page is full.
+                let active = query.checksStatus ? nil : try activeInstances.of(model, connection: try openHandle())
+                var skipped = 0
                 var ids: [InstanceKey] = []
                 while true {
                     switch statement.step() {
-                    case SQLITE_ROW: ids.append(InstanceKey(truncatingIfNeeded: statement.int64(at: 0)))
+                    case SQLITE_ROW:
+                        let id = InstanceKey(truncatingIfNeeded: statement.int64(at: 0))
+                        guard let active else {
+                            ids.append(id)
+                            continue
+                        }
+                        guard active.contains(id) else { continue }
+                        if skipped < offset {
+                            skipped += 1
+                            continue
+                        }
+                        if let limit, ids.count >= limit { return ids }
+                        ids.append(id)
                     case SQLITE_DONE: return ids
                     case let code: throw error(code)
                     }
