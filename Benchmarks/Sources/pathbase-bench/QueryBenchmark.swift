@@ -31,8 +31,9 @@ final class QueryItem {
 /// filter, raw SQLite on a fixed-schema table, and re-running a query.
 enum QueryBenchmark {
 
-    static let itemCount = 1_000_000
-    static let ownerCount = 100_000
+    /// 10^6; `PATHBASE_BENCH_QUERY_ITEMS` sets another count for quick runs while tuning.
+    static let itemCount = ProcessInfo.processInfo.environment["PATHBASE_BENCH_QUERY_ITEMS"].flatMap(Int.init) ?? 1_000_000
+    static var ownerCount: Int { max(1, itemCount / 10) }
     static let categoryCount = 1000
 
     private static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-bench-query")

@@ -62,6 +62,17 @@ package protocol QueryPushdownDatabase: Database {
     func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?) -> [InstanceKey]?
 }
 
+/// A database that answers inverse lookups with prepared statements: the commonest query,
+/// made per call (a view listing an instance's children), where building a query's SQL
+/// would cost more than running it.
+package protocol InverseLookupDatabase: Database {
+
+    /// The ids of the active instances of `model` whose current value of `property`
+    /// references `target` — an `InstanceKey` (`inList == false`) or a list of them —
+    /// in ascending order; `nil` if the database can't answer.
+    func referrers(of target: InstanceKey, model: ModelKey, property: PropertyKey, inList: Bool) -> [InstanceKey]?
+}
+
 /// A database that answers queries with the database it wraps, whose data is always
 /// current (writes go through).
 package protocol QueryForwardingDatabase: Database {

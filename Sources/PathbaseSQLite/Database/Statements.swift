@@ -58,6 +58,14 @@ struct Statements {
     /// (?1 model, ?2 property, ?3 instance, ?4 member): records one element of a path's list.
     let insertListMember: Statement
 
+    /// (?1 model, ?2 property, ?3 target) → the instances whose current value (an `Int`, as
+    /// references are stored) is the target, ascending: (instance).
+    let selectReferrers: Statement
+
+    /// (?1 model, ?2 property, ?3 target) → the instances whose current list contains the
+    /// target, ascending: (instance).
+    let selectListReferrers: Statement
+
     init(connection: OpaquePointer) throws(SQLiteDatabaseError) {
         func make(_ sql: String) throws(SQLiteDatabaseError) -> Statement {
             try Statement(sql: sql, connection: connection)
@@ -120,6 +128,12 @@ struct Statements {
             """)
         deleteListMembers = try make("DELETE FROM list_members WHERE model = ?1 AND property = ?2 AND instance = ?3")
         insertListMember = try make("INSERT OR IGNORE INTO list_members(model, property, instance, member) VALUES (?1, ?2, ?3, ?4)")
+        selectReferrers = try make("""
+            SELECT instance FROM current_values
+            WHERE model = ?1 AND property = ?2 AND type = \(ValueTag.int.rawValue) AND value = ?3
+            ORDER BY instance
+            """)
+        selectListReferrers = try make("SELECT instance FROM list_members WHERE model = ?1 AND property = ?2 AND member = ?3 ORDER BY instance")
         selectRecordsAtPath = try make("""
             SELECT type, value, time, counter, replica FROM records
             WHERE model = ?1 AND property = ?2 AND instance = ?3
@@ -132,7 +146,7 @@ struct Statements {
             begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
             insertRecord, upsertCurrent, selectCurrent, selectRecordAt, selectCurrentStatuses,
             selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRecordsAtPath,
-            selectNewestCurrent, deleteListMembers, insertListMember,
+            selectNewestCurrent, deleteListMembers, insertListMember, selectReferrers, selectListReferrers,
         ] {
             statement.finalize()
         }

@@ -8,17 +8,21 @@ import Pathbase
 ///
 /// A model's set is read with one index range scan on its first query, then kept current
 /// by this connection's writes of statuses. It is dropped when a transaction of this
-/// connection rolls back, and when another connection (another process) commits to the
-/// file, which `PRAGMA data_version` tells; the next query reads it again. About 16 bytes
-/// per active instance of a queried model. Used while holding the database's lock.
+/// connection rolls back, and when another connection (another process) committed to the
+/// file, which the pager's data version tells (`SQLITE_FCNTL_DATA_VERSION`, as
+/// `PRAGMA data_version` without running a statement); the next query reads it again.
+/// About 16 bytes per active instance of a queried model. Used while holding the
+/// database's lock.
 final class ActiveInstances {
 
     private var sets: [ModelKey: Set<InstanceKey>] = [:]
-    private var dataVersion: Int64?
-    private var versionStatement: Statement?
+    private var dataVersion: UInt32?
     private var scanStatement: Statement?
 
     /// The active instances of `model`, read if not known or possibly stale.
+    ///
+    /// Call it while a statement of the query has stepped at least once: the data version
+    /// is that of the read transaction, so the set then matches what the query reads.
     func of(_ model: ModelKey, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Set<InstanceKey> {
         try dropIfChangedElsewhere(connection: connection)
         if let set = sets[model] { return set }
@@ -59,24 +63,18 @@ final class ActiveInstances {
     }
 
     func finalize() {
-        versionStatement?.finalize()
         scanStatement?.finalize()
-        versionStatement = nil
         scanStatement = nil
         sets.removeAll()
     }
 
     /// Drops the sets when another connection committed since they were read.
     private func dropIfChangedElsewhere(connection: OpaquePointer) throws(SQLiteDatabaseError) {
-        if versionStatement == nil {
-            versionStatement = try Statement(sql: "PRAGMA data_version", connection: connection)
+        var version: UInt32 = 0
+        let code = sqlite3_file_control(connection, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        guard code == SQLITE_OK else {
+            throw .sqlite(code: code, message: "cannot read the data version")
         }
-        guard let statement = versionStatement else { return }
-        defer { statement.reset() }
-        guard statement.step() == SQLITE_ROW else {
-            throw .sqlite(code: sqlite3_errcode(connection), message: String(cString: sqlite3_errmsg(connection)))
-        }
-        let version = statement.int64(at: 0)
         if version != dataVersion {
             sets.removeAll()
             dataVersion = version

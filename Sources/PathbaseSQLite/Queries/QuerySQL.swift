@@ -1,4 +1,3 @@
-import Foundation
 import Pathbase
 
 /// A query translated to SQL over `current_values` (and `list_members`): the statement's
@@ -6,10 +5,10 @@ import Pathbase
 ///
 /// ```sql
 /// -- where: \.count >= 5, sortBy: \.name: starts from the value index
-/// SELECT p0.instance FROM current_values p0
-/// LEFT JOIN current_values p1 ON p1.model = 7 AND p1.property = 1 AND p1.instance = p0.instance
-/// WHERE p0.model = 7 AND p0.property = 2 AND (p0.type = 2 AND p0.value >= ?)
-/// ORDER BY (CASE WHEN p1.type = 14 THEN p1.value ELSE ? END), p0.instance
+/// SELECT d.instance FROM current_values d
+/// LEFT JOIN current_values p1 ON p1.model = 7 AND p1.property = 1 AND p1.instance = d.instance
+/// WHERE d.model = 7 AND d.property = 2 AND (d.type = 2 AND d.value >= ?)
+/// ORDER BY (CASE WHEN p1.type = 14 THEN p1.value ELSE ? END), d.instance
 ///
 /// -- where: \.count != 5 (a missing count is 0, which matches): starts from the statuses
 /// SELECT s.instance FROM current_values s
@@ -39,26 +38,32 @@ struct QuerySQL {
 
     /// Translates a query; `nil` if a condition's value type has no native storage.
     init?(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, offset: Int, limit: Int?) {
-        var builder = Builder(model: model)
-        guard let condition = builder.condition(for: predicate, topLevel: true) else { return nil }
-        var order = Builder.instancePlaceholder
+        var builder = Builder(model: model, startsFromCondition: Self.hasRequiredCondition(predicate))
+        guard var condition = builder.condition(for: predicate, topLevel: true) else { return nil }
+        if builder.startsFromCondition, builder.innerJoins.isEmpty {
+            // The required condition's property was joined for an earlier `||` or `!`
+            // already: start from the statuses after all.
+            builder = Builder(model: model, startsFromCondition: false)
+            guard let again = builder.condition(for: predicate, topLevel: true) else { return nil }
+            condition = again
+        }
+        let instance = builder.instance
+        var order = instance
         if let sort {
             guard let tag = Builder.tag(of: sort.valueType) else { return nil }
             let alias = builder.join(sort.property, inner: false)
             builder.orderParameters.append(sort.defaultValue)
-            order = "(CASE WHEN \(alias).type = \(tag) THEN \(alias).value ELSE ? END)\(sort.reverse ? " DESC" : ""), \(Builder.instancePlaceholder)"
+            order = "(CASE WHEN \(alias).type = \(tag) THEN \(alias).value ELSE ? END)\(sort.reverse ? " DESC" : ""), \(instance)"
         }
         let status = "s.model = \(model) AND s.property = \(PropertyKey.instanceId)"
         let isActive = "s.type = \(ValueTag.status.rawValue) AND s.value = \(InstanceStatus.created.rawValue)"
         var from: String
         var conditions: [String]
         var prefixParameters: [QueryOperand] = []
-        let instance: String
         if let first = builder.innerJoins.first {
             // Start from the rows a condition selects, in the value index. Their statuses are
             // checked by the caller in memory (``ActiveInstances``), which also pages: a
             // status lookup per candidate is a random page of the file, dearer than the rest.
-            instance = "\(first.alias).instance"
             from = "\(first.table) \(first.alias)"
             for join in builder.innerJoins.dropFirst() {
                 from += "\nJOIN \(join.table) \(join.alias) ON \(join.on) AND \(join.alias).instance = \(instance)"
@@ -68,22 +73,29 @@ struct QuerySQL {
             prefixParameters += first.parameters
             checksStatus = false
         } else {
-            instance = "s.instance"
             from = "current_values s"
             conditions = [status, isActive, condition]
             checksStatus = true
         }
-        // Every join on the instance was written with a placeholder for its column.
-        let leftJoins = builder.leftJoins.replacingOccurrences(of: Builder.instancePlaceholder, with: instance)
         text = """
-            SELECT \(instance) FROM \(from)\(leftJoins)
-            WHERE \(conditions.joined(separator: " AND ").replacingOccurrences(of: Builder.instancePlaceholder, with: instance))
-            ORDER BY \(order.replacingOccurrences(of: Builder.instancePlaceholder, with: instance))
+            SELECT \(instance) FROM \(from)\(builder.leftJoins)
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \(order)
             """
         parameters = prefixParameters + builder.whereParameters + builder.orderParameters
         if checksStatus {
             text += "\nLIMIT ? OFFSET ?"
             parameters += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+        }
+    }
+
+    /// Whether a top-level conjunct holds only for stored values of its property, so the
+    /// query can start from that property's rows (the ``Builder`` then joins it first).
+    private static func hasRequiredCondition(_ predicate: StoredPredicate?) -> Bool {
+        switch predicate {
+        case .condition(let condition)?: !condition.matchesNil && !condition.matchesDefault
+        case .and(let parts)?: parts.contains { hasRequiredCondition($0) }
+        case .or?, .not?, nil: false
         }
     }
 
@@ -98,10 +110,12 @@ struct QuerySQL {
 
     /// Collects joins and conditions while walking the predicate.
     private struct Builder {
-        /// Stands for the column of the instance the query starts from, decided at the end.
-        static let instancePlaceholder = "$instance"
-
         let model: ModelKey
+        /// Whether the query starts from the table `d` of a required condition, rather than
+        /// from the statuses `s`.
+        let startsFromCondition: Bool
+        /// The instance column every join matches.
+        let instance: String
         /// Tables whose rows a top-level condition requires; the query starts from them.
         var innerJoins: [InnerJoin] = []
         var leftJoins = ""
@@ -111,8 +125,10 @@ struct QuerySQL {
         private var aliases: [PropertyKey: String] = [:]
         private var listJoins = 0
 
-        init(model: ModelKey) {
+        init(model: ModelKey, startsFromCondition: Bool) {
             self.model = model
+            self.startsFromCondition = startsFromCondition
+            self.instance = startsFromCondition ? "d.instance" : "s.instance"
         }
 
         static func tag(of type: any QueryableValue.Type) -> Int64? {
@@ -123,13 +139,14 @@ struct QuerySQL {
         /// condition on it holds only for stored values (rows without it can't match).
         mutating func join(_ property: PropertyKey, inner: Bool) -> String {
             if let alias = aliases[property] { return alias }
-            let alias = "p\(aliases.count)"
+            // The first inner join is the table the query starts from.
+            let alias = inner && innerJoins.isEmpty ? "d" : "p\(aliases.count)"
             aliases[property] = alias
             let key = "\(alias).model = \(model) AND \(alias).property = \(property)"
             if inner {
                 innerJoins.append(InnerJoin(table: "current_values", alias: alias, on: key, parameters: []))
             } else {
-                leftJoins += "\nLEFT JOIN current_values \(alias) ON \(key) AND \(alias).instance = \(Self.instancePlaceholder)"
+                leftJoins += "\nLEFT JOIN current_values \(alias) ON \(key) AND \(alias).instance = \(instance)"
             }
             return alias
         }
@@ -164,10 +181,10 @@ struct QuerySQL {
         private mutating func condition(_ condition: StoredCondition, topLevel: Bool) -> String? {
             guard let tag = Self.tag(of: condition.valueType) else { return nil }
             let onlyStoredValues = !condition.matchesNil && !condition.matchesDefault
+            let inner = startsFromCondition && topLevel && onlyStoredValues
             if condition.operation == .listContains {
-                return listCondition(condition, inner: topLevel && onlyStoredValues)
+                return listCondition(condition, inner: inner)
             }
-            let inner = topLevel && onlyStoredValues
             let alias = join(condition.property, inner: inner)
             var parameters: [QueryOperand] = []
             let test = comparison(condition, on: "\(alias).value", parameters: &parameters)
@@ -183,7 +200,7 @@ struct QuerySQL {
         private mutating func listCondition(_ condition: StoredCondition, inner: Bool) -> String? {
             guard let member = condition.operands.first else { return nil }
             if inner {
-                let alias = "l\(listJoins)"
+                let alias = innerJoins.isEmpty ? "d" : "l\(listJoins)"
                 listJoins += 1
                 innerJoins.append(InnerJoin(
                     table: "list_members",
@@ -194,7 +211,7 @@ struct QuerySQL {
                 return "1"
             }
             whereParameters.append(member)
-            let exists = "EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = \(Self.instancePlaceholder))"
+            let exists = "EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = \(instance))"
             // A list without the member evaluates like the default (empty) list.
             return condition.matchesDefault ? "(NOT \(exists))" : exists
         }

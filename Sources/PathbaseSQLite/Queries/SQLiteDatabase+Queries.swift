@@ -18,24 +18,59 @@ extension SQLiteDatabase: QueryPushdownDatabase {
                 }
                 // When the statement doesn't check statuses, keep the active matches here and
                 // page them, stopping as soon as the page is full.
-                let active = query.checksStatus ? nil : try activeInstances.of(model, connection: try openHandle())
+                // The set is taken at the first row, inside the statement's read transaction.
+                var active: Set<InstanceKey>?
                 var skipped = 0
                 var ids: [InstanceKey] = []
                 while true {
                     switch statement.step() {
                     case SQLITE_ROW:
                         let id = InstanceKey(truncatingIfNeeded: statement.int64(at: 0))
-                        guard let active else {
+                        if query.checksStatus {
                             ids.append(id)
                             continue
                         }
-                        guard active.contains(id) else { continue }
+                        if active == nil { active = try activeInstances.of(model, connection: try openHandle()) }
+                        guard active?.contains(id) == true else { continue }
                         if skipped < offset {
                             skipped += 1
                             continue
                         }
                         if let limit, ids.count >= limit { return ids }
                         ids.append(id)
+                    case SQLITE_DONE: return ids
+                    case let code: throw error(code)
+                    }
+                }
+            } catch {
+                report(error)
+                return nil
+            }
+        }
+    }
+}
+
+/// Inverse lookups through prepared statements (see ``Pathbase/ModelProtocol/referrers(through:)-(KeyPath<Source,Self?>)``).
+extension SQLiteDatabase: InverseLookupDatabase {
+
+    package func referrers(of target: InstanceKey, model: ModelKey, property: PropertyKey, inList: Bool) -> [InstanceKey]? {
+        lock.withLock { () -> [InstanceKey]? in
+            do throws(SQLiteDatabaseError) {
+                let connection = try openHandle()
+                let statement = inList ? statements.selectListReferrers : statements.selectReferrers
+                defer { statement.reset() }
+                statement.bind(model, at: 1)
+                statement.bind(property, at: 2)
+                statement.bind(target, at: 3)
+                // The set is taken at the first row, inside the statement's read transaction.
+                var active: Set<InstanceKey>?
+                var ids: [InstanceKey] = []
+                while true {
+                    switch statement.step() {
+                    case SQLITE_ROW:
+                        let id = InstanceKey(truncatingIfNeeded: statement.int64(at: 0))
+                        if active == nil { active = try activeInstances.of(model, connection: connection) }
+                        if active?.contains(id) == true { ids.append(id) }
                     case SQLITE_DONE: return ids
                     case let code: throw error(code)
                     }
