@@ -31,6 +31,12 @@ final class RawSQLite {
             """)
         execute("CREATE INDEX records_by_time ON records(time, counter, replica, model, instance, property)")
         execute("CREATE INDEX current_values_by_value ON current_values(model, property, type, value)")
+        execute("""
+            CREATE TABLE list_members (
+                model INTEGER NOT NULL, property INTEGER NOT NULL, member INTEGER NOT NULL, instance INTEGER NOT NULL,
+                PRIMARY KEY (model, property, member, instance)
+            ) WITHOUT ROWID
+            """)
     }
 
     deinit {
@@ -50,6 +56,11 @@ final class RawSQLite {
         return statement
     }
 
+    // The write path's statements, prepared once: no dictionary lookup (hashing the SQL)
+    // per write on the baseline's side.
+    private lazy var writeStatements = [statement(Self.insertRecord), statement(Self.upsertCurrent)]
+    private lazy var readStatement = statement("SELECT type, value FROM current_values WHERE model = ? AND property = ? AND instance = ?")
+
     private static let insertRecord = "INSERT OR IGNORE INTO records(model, property, instance, time, counter, replica, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     private static let upsertCurrent = """
         INSERT INTO current_values(model, property, instance, time, counter, replica, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -61,8 +72,7 @@ final class RawSQLite {
     /// Writes one record into the history table and the current values, as `SQLiteDatabase`
     /// does for a `set`.
     func write(model: Int, property: Int, instance: Int, time: Int64, type: Int64, bind: (OpaquePointer?) -> Void) {
-        for sql in [Self.insertRecord, Self.upsertCurrent] {
-            let statement = statement(sql)
+        for statement in writeStatements {
             sqlite3_bind_int64(statement, 1, Int64(model))
             sqlite3_bind_int64(statement, 2, Int64(property))
             sqlite3_bind_int64(statement, 3, Int64(instance))
@@ -96,7 +106,7 @@ final class RawSQLite {
 
     /// Reads one integer value by path.
     func readInt(model: Int, property: Int, instance: Int) -> Int? {
-        let statement = statement("SELECT type, value FROM current_values WHERE model = ? AND property = ? AND instance = ?")
+        let statement = readStatement
         defer { sqlite3_reset(statement) }
         sqlite3_bind_int64(statement, 1, Int64(model))
         sqlite3_bind_int64(statement, 2, Int64(property))

@@ -83,19 +83,45 @@ enum SQLiteBenchmark {
             blackHole(raw.createdInstances(model: 1))
         })
 
-        // Create then read back every object, against a hand-written GRDB record.
+        // Create objects, then read each back by its id, against a hand-written GRDB record.
+        // Every round creates new ids on both sides, so both insert.
         let grdb = try GRDBRecordBaseline(path: path("grdb"))
         let objects = try freshDatabase("objects")
+        var objectRound = 0, rowRound = 0
         compare("sqlite.objects-vs-grdb-record", operations: count, rounds: 3, {
-            let workload = ModelWorkload(database: objects, count: count, names: names)
-            try? objects.batch { workload.create() }
+            let ids = objectRound * count ..< (objectRound + 1) * count
+            objectRound += 1
+            try? objects.batch {
+                for id in ids {
+                    BenchItem.create(in: objects, id: id, count: id, name: names[id % count], score: Double(id))
+                }
+            }
             var total = 0
-            for item in objects.all(of: BenchItem.self) {
+            for id in ids {
+                let item = BenchItem(database: objects, id: id)
                 total &+= item.count &+ item.name.utf8.count &+ Int(item.score)
             }
             blackHole(total)
         }, baseline: {
-            let rows = (try? grdb.createThenReadAll(count: count, names: names)) ?? []
+            let ids = rowRound * count ..< (rowRound + 1) * count
+            rowRound += 1
+            blackHole((try? grdb.createThenReadEach(ids: ids, names: names)) ?? 0)
+        })
+
+        // Create (or overwrite) every object, then list them all and read their properties,
+        // against the GRDB record's `save` and `fetchAll` (one table scan).
+        let grdbListing = try GRDBRecordBaseline(path: path("grdb-listing"))
+        let listed = try freshDatabase("listing")
+        compare("sqlite.objects-listing-vs-grdb-fetchall", operations: count, rounds: 3, {
+            let workload = ModelWorkload(database: listed, count: count, names: names)
+            try? listed.batch { workload.create() }
+            var total = 0
+            for item in listed.all(of: BenchItem.self) {
+                total &+= item.count &+ item.name.utf8.count &+ Int(item.score)
+            }
+            blackHole(total)
+        }, baseline: {
+            let rows = (try? grdbListing.createThenReadAll(count: count, names: names)) ?? []
             blackHole(rows.reduce(0) { $0 &+ $1.count &+ $1.name.utf8.count &+ Int($1.score) })
         })
 

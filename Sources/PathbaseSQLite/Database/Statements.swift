@@ -133,7 +133,13 @@ struct Statements {
             WHERE model = ?1 AND property = ?2 AND type = \(ValueTag.int.rawValue) AND value = ?3
             ORDER BY instance
             """)
-        selectListReferrers = try make("SELECT instance FROM list_members WHERE model = ?1 AND property = ?2 AND member = ?3 ORDER BY instance")
+        // A list replaced by a value of another type leaves its rows: check the current type.
+        selectListReferrers = try make("""
+            SELECT m.instance FROM list_members m CROSS JOIN current_values c
+            ON c.model = m.model AND c.property = m.property AND c.instance = m.instance
+            WHERE m.model = ?1 AND m.property = ?2 AND m.member = ?3 AND c.type = \(ValueTag.integerArray.rawValue)
+            ORDER BY m.instance
+            """)
         selectRecordsAtPath = try make("""
             SELECT type, value, time, counter, replica FROM records
             WHERE model = ?1 AND property = ?2 AND instance = ?3

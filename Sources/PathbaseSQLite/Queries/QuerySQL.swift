@@ -208,12 +208,18 @@ struct QuerySQL {
                     on: "\(alias).model = \(model) AND \(alias).property = \(condition.property) AND \(alias).member = ?",
                     parameters: [member]
                 ))
-                return "1"
+                return isCurrentList(condition, instance: "\(alias).instance")
             }
             whereParameters.append(member)
-            let exists = "EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = \(instance))"
+            let exists = "EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = \(instance) AND \(isCurrentList(condition, instance: "m.instance")))"
             // A list without the member evaluates like the default (empty) list.
             return condition.matchesDefault ? "(NOT \(exists))" : exists
+        }
+
+        /// Whether the current value behind a `list_members` row is still a list: rows of a
+        /// list replaced by a value of another type stay behind (see `Schema`).
+        private func isCurrentList(_ condition: StoredCondition, instance: String) -> String {
+            "EXISTS (SELECT 1 FROM current_values c WHERE c.model = \(model) AND c.property = \(condition.property) AND c.instance = \(instance) AND c.type = \(ValueTag.integerArray.rawValue))"
         }
 
         /// The comparison of a stored value (of the condition's type) with the operands.

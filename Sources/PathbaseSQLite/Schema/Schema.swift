@@ -19,8 +19,11 @@ import GRDB
 /// (model, property, type, value), so a filter on a property is an index range scan and an
 /// inverse lookup of a `@Reference` one descent; `list_members` holds one row per element of
 /// every current `[Int]` value (reference lists), by (model, property, element, instance),
-/// for inverse lookups of `@ReferenceList`s. Writes keep it current; a trigger clears an
-/// instance's rows when its list is replaced by a value of another type.
+/// for inverse lookups of `@ReferenceList`s. Writing a list replaces the path's rows; a
+/// path whose list was replaced by a value of another type keeps its old rows, so every read
+/// of `list_members` also checks that the current value is still a list. (Format version 2
+/// deleted them in a trigger on `current_values`; a trigger makes SQLite keep a statement
+/// journal for every write of a current value, which doubled the cost of large batches.)
 ///
 /// The file is marked with ``applicationId`` (`PRAGMA application_id`) and
 /// ``formatVersion`` (`PRAGMA user_version`). A file with a higher version throws
@@ -32,7 +35,7 @@ enum Schema {
 
     /// The storage format this version writes and reads. Raise it for any incompatible
     /// change of tables or value encoding, and migrate older files on open.
-    static let formatVersion = 2
+    static let formatVersion = 3
 
     static let metaTable = "pathbase_meta"
 
@@ -82,7 +85,7 @@ enum Schema {
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
     }
 
-    /// The value index and the list members of format version 2.
+    /// The value index and the list members (format version 2 and later).
     private static func createQueryIndexes(in db: GRDB.Database) throws {
         try db.execute(sql: """
             CREATE INDEX IF NOT EXISTS current_values_by_value ON current_values(model, property, type, value);
@@ -93,19 +96,19 @@ enum Schema {
                 instance INTEGER NOT NULL,
                 PRIMARY KEY (model, property, member, instance)
             ) WITHOUT ROWID;
-            CREATE TRIGGER IF NOT EXISTS list_members_replaced AFTER UPDATE OF type ON current_values
-            WHEN old.type = \(ValueTag.integerArray.rawValue) AND new.type <> \(ValueTag.integerArray.rawValue)
-            BEGIN
-                DELETE FROM list_members
-                WHERE model = old.model AND property = old.property AND instance = old.instance;
-            END;
             """)
     }
 
     /// Brings a file of an older format version to ``formatVersion``, inside the opening
-    /// transaction: version 1 gets the query indexes, filled from its current values.
+    /// transaction: version 1 gets the query indexes, filled from its current values;
+    /// version 2 loses the trigger that kept `list_members` (its rows are already exact).
     static func migrate(_ db: GRDB.Database, from version: Int) throws {
         guard version < formatVersion else { return }
+        if version == 2 {
+            try db.execute(sql: "DROP TRIGGER IF EXISTS list_members_replaced")
+            try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
+            return
+        }
         try createQueryIndexes(in: db)
         let lists = try Row.fetchAll(db, sql: "SELECT model, property, instance, value FROM current_values WHERE type = ?", arguments: [ValueTag.integerArray.rawValue])
         for row in lists {
