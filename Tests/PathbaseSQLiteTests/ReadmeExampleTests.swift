@@ -25,5 +25,9 @@ struct ReadmeExampleTests {
         let fetched: Person? = reopened.get(id: 1)
         #expect(fetched?.age == 31)
         #expect(fetched?.friends.map(\.name) == ["Bob"])
+
+        // "Reads": many reads in one read transaction.
+        let names = try reopened.read { reopened.all(of: Person.self).map(\.name) }
+        #expect(names.sorted() == ["Alice", "Bob"])
     }
 }

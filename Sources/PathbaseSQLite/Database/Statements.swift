@@ -8,6 +8,8 @@ import Pathbase
 /// first so that SQLite narrows the index range before comparing the full row value.
 struct Statements {
 
+    /// Starts a transaction that takes the write lock only at its first write: `read { }`.
+    let beginDeferred: Statement
     let begin: Statement
     let commit: Statement
     let rollback: Statement
@@ -71,6 +73,7 @@ struct Statements {
             try Statement(sql: sql, connection: connection)
         }
         begin = try make("BEGIN IMMEDIATE")
+        beginDeferred = try make("BEGIN DEFERRED")
         commit = try make("COMMIT")
         rollback = try make("ROLLBACK")
         savepoint = try make("SAVEPOINT pathbase_batch")
@@ -150,7 +153,7 @@ struct Statements {
     func finalize() {
         for statement in [
             begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
-            insertRecord, upsertCurrent, selectCurrent, selectRecordAt, selectCurrentStatuses,
+            beginDeferred, insertRecord, upsertCurrent, selectCurrent, selectRecordAt, selectCurrentStatuses,
             selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRecordsAtPath,
             selectNewestCurrent, deleteListMembers, insertListMember, selectReferrers, selectListReferrers,
         ] {

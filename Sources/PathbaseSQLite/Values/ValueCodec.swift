@@ -89,6 +89,20 @@ final class ValueCodec {
                   let value = decodeJSON(base, from: statement, at: valueColumn) else { return nil }
             return value as? Value
         }
+        // The common property types without a dynamic cast from `any NativeValue`, which
+        // costs more than the rest of decoding when `Value` is not specialized.
+        switch tagValue {
+        case ValueTag.int.rawValue where Value.self == Int.self:
+            return unsafeBitCast(Int(truncatingIfNeeded: statement.int64(at: valueColumn)), to: Value.self)
+        case ValueTag.string.rawValue where Value.self == String.self:
+            return unsafeBitCast(statement.string(at: valueColumn), to: Value.self)
+        case ValueTag.double.rawValue where Value.self == Double.self:
+            return unsafeBitCast(Double.read(from: statement, at: valueColumn) ?? .nan, to: Value.self)
+        case ValueTag.bool.rawValue where Value.self == Bool.self:
+            return unsafeBitCast(statement.int64(at: valueColumn) != 0, to: Value.self)
+        default:
+            break
+        }
         guard let tag = ValueTag(rawValue: tagValue) else { return nil }
         guard let nativeType = tag.nativeType else {
             return (Value.self as? any OptionalValue.Type)?.noneValue as? Value
