@@ -37,7 +37,8 @@ extension SQLiteDatabase {
     /// On a WAL file, each read outside a transaction takes and releases SQLite's
     /// shared-memory lock, about half of its cost; reads inside `read` share one. Unlike a
     /// ``batch(_:)``, it does not take the file's write lock: other connections and
-    /// processes go on writing, and `body` doesn't see their writes. Other threads of this
+    /// processes go on writing, and `body` doesn't see what they commit after its first
+    /// read. Other threads of this
     /// process wait until it ends. A write inside `body` makes it a batch (all-or-nothing),
     /// which throws if another connection wrote since the read began: write in `batch`.
     /// Inside a batch, `read` joins it. Returns what `body` returns.
