@@ -100,6 +100,9 @@ final class ValueCodec {
             return unsafeBitCast(Double.read(from: statement, at: valueColumn) ?? .nan, to: Value.self)
         case ValueTag.bool.rawValue where Value.self == Bool.self:
             return unsafeBitCast(statement.int64(at: valueColumn) != 0, to: Value.self)
+        case ValueTag.status.rawValue where Value.self == InstanceStatus.self:
+            guard let status = InstanceStatus.read(from: statement, at: valueColumn) else { return nil }
+            return unsafeBitCast(status, to: Value.self)
         default:
             break
         }
