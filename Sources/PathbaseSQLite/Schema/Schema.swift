@@ -15,7 +15,7 @@ import GRDB
 /// read is one b-tree descent without a rowid indirection (15–40% faster for composite keys).
 /// `records` is also indexed by timestamp then path, the order `records(after:)` returns.
 ///
-/// Queries (format version 2): `current_values_by_value` indexes current values by
+/// Queries (since format version 2): `current_values_by_value` indexes current values by
 /// (model, property, type, value), so a filter on a property is an index range scan and an
 /// inverse lookup of a `@Reference` one descent; `list_members` holds one row per element of
 /// every current `[Int]` value (reference lists), by (model, property, element, instance),
