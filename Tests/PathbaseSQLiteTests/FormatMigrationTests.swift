@@ -7,8 +7,9 @@ import Testing
 @Suite("SQLiteDatabase: files of older format versions are migrated on open")
 struct FormatMigrationTests {
 
-    /// A file as version 1 wrote it: no value index, no list members, user_version 1.
-    private func makeVersionOneFile(at path: String) throws {
+    /// A file of the current version with four people, then rewritten by `downgrade` into
+    /// what an older version wrote.
+    private func makeOldFile(at path: String, downgrade: String) throws {
         do {
             let database = try SQLiteDatabase(path: path)
             let alice = Person.create(in: database, id: 1, name: "Alice", age: 30)
@@ -18,14 +19,17 @@ struct FormatMigrationTests {
             database.close()
         }
         let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: """
-                DROP TABLE list_members;
-                DROP INDEX current_values_by_value;
-                PRAGMA user_version = 1;
-                """)
-        }
+        try queue.writeWithoutTransaction { db in try db.execute(sql: downgrade) }
         try queue.close()
+    }
+
+    /// Version 1: no value index, no list members.
+    private func makeVersionOneFile(at path: String) throws {
+        try makeOldFile(at: path, downgrade: """
+            DROP TABLE list_members;
+            DROP INDEX current_values_by_value;
+            PRAGMA user_version = 1;
+            """)
     }
 
     @Test("Opening a version 1 file adds the query indexes; values, lists and inverse lookups work")
@@ -52,29 +56,17 @@ struct FormatMigrationTests {
         #expect(members == 3)
     }
 
-    /// A file as version 2 wrote it: `list_members` kept by a trigger, user_version 2.
+    /// Version 2: `list_members` kept by a trigger.
     private func makeVersionTwoFile(at path: String) throws {
-        do {
-            let database = try SQLiteDatabase(path: path)
-            let alice = Person.create(in: database, id: 1, name: "Alice", age: 30)
-            let bob = Person.create(in: database, id: 2, name: "Bob", age: 40)
-            Person.create(in: database, id: 3, name: "Carol", friends: [alice, bob])
-            Person.create(in: database, id: 4, name: "Dan", friends: [bob])
-            database.close()
-        }
-        let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: """
-                CREATE TRIGGER list_members_replaced AFTER UPDATE OF type ON current_values
-                WHEN old.type = 18 AND new.type <> 18
-                BEGIN
-                    DELETE FROM list_members
-                    WHERE model = old.model AND property = old.property AND instance = old.instance;
-                END;
-                PRAGMA user_version = 2;
-                """)
-        }
-        try queue.close()
+        try makeOldFile(at: path, downgrade: """
+            CREATE TRIGGER list_members_replaced AFTER UPDATE OF type ON current_values
+            WHEN old.type = 18 AND new.type <> 18
+            BEGIN
+                DELETE FROM list_members
+                WHERE model = old.model AND property = old.property AND instance = old.instance;
+            END;
+            PRAGMA user_version = 2;
+            """)
     }
 
     @Test("Opening a version 2 file drops the list trigger; a list replaced by another type stops referring")

@@ -23,7 +23,7 @@ extension SQLiteDatabase {
     public func batch<Result>(_ body: () throws -> Result) throws -> Result {
         try lock.withLock { () throws -> Result in
             _ = try openHandle()
-            return batchDepth == 0 ? try runTransaction(body) : try runSavepoint(body)
+            return batchDepth == 0 ? try runTransaction(begin: statements.begin, body) : try runSavepoint(body)
         }
     }
 
@@ -50,8 +50,8 @@ extension SQLiteDatabase {
         }
     }
 
-    private func runTransaction<Result>(begin: Statement? = nil, _ body: () throws -> Result) throws -> Result {
-        try execute(begin ?? statements.begin)
+    private func runTransaction<Result>(begin: Statement, _ body: () throws -> Result) throws -> Result {
+        try execute(begin)
         batchDepth = 1
         batchFailure = nil
         let result: Result

@@ -92,19 +92,12 @@ final class ValueCodec {
         // The common property types without a dynamic cast from `any NativeValue`, which
         // costs more than the rest of decoding when `Value` is not specialized.
         switch tagValue {
-        case ValueTag.int.rawValue where Value.self == Int.self:
-            return unsafeBitCast(Int(truncatingIfNeeded: statement.int64(at: valueColumn)), to: Value.self)
-        case ValueTag.string.rawValue where Value.self == String.self:
-            return unsafeBitCast(statement.string(at: valueColumn), to: Value.self)
-        case ValueTag.double.rawValue where Value.self == Double.self:
-            return unsafeBitCast(Double.read(from: statement, at: valueColumn) ?? .nan, to: Value.self)
-        case ValueTag.bool.rawValue where Value.self == Bool.self:
-            return unsafeBitCast(statement.int64(at: valueColumn) != 0, to: Value.self)
-        case ValueTag.status.rawValue where Value.self == InstanceStatus.self:
-            guard let status = InstanceStatus.read(from: statement, at: valueColumn) else { return nil }
-            return unsafeBitCast(status, to: Value.self)
-        default:
-            break
+        case ValueTag.int.rawValue where Value.self == Int.self: return read(Int.self, as: Value.self, from: statement, at: valueColumn)
+        case ValueTag.string.rawValue where Value.self == String.self: return read(String.self, as: Value.self, from: statement, at: valueColumn)
+        case ValueTag.double.rawValue where Value.self == Double.self: return read(Double.self, as: Value.self, from: statement, at: valueColumn)
+        case ValueTag.bool.rawValue where Value.self == Bool.self: return read(Bool.self, as: Value.self, from: statement, at: valueColumn)
+        case ValueTag.status.rawValue where Value.self == InstanceStatus.self: return read(InstanceStatus.self, as: Value.self, from: statement, at: valueColumn)
+        default: break
         }
         guard let tag = ValueTag(rawValue: tagValue) else { return nil }
         guard let nativeType = tag.nativeType else {
@@ -112,6 +105,12 @@ final class ValueCodec {
         }
         guard let native = nativeType.read(from: statement, at: valueColumn) else { return nil }
         return native as? Value
+    }
+
+    /// Reads a `Native` as `Value`, which the caller checked is the same type.
+    @inline(__always)
+    private func read<Native: NativeValue, Value>(_ native: Native.Type, as type: Value.Type, from statement: Statement, at column: Int32) -> Value? {
+        Native.read(from: statement, at: column).map { unsafeBitCast($0, to: Value.self) }
     }
 
     /// Reads the value in columns (`tagColumn`, `valueColumn`) as the type that wrote it, or
