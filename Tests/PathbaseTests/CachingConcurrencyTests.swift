@@ -39,7 +39,7 @@ struct CachingConcurrencyTests {
                 let path = Path(model: Self.model, instance: instance, property: task)
                 let last = (Self.writesPerTask - 2_000 + instance) * 8 + task
                 let cached: Int? = database.get(path)
-                let stored: Int? = database.wrapped.get(path)
+                let stored: Int? = database.base.get(path)
                 #expect(cached == last)
                 #expect(stored == last)
             }
@@ -73,7 +73,7 @@ struct CachingConcurrencyTests {
             }
         }
         for path in paths {
-            let stored: Int? = database.wrapped.get(path)
+            let stored: Int? = database.base.get(path)
             let cached: Int? = database.cache.value(at: path, as: Int.self)
             if let cached { #expect(cached == stored, "stale cached value at \(path)") }
             let read: Int? = database.get(path)

@@ -86,7 +86,7 @@ struct HistoryViewTests {
         #expect(database.view(at: date).timestamp == Timestamp(latestAt: date))
         let stamp = Timestamp(time: 42, counter: 3, replica: 9)
         #expect(database.view(at: stamp).timestamp == stamp)
-        #expect(database.view(at: stamp).database === database)
+        #expect(database.view(at: stamp).base === database)
     }
 
     @Test("References and reference lists read as they were", arguments: HistoryDatabaseKind.allCases)

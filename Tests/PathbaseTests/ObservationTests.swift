@@ -101,13 +101,13 @@ struct ObservedChangeSource: CustomStringConvertible, Sendable {
             return (database, { database.undo() })
         },
         ObservedChangeSource(description: "timestamped set") {
-            let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+            let database = ObservedDatabase(wrapping: InMemoryHistoryDatabase())
             let gauge = Dial.create(in: database, id: 1, label: "A")
             _ = Dial.create(in: database, id: 2, label: "other")
             return (database, { database.set("B", for: gauge.path(of: .label), timestamp: database.clock.now()) })
         },
         ObservedChangeSource(description: "applied record (sync)") {
-            let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+            let database = ObservedDatabase(wrapping: InMemoryHistoryDatabase())
             _ = Dial.create(in: database, id: 1, label: "A")
             _ = Dial.create(in: database, id: 2, label: "other")
             let remote = InMemoryHistoryDatabase()
@@ -121,7 +121,7 @@ struct ObservedChangeSource: CustomStringConvertible, Sendable {
             _ = Dial.create(in: database, id: 1, label: "A")
             _ = Dial.create(in: database, id: 2, label: "other")
             let remote = InMemoryHistoryDatabase()
-            remote.clock.receive(database.clock.now())
+            remote.clock.receive(Timestamp(latestAt: Date()))
             remote.set("B", for: Dial(database: remote, id: 1).path(of: .label))
             let archive = (try? remote.exportRecords()) ?? Data()
             return (database, { try? database.importRecords(from: archive) })
@@ -131,7 +131,7 @@ struct ObservedChangeSource: CustomStringConvertible, Sendable {
             _ = Dial.create(in: database, id: 1, label: "A")
             _ = Dial.create(in: database, id: 2, label: "other")
             let remote = InMemoryHistoryDatabase()
-            remote.clock.receive(database.clock.now())
+            remote.clock.receive(Timestamp(latestAt: Date()))
             Dial.create(in: remote, id: 1, label: "B")
             let modelMap: @Sendable (ModelKey) -> (any ModelProtocol.Type)? = { $0 == Dial.modelId ? Dial.self : nil }
             let producer = RequestProcessor(database: remote, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: modelMap)
@@ -296,7 +296,7 @@ struct ObservationChangeStreamTests {
 
     @Test("The change stream reports commits, undo and applied records")
     func changeStreamSources() async {
-        let observed = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+        let observed = ObservedDatabase(wrapping: InMemoryHistoryDatabase())
         let database = UndoableDatabase(wrapping: observed)
         let gauge = Dial.create(in: database, id: 1, label: "A")
         let stream = observed.changes
