@@ -198,8 +198,35 @@ struct ObservationTests {
     func sharedPublisher() {
         let database = ObservableDatabase(wrapping: InMemoryDatabase())
         let first = Dial.create(in: database, id: 1, label: "A")
-        #expect(first.objectWillChange === Dial(database: database, id: 1).objectWillChange)
-        #expect(first.objectWillChange !== Dial(database: database, id: 2).objectWillChange)
+        #expect(first.objectWillChange == Dial(database: database, id: 1).objectWillChange)
+        #expect(first.objectWillChange != Dial(database: database, id: 2).objectWillChange)
+    }
+
+    @Test("An instance's publisher is kept while it has subscribers and dropped after the last one ends")
+    func publishersArePruned() throws {
+        let database = ObservableDatabase(wrapping: InMemoryDatabase())
+        let observers = try #require(database.instanceObservers)
+        let first = Dial.create(in: database, id: 1, label: "A")
+        var heard = 0
+        let one = first.objectWillChange.sink { heard += 1 }
+        let two = Dial(database: database, id: 1).objectWillChange.sink { heard += 1 }
+        var others = (2...100).map { Dial(database: database, id: $0).objectWillChange.sink {} }
+        #expect(observers.subscribedInstanceCount == 100)
+        first.label = "B"
+        #expect(heard == 2)
+        one.cancel()
+        first.label = "C"
+        #expect(heard == 3, "the remaining subscriber still hears")
+        #expect(observers.subscribedInstanceCount == 100)
+        two.cancel()
+        others.removeAll() // releasing a subscription cancels it
+        #expect(observers.subscribedInstanceCount == 0)
+        first.label = "D"
+        #expect(heard == 3)
+        let again = first.objectWillChange.sink { heard += 1 }
+        first.label = "E"
+        #expect(heard == 4, "a new subscription after pruning hears again")
+        again.cancel()
     }
 
     @Test("Edits in an editing context notify only when committed")
