@@ -106,7 +106,7 @@ public final class UnencodedUpdateConsumer {
         guard let history = database.historyDatabase else {
             throw .historyRequired(database: String(describing: type(of: database)))
         }
-        guard let type = modelMap(response.model) else { throw .unknownModel(response.model) }
+        guard let modelType = modelMap(response.model) else { throw .unknownModel(response.model) }
         if kind == .instanceUpdate, response.instance == nil {
             throw .malformedMessage("an instance update names no instance")
         }
@@ -131,7 +131,7 @@ public final class UnencodedUpdateConsumer {
             if seen.insert(entry.path.instance).inserted { result.instances.append(entry.path.instance) }
             // A record of a property this side's model does not have is left out, whether it
             // arrived without a value (decoded data) or with one (a value passed directly).
-            if let record = entry.record, entry.path.isStatus || type._$propertyType(entry.path.property) != nil {
+            if let record = entry.record, entry.path.isStatus || modelType._$propertyType(entry.path.property) != nil {
                 records.append(record)
             } else {
                 result.skippedRecords += 1

@@ -41,7 +41,7 @@ final class Note {
     @ReferenceList(id: 4)
     var related: [Note]
 
-    @Command(id: 1)
+    @Command(id: 5)
     func pin() {
         pinned = true
     }
