@@ -42,3 +42,37 @@ extension Database {
         }
     }
 }
+
+extension InMemoryDatabase {
+
+    /// StateModel's name for ``exportRecords()``: the current values as data another
+    /// database takes with ``Database/importRecords(from:)``.
+    ///
+    /// ```swift
+    /// let data = try database.getEncodedHistory()
+    /// ```
+    ///
+    /// This database keeps no history and no times (``InMemoryHistoryDatabase`` does), so it
+    /// can only export everything: called with a date other than `.distantPast` it throws
+    /// ``EncodedHistoryError/noHistory(database:)`` rather than send values it cannot date.
+    @available(*, deprecated, message: "Use exportRecords(); for changes after a date use InMemoryHistoryDatabase and exportRecords(after:)")
+    public func getEncodedHistory(until date: Date = .distantPast) throws -> Data {
+        guard date == .distantPast else {
+            throw EncodedHistoryError.noHistory(database: "InMemoryDatabase")
+        }
+        return try exportRecords()
+    }
+}
+
+/// Why history could not be exported.
+public enum EncodedHistoryError: Error, LocalizedError, Equatable {
+    /// The database keeps no history, so it cannot tell which values changed after a date.
+    case noHistory(database: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .noHistory(let database):
+            "\(database) keeps no history, so it cannot export the changes after a date; export everything, or use a history database such as InMemoryHistoryDatabase"
+        }
+    }
+}

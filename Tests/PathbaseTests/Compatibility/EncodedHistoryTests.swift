@@ -147,3 +147,43 @@ struct EncodedHistoryTests {
         #expect(title == "New")
     }
 }
+
+@Suite("StateModel compatibility: getEncodedHistory on InMemoryDatabase")
+struct InMemoryEncodedHistoryTests {
+
+    @available(*, deprecated)
+    @Test("An InMemoryDatabase exports its current values, which other databases insert")
+    func snapshot() throws {
+        let source = InMemoryDatabase()
+        let ticket = Ticket.create(in: source, id: 1, title: "Snapshot", estimate: 2)
+        ticket.watchers = [Assignee.create(in: source, id: 9, name: "Ada")]
+        let data = try source.getEncodedHistory()
+        for target in [InMemoryDatabase() as any Database, InMemoryHistoryDatabase(), try SQLiteDatabase()] {
+            #expect(target.insert(records: data))
+            let copy = try #require(target.get(id: 1, of: Ticket.self))
+            #expect(copy.title == "Snapshot")
+            #expect(copy.estimate == 2)
+            #expect(copy.watchers.map(\.name) == ["Ada"])
+        }
+    }
+
+    @Test("Imported into a history database, the snapshot never replaces a value written there")
+    func snapshotIsOldest() throws {
+        let source = InMemoryDatabase()
+        Ticket.create(in: source, id: 1, title: "From the snapshot")
+        let target = InMemoryHistoryDatabase()
+        Ticket.create(in: target, id: 1, title: "Written here")
+        try target.importRecords(from: try source.exportRecords())
+        #expect(target.get(id: 1, of: Ticket.self)?.title == "Written here")
+    }
+
+    @available(*, deprecated)
+    @Test("Changes after a date cannot be told without history: a typed error")
+    func untilDate() {
+        let source = InMemoryDatabase()
+        Ticket.create(in: source, id: 1, title: "Undated")
+        #expect(throws: EncodedHistoryError.noHistory(database: "InMemoryDatabase")) {
+            try source.getEncodedHistory(until: Date())
+        }
+    }
+}
