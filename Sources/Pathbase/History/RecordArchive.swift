@@ -38,7 +38,13 @@ public enum RecordArchive {
     }
 
     /// Decodes an export document into records, checking all of it first.
+    ///
+    /// It also reads the history StateModel writes with `getEncodedHistory(until:)` (a JSON
+    /// array where a document is an object; see MIGRATING.md).
     public static func decode(_ data: Data) throws -> [Record] {
+        if StateModelHistory.matches(data) {
+            return try StateModelHistory.decode(data)
+        }
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: data)
