@@ -16,7 +16,7 @@ struct UpdateChangedObjectTests {
         private(set) var count = 0
         private var subscription: AnyCancellable?
 
-        init(_ publisher: ObservableObjectPublisher) {
+        init(_ publisher: InstanceWillChangePublisher) {
             subscription = publisher.sink { [weak self] in self?.count += 1 }
         }
     }
