@@ -75,11 +75,17 @@ let package = Package(
             dependencies: ["Pathbase", "PathbaseSQLite"],
             path: "Tests/PathbaseCrashWriter"
         ),
+        // What several test targets share: seeded randomness, stress settings, thread barriers.
+        .target(
+            name: "PathbaseTestSupport",
+            path: "Tests/PathbaseTestSupport"
+        ),
         .testTarget(
             name: "PathbaseTests",
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                "PathbaseTestSupport",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ]
         ),
@@ -88,6 +94,7 @@ let package = Package(
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                "PathbaseTestSupport",
                 // Built so that the durability tests can launch it.
                 "PathbaseCrashWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -43,5 +43,15 @@ enum DatabaseKind: String, CaseIterable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether databases of this kind keep history (are ``HistoryDatabase``s). Declared, not
+    /// found by a cast: a kind that loses history fails ``DatabaseKindCapabilityTests``
+    /// instead of silently skipping the history checks.
+    var keepsHistory: Bool {
+        switch self {
+        case .inMemoryHistory, .cachedHistory, .sqliteFile, .sqliteMemory: true
+        case .inMemory, .minimal, .cachedInMemory: false
+        }
+    }
+
     var description: String { rawValue }
 }
