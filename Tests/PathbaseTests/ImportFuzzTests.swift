@@ -55,7 +55,7 @@ struct ImportFuzzTests {
 
     @Test("Mutated archives to importRecords(from:): typed refusals that change nothing")
     func importArchives() throws {
-        let payloads = try StressSettings.count("PATHBASE_FUZZ_PAYLOADS", default: 1_000)
+        let payloads = try StressSettings.count("PATHBASE_FUZZ_PAYLOADS", default: 500)
         let seed = try SyncFuzzTests.seed()
         var mutator = PayloadMutator(seed: seed ^ 0x1A2C)
         let corpus = try Self.corpus()

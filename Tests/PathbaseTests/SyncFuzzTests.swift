@@ -41,12 +41,17 @@ struct SyncFuzzTests {
         case untyped(any Error)
     }
 
-    /// One decoder of outside bytes: the valid messages it takes, and the database it writes.
+    /// One decoder of outside bytes: the valid messages it takes, messages it must refuse
+    /// whole (both are mutated), and the database it writes.
     struct EntryPoint {
         let name: String
         let corpus: [Data]
+        var refusedWhole: [Data] = []
         let database: any HistoryDatabase
         let feed: (Data) -> Outcome
+
+        /// What the payloads for this decoder are derived from.
+        var sources: [Data] { corpus + refusedWhole }
     }
 
     /// A producer and a consumer on one kind of store that talk with one coding, with some data.
@@ -104,7 +109,7 @@ struct SyncFuzzTests {
             let modelUpdates = try modelRequests.map(producer.process(modelUpdateRequest:))
             let confirmations = try commands.map(producer.process(command:))
             let requests = statusRequests + instanceRequests + modelRequests + commands
-            let responses = statuses + instanceUpdates + modelUpdates + confirmations + [producer.errorResponse(.unknownModel(5))]
+            let responses = statuses + instanceUpdates + modelUpdates + confirmations
 
             /// A decoder that throws `SyncError`: refused, or ran when a command threw.
             func typed(_ body: @escaping (Data) throws(SyncError) -> Void) -> (Data) -> Outcome {
@@ -144,7 +149,8 @@ struct SyncFuzzTests {
                         return .ran // the command's own function threw
                     }
                 },
-                EntryPoint(name: "UpdateConsumer.apply(data:)", corpus: responses, database: consumerDatabase,
+                // An error response is well-formed, and apply throws the error it carries.
+                EntryPoint(name: "UpdateConsumer.apply(data:)", corpus: responses, refusedWhole: [producer.errorResponse(.unknownModel(5))], database: consumerDatabase,
                            feed: typed { data throws(SyncError) in _ = try consumer.apply(data: data) }),
                 EntryPoint(name: "UpdateConsumer.apply(instanceUpdates:)", corpus: statuses, database: consumerDatabase,
                            feed: typed { data throws(SyncError) in _ = try consumer.apply(instanceUpdates: data) }),
@@ -219,7 +225,7 @@ struct SyncFuzzTests {
 
     @Test("Mutated sync payloads to every request, response and command decoder: typed refusals that change nothing")
     func syncDecoders() throws {
-        let payloads = try StressSettings.count("PATHBASE_FUZZ_PAYLOADS", default: 1_000)
+        let payloads = try StressSettings.count("PATHBASE_FUZZ_PAYLOADS", default: 500)
         let seed = try Self.seed()
         var mutator = PayloadMutator(seed: seed)
         var sides = SyncCoding.allCases.flatMap { coding in Store.allCases.map { Sides(coding, $0) } }
@@ -238,16 +244,21 @@ struct SyncFuzzTests {
                             if case .accepted = outcome { continue }
                             Issue.record("\(entry.name) on \(side.name) refused a valid message: \(outcome)")
                         }
+                        for message in entry.refusedWhole {
+                            let outcome = entry.feed(message)
+                            if case .refused = outcome { continue }
+                            Issue.record("\(entry.name) on \(side.name) did not refuse: \(outcome)")
+                        }
                     }
                 }
             }
             let which = iteration % sides.count
-            let everything = entries[which].flatMap(\.corpus)
+            let everything = entries[which].flatMap(\.sources)
             let context = "payload \(iteration) on \(sides[which].name), PATHBASE_FUZZ_SEED=\(StressSettings.describe(seed))"
             var snapshots: [ObjectIdentifier: [String]] = [:]
             for entry in entries[which] {
                 // Mostly mutations of the messages this decoder takes, sometimes of any message.
-                let payload = mutator.mutate(oneOf: mutator.number(in: 0...3) == 0 ? everything : entry.corpus)
+                let payload = mutator.mutate(oneOf: mutator.number(in: 0...3) == 0 ? everything : entry.sources)
                 let key = ObjectIdentifier(entry.database as AnyObject)
                 var before = snapshots[key] ?? fullSnapshot(entry.database)
                 Self.feed(payload, to: entry, before: &before, tally: &tallies[entry.name, default: Tally()], context: context)
