@@ -85,11 +85,17 @@ let package = Package(
             ],
             path: "Tests/ReadmeExamples"
         ),
+        // What several test targets share: seeded randomness, stress settings, thread barriers.
+        .target(
+            name: "PathbaseTestSupport",
+            path: "Tests/PathbaseTestSupport"
+        ),
         .testTarget(
             name: "PathbaseTests",
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                "PathbaseTestSupport",
                 // Built so that a test can run the README's examples.
                 "ReadmeExamples",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
@@ -100,6 +106,7 @@ let package = Package(
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                "PathbaseTestSupport",
                 // Built so that the durability tests can launch it.
                 "PathbaseCrashWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
