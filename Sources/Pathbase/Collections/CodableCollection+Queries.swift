@@ -92,3 +92,10 @@ extension CodableCollection {
         return paged ? query.page(of: matches) : matches
     }
 }
+
+extension CodableCollection {
+    /// The stored predicate a filter runs as in this collection (for query plans in tests).
+    package func storedPredicate(for filter: CollectionFilter<Element>) -> StoredPredicate? {
+        filter.pushed?.stored(in: layout)
+    }
+}

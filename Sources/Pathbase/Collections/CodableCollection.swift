@@ -57,6 +57,11 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         self.database = database
         self.layout = CollectionLayout(name: name, defaults: defaults)
         let fields = FieldKeys.of(Element.self)
+        for field in fields.fields {
+            if let type = field.type as? any DatabaseValue.Type {
+                CollectionFieldTypes.shared.register(type, for: layout.property(forKey: field.name))
+            }
+        }
         self.indexedKeys = Result { () throws(CollectionError) -> [String] in
             try indexes.map { keyPath throws(CollectionError) in try fields.key(for: keyPath, collection: name) }
         }

@@ -9,7 +9,7 @@
 /// - instance key: an integer id itself; a `UUID` or `String` id hashed to 63 bits, with the
 ///   id stored alongside so that two ids with one hash are reported, never merged.
 ///
-/// The hash is 64-bit FNV-1a of the UTF-8 bytes: stable across processes, platforms and
+/// The hash is 64-bit FNV-1a of the UTF-8 bytes, finalized: stable across processes, platforms and
 /// Swift versions, unlike `Hasher`.
 enum CollectionKeys {
 
@@ -31,13 +31,19 @@ enum CollectionKeys {
     /// to be synchronized (each replica counts for itself).
     static let counterModel: ModelKey = 0x3FFF_FF01
 
-    /// 64-bit FNV-1a.
+    /// 64-bit FNV-1a, then MurmurHash3's finalizer: FNV alone leaves names that differ in
+    /// their last characters (`k1`, `k2`, …) too evenly spread to behave like random keys.
     static func stableHash(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }
+        hash ^= hash >> 33
+        hash &*= 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        hash &*= 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 33
         return hash
     }
 

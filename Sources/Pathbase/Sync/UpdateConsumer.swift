@@ -61,7 +61,7 @@ public final class UpdateConsumer {
     /// later local timestamp along.
     public var maximumClockSkew: TimeInterval = 86_400
 
-    private let encoder: any DataEncoder
+    let encoder: any DataEncoder
     private let decoder: any DataDecoder
 
     /// Creates a consumer that applies updates to a database.
