@@ -62,6 +62,11 @@ extension CodableCollection {
     /// The query's matches in order; the whole list or one page.
     func matches(of query: CollectionQuery<Element>, paged: Bool) throws -> [CollectionMatch<Element>] {
         try checkCatalog()
+        return try database.inReadIfSupported { try readMatches(of: query, paged: paged) }
+    }
+
+    /// ``matches(of:paged:)`` inside its read transaction.
+    private func readMatches(of query: CollectionQuery<Element>, paged: Bool) throws -> [CollectionMatch<Element>] {
         if let problem = query.problem { throw problem }
         let storedSort = query.sort.count == 1 ? query.sort[0].stored.map { sort in
             StoredSort(

@@ -115,26 +115,32 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         try ensureRegistered()
         var prepared: [PreparedWrite] = []
         prepared.reserveCapacity(elements.count)
-        var seen: [InstanceKey: String] = [:]
         for element in elements {
             let fields = try FieldEncoder.fields(of: element, collection: name)
             try layout.checkKeys(fields.lazy.map(\.key))
-            let instance = element.id.collectionInstanceKey
-            try layout.checkKeys(layout.storedKeys(in: database, instance: instance))
             let origin = Element.ID.isExactInstanceKey ? nil : String(describing: element.id)
-            if let origin {
-                if let other = seen[instance], other != origin {
-                    throw CollectionError.idCollision(collection: name, id: origin, storedId: other)
-                }
-                seen[instance] = origin
-                if let stored = layout.storedOrigin(in: database, instance: instance), stored != origin {
-                    throw CollectionError.idCollision(collection: name, id: origin, storedId: stored)
-                }
-            }
-            prepared.append(PreparedWrite(instance: instance, origin: origin, fields: fields))
+            prepared.append(PreparedWrite(instance: element.id.collectionInstanceKey, origin: origin, fields: fields))
         }
+        // Reads inside the batch share its transaction; every check passes before the first write.
         try database.inBatchIfSupported {
+            try check(prepared)
             for write in prepared { store(write, replacing: replacing) }
+        }
+    }
+
+    /// Checks prepared writes against what is stored: no id collides with another.
+    private func check(_ prepared: [PreparedWrite]) throws(CollectionError) {
+        var seen: [InstanceKey: String] = [:]
+        for write in prepared {
+            try layout.checkKeys(layout.storedKeys(in: database, instance: write.instance))
+            guard let origin = write.origin else { continue }
+            if let other = seen[write.instance], other != origin {
+                throw .idCollision(collection: name, id: origin, storedId: other)
+            }
+            seen[write.instance] = origin
+            if let stored = layout.storedOrigin(in: database, instance: write.instance), stored != origin {
+                throw .idCollision(collection: name, id: origin, storedId: stored)
+            }
         }
     }
 
@@ -192,12 +198,14 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     public func fetch(id: Element.ID) throws -> Element? {
         try checkCatalog()
         let instance = id.collectionInstanceKey
-        let status: InstanceStatus? = database.get(.status(model: layout.model, instance: instance))
-        guard status == .created else { return nil }
-        if !Element.ID.isExactInstanceKey, layout.storedOrigin(in: database, instance: instance) != String(describing: id) {
-            return nil
+        return try database.inReadIfSupported { () throws -> Element? in
+            let status: InstanceStatus? = database.get(.status(model: layout.model, instance: instance))
+            guard status == .created else { return nil }
+            if !Element.ID.isExactInstanceKey, layout.storedOrigin(in: database, instance: instance) != String(describing: id) {
+                return nil
+            }
+            return try decode(instance)
         }
-        return try decode(instance)
     }
 
     /// Every stored struct, in instance key order.
@@ -207,7 +215,9 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     /// ```
     public func fetch() throws -> [Element] {
         try checkCatalog()
-        return try layout.activeInstances(in: database).map { try decode($0) }
+        return try database.inReadIfSupported {
+            try layout.activeInstances(in: database).map { try decode($0) }
+        }
     }
 
     /// Decodes the struct stored under an instance key, keeping its fields as the base of

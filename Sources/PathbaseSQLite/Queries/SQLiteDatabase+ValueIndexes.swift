@@ -40,3 +40,6 @@ extension SQLiteDatabase: ValueIndexingDatabase {
         }
     }
 }
+
+/// Collections decode many values per fetch: they read inside ``SQLiteDatabase/read(_:)``.
+extension SQLiteDatabase: ReadTransactionDatabase {}
