@@ -137,8 +137,10 @@ struct KeepsNoHistoryTests {
         let directory = TemporaryDirectory()
         let path = directory.file()
         _ = try SQLiteDatabase(path: path, options: .init(keepsHistory: false))
+        // The default adopts the file's setting; asking for the other one throws.
+        #expect(try SQLiteDatabase(path: path).keepsHistory == false)
         #expect(throws: SQLiteDatabaseError.historyModeMismatch(path: path, fileKeepsHistory: false)) {
-            _ = try SQLiteDatabase(path: path)
+            _ = try SQLiteDatabase(path: path, options: .init(keepsHistory: true))
         }
     }
 }
