@@ -15,18 +15,19 @@ struct Check: ParsableCommand {
 
     func run() throws {
         let failures = FailureLog()
-        let database: SQLiteDatabase
+        let problems: [IntegrityProblem]
         do {
-            database = try ExistingFile.openForReading(file, failures: failures)
+            let database = try ExistingFile.openForReading(file, failures: failures)
+            defer { database.close() }
+            problems = try database.checkIntegrity()
+            try failures.check()
         } catch let error as SQLiteDatabaseError {
-            // A file too damaged to open is the check's finding, not a failure to run it.
+            // A file too damaged to open or to scan is the check's finding, not a failure
+            // to run it.
             print("\(file): damaged")
             print("  \(error.localizedDescription)")
             throw ExitCode.failure
         }
-        defer { database.close() }
-        let problems = try database.checkIntegrity()
-        try failures.check()
         guard !problems.isEmpty else {
             print("\(file): ok (SQLite integrity check and Pathbase's value check passed)")
             return
