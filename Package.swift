@@ -112,6 +112,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Runs the built `pathbase` executable as a real process and checks its output.
+        .testTarget(
+            name: "PathbaseCLITests",
+            dependencies: [
+                "Pathbase",
+                "PathbaseSQLite",
+                // Built so that the tests can launch it.
+                "pathbase",
+            ]
+        ),
         .testTarget(
             name: "PathbaseMacrosTests",
             dependencies: [
