@@ -15,8 +15,12 @@ enum DatabaseKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// ``InMemoryHistoryDatabase``: every record, newest wins.
     case inMemoryHistory
 
-    /// The hand-written ``MinimalDatabase`` from the documentation.
+    /// The hand-written ``MinimalDatabase`` of the seed's documentation
+    /// (`cache[path] as? Value`).
     case minimal
+
+    /// The README's ``ReadmeMinimalDatabase`` (`values[path].flatMap { $0 as? Value }`).
+    case readmeMinimal
 
     /// ``CachedDatabase`` over ``InMemoryDatabase``, with a cache small enough to evict.
     case cachedInMemory
@@ -36,6 +40,7 @@ enum DatabaseKind: String, CaseIterable, Sendable, CustomStringConvertible {
         case .inMemory: return InMemoryDatabase()
         case .inMemoryHistory: return InMemoryHistoryDatabase()
         case .minimal: return MinimalDatabase()
+        case .readmeMinimal: return ReadmeMinimalDatabase()
         case .sqliteFile: return SQLiteTestFiles.makeDatabase(path: SQLiteTestFiles.newPath())
         case .sqliteMemory: return SQLiteTestFiles.makeDatabase(path: nil)
         case .cachedInMemory: return CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: 8))
