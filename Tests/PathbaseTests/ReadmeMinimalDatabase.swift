@@ -1,8 +1,10 @@
 import Pathbase
 
-/// The README's custom database ("Writing your own database"), as printed there (only
-/// renamed, beside the seed's ``MinimalDatabase``): `values[path].flatMap { $0 as? Value }`.
-/// It runs through the whole contract suite as ``DatabaseKind/readmeMinimal``.
+/// The README's custom database ("Writing your own database"), as printed there, renamed
+/// only to stand beside the seed's ``MinimalDatabase``: `values[path].flatMap { $0 as? Value }`.
+/// It runs through the whole contract suite as ``DatabaseKind/Backend/readmeMinimal``;
+/// `MarkdownSnippetTests` checks that it is still the README's text.
+// BEGIN MARKDOWN SNIPPETS
 final class ReadmeMinimalDatabase: Database {
     private var values: [Path: Any] = [:]
 
@@ -22,3 +24,4 @@ final class ReadmeMinimalDatabase: Database {
         }
     }
 }
+// END MARKDOWN SNIPPETS

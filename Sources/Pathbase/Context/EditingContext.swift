@@ -28,7 +28,9 @@ import Foundation
 /// on other databases (also an ``ObservableDatabase`` over one that keeps no history)
 /// `.fail` commits like `.newestWins`.
 ///
-/// A context is itself a ``Database``; contexts can be nested. Safe to use from any thread.
+/// A context is itself a ``Database``; contexts can be nested. Model ids are checked against
+/// the database's, so two model types with one id are caught in a context too. Safe to use
+/// from any thread.
 public final class EditingContext: Database, @unchecked Sendable {
 
     /// What a commit does when the database changed a path the context used.
@@ -43,7 +45,9 @@ public final class EditingContext: Database, @unchecked Sendable {
     public let database: any Database
 
     /// Where reads of unedited paths go: the database itself, or a snapshot view of it.
-    private let base: any Database
+    private let reader: any Database
+    /// Moves the snapshot view to now after a commit; `nil` for a live context.
+    private let advanceSnapshot: (() -> Void)?
     /// The database when it keeps history, for conflict detection; `nil` otherwise.
     private let history: (any HistoryDatabase)?
     /// Where the newest record of a path is read when the context first uses it: the
@@ -67,12 +71,13 @@ public final class EditingContext: Database, @unchecked Sendable {
         let value: any DatabaseValue
     }
 
-    init(database: any Database, base: any Database) {
+    init(database: any Database, reader: any Database, advanceSnapshot: (() -> Void)? = nil) {
         self.database = database
-        self.base = base
+        self.reader = reader
+        self.advanceSnapshot = advanceSnapshot
         let history = database.historyDatabase
         self.history = history
-        self.baseHistory = history.map { base as? any HistoryDatabase ?? $0 }
+        self.baseHistory = history.map { reader as? any HistoryDatabase ?? $0 }
     }
 
     /// Whether the context holds edits not yet committed.
@@ -97,7 +102,7 @@ public final class EditingContext: Database, @unchecked Sendable {
         }
         if pending.found { return pending.value }
         noteUse(of: path)
-        return base.get(path)
+        return reader.get(path)
     }
 
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
@@ -111,7 +116,7 @@ public final class EditingContext: Database, @unchecked Sendable {
 
     public func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
         var statuses: [InstanceKey: InstanceStatus] = [:]
-        for (instance, status) in base.all(model: model, where: { ($0, $1) }) {
+        for (instance, status) in reader.all(model: model, where: { ($0, $1) }) {
             statuses[instance] = status
         }
         lock.withLock {
@@ -186,9 +191,7 @@ public final class EditingContext: Database, @unchecked Sendable {
             seen = [:]
         }
         // A snapshot moves to the committed state, so the context keeps showing its edits.
-        if let view = base as? HistoryView {
-            view.moveView(to: view.database.clock.now())
-        }
+        advanceSnapshot?()
     }
 
     /// Drops every pending edit; the context shows the database again.
@@ -253,7 +256,7 @@ extension Database {
     /// context.commitChanges()
     /// ```
     public func createEditingContext() -> EditingContext {
-        EditingContext(database: self, base: self)
+        EditingContext(database: self, reader: self)
     }
 }
 
@@ -266,6 +269,8 @@ extension HistoryDatabase {
     /// let context = database.createEditingContextWithCurrentState()
     /// ```
     public func createEditingContextWithCurrentState() -> EditingContext {
-        EditingContext(database: self, base: view(at: clock.now()))
+        let snapshot = view(at: clock.now())
+        let clock = self.clock
+        return EditingContext(database: self, reader: snapshot, advanceSnapshot: { snapshot.moveView(to: clock.now()) })
     }
 }

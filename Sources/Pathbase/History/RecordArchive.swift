@@ -59,6 +59,9 @@ public enum RecordArchive {
 
     /// Decodes an export document into records, checking all of it first.
     ///
+    /// It also reads the history StateModel writes with `getEncodedHistory(until:)` (a JSON
+    /// array where a document is an object; see MIGRATING.md).
+    ///
     /// ```swift
     /// let records = try RecordArchive.decode(data)
     /// try database.importRecords(records)
@@ -67,6 +70,9 @@ public enum RecordArchive {
     /// Throws ``RecordArchiveError`` for a malformed or newer document, a value that does
     /// not match its type, or a path outside the exchange contract.
     public static func decode(_ data: Data) throws -> [Record] {
+        if StateModelHistory.matches(data) {
+            return try StateModelHistory.decode(data)
+        }
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: data)

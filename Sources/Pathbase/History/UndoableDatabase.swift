@@ -1,4 +1,4 @@
-/// A history-keeping database with undo and redo of its changes.
+/// A database with undo and redo of its changes.
 ///
 /// Wrap a database, use the wrapper for models and contexts, and undo whole changes — a
 /// single set, a batch, or an editing context's commit:
@@ -18,16 +18,17 @@
 /// redo steps. Writes with explicit timestamps (`set(_:for:timestamp:)`, as synchronization
 /// uses) are passed through and are not undoable steps.
 ///
-/// Over an ``ObservableDatabase`` of a database that keeps no history, undo still works: the
-/// value before a change is the one read, as the written type, just before it. Such an
-/// undoable database has no history either: synchronization refuses it.
+/// It has the capabilities of the wrapped database (see ``DatabaseWrapper``), and always
+/// batches. Over a database that keeps no history undo still works: the value before a
+/// change is the one read, as the written type, just before it; such an undoable database
+/// has no history either.
 ///
 /// Safe to use from any thread; undo and redo apply to the most recent steps, whichever
 /// thread made them.
-public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked Sendable {
+public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatabase, @unchecked Sendable {
 
     /// The database changes are written to.
-    public let database: any HistoryDatabase
+    public let base: Base
 
     /// How many steps can be undone at most; older steps are forgotten.
     public let depth: Int
@@ -50,19 +51,19 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
         StandardError.write("Pathbase UndoableDatabase: undo or redo failed, nothing was written: \(error)")
     }
 
-    /// Whether the wrapped database keeps history (not an ``ObservableDatabase`` over a
-    /// plain database); without it, the value before a change is read as the current value.
-    let keepsHistory: Bool
+    /// The wrapped database when it keeps history, where the value before a change is its
+    /// newest record; without it, the value before a change is read as the current value.
+    private let history: (any HistoryDatabase)?
 
     /// Whether the wrapped database's batches take back their writes when they throw.
     private let runsBatches: Bool
 
     /// Wraps a database; `depth` (at least 1) limits how many steps are kept.
-    public init(wrapping database: any HistoryDatabase, depth: Int = 100) {
-        self.database = database
+    public init(wrapping base: Base, depth: Int = 100) {
+        self.base = base
         self.depth = max(1, depth)
-        self.keepsHistory = database.historyDatabase != nil
-        self.runsBatches = database.batchDatabase != nil
+        self.history = base.historyDatabase
+        self.runsBatches = base.batchDatabase != nil
     }
 
     /// Whether there is a change to undo.
@@ -203,7 +204,7 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
         }
         let result: Result
         if runsBatches {
-            result = try database.inBatchIfSupported(body)
+            result = try base.inBatchIfSupported(body)
         } else {
             do {
                 result = try body()
@@ -224,29 +225,18 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
             groupDepth == 1 ? (group ?? []) : []
         }
         for change in changes.reversed() {
-            database.set(erased: change.before ?? Self.absentValue(for: change.path), for: change.path)
+            base.set(erased: change.before ?? Self.absentValue(for: change.path), for: change.path)
         }
     }
 
-    // MARK: HistoryDatabase
-
-    public var clock: HybridLogicalClock { database.clock }
-
-    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
-        database.get(path)
-    }
-
-    public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
-        database.get(path, at: timestamp)
-    }
+    // MARK: Writes
 
     /// Writes a value as an undoable change (part of the current batch, if any).
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         batchLock.withLock {
-            let before: (any DatabaseValue)? = keepsHistory
-                ? database.latestRecord(at: path)?.value
-                : (database.get(path) as Value?).map { $0 as any DatabaseValue }
-            database.set(value, for: path)
+            let before: (any DatabaseValue)? = history.map { $0.latestRecord(at: path)?.value }
+                ?? (base.get(path) as Value?).map { $0 as any DatabaseValue }
+            base.set(value, for: path)
             let change = Change(path: path, before: before, after: value)
             lock.withLock {
                 if group != nil {
@@ -257,33 +247,6 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
             }
         }
     }
-
-    /// Writes a timestamped record, as synchronization does; not an undoable step.
-    public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
-        database.set(value, for: path, timestamp: timestamp)
-    }
-
-    public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
-        database.all(model: model, at: timestamp, where: predicate)
-    }
-
-    public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
-        database.records(after: timestamp, limit: limit)
-    }
-
-    public func records(at path: Path) -> [Record] {
-        database.records(at: path)
-    }
-
-    public func latestRecord(at path: Path) -> Record? {
-        database.latestRecord(at: path)
-    }
-
-    public var historyStart: Timestamp? { database.historyStart }
-
-    /// The wrapped database's observers: over an ``ObservableDatabase``, models used through
-    /// this database are observed, and undo and redo notify them.
-    public var instanceObservers: InstanceObservers? { database.instanceObservers }
 
     // MARK: Steps
 
@@ -296,8 +259,8 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
 
     /// Writes values as new records, all or nothing where the database supports batches.
     private func writeInOneBatch(_ writes: [(Path, any DatabaseValue)]) throws {
-        try database.inBatchIfSupported {
-            for (path, value) in writes { database.set(erased: value, for: path) }
+        try base.inBatchIfSupported {
+            for (path, value) in writes { base.set(erased: value, for: path) }
         }
     }
 
@@ -306,4 +269,8 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
     }
 }
 
-extension UndoableDatabase: HistoryForwardingDatabase {}
+/// Writes with explicit timestamps — synchronization's — pass through and are not undoable
+/// steps.
+extension UndoableDatabase: HistoryDatabase where Base: HistoryDatabase {}
+
+extension UndoableDatabase: PrunableHistoryDatabase where Base: PrunableHistoryDatabase {}

@@ -111,20 +111,3 @@ public func _$defaultValue<Value: Defaultable>() -> Value {
 public func _$emptyList<List: SequenceInitializable>() -> List {
     List(EmptyCollection())
 }
-
-/// Whether `database` answers `.some(nil)` for an `Optional` read of a path that holds
-/// nothing, as `values[path] as? Value` over an `[Path: Any]` does: asked at a path no
-/// model uses, where nothing is ever stored.
-@inlinable
-public func _$conflatesNil(_ database: any Database) -> Bool {
-    let probe: _StoredNil?? = database.get(Path(model: .min, instance: .min, property: .min))
-    return probe != nil
-}
-
-/// What a `nil` written to an `Optional` property is stored as on a database that can't
-/// tell a stored `nil` from nothing (see ``_$conflatesNil(_:)``); reads as `nil`. Other
-/// databases store `nil` itself.
-public struct _StoredNil: Codable, Hashable, Sendable {
-    @inlinable
-    public init() {}
-}

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A thread that waits longer than `timeout` gets `false` (and the test fails) instead of
 /// hanging the suite.
-final class ThreadBarrier: @unchecked Sendable {
+public final class ThreadBarrier: @unchecked Sendable {
 
     private let condition = NSCondition()
     private let parties: Int
@@ -14,13 +14,13 @@ final class ThreadBarrier: @unchecked Sendable {
     private var round = 0
     private var broken = false
 
-    init(parties: Int, timeout: TimeInterval = 30) {
+    public init(parties: Int, timeout: TimeInterval = 30) {
         self.parties = parties
         self.timeout = timeout
     }
 
     /// Waits until every party arrived; `false` on timeout (then every later wait fails too).
-    func arriveAndWait() -> Bool {
+    public func arriveAndWait() -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !broken else { return false }
@@ -40,23 +40,5 @@ final class ThreadBarrier: @unchecked Sendable {
             }
         }
         return !broken
-    }
-}
-
-/// Runs `body` on a new thread; `join()` waits for it to end.
-final class TestThread: @unchecked Sendable {
-
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        let thread = Thread { [done] in
-            body()
-            done.signal()
-        }
-        thread.start()
-    }
-
-    func join() {
-        done.wait()
     }
 }
