@@ -18,18 +18,7 @@ struct CommandDiagnosticTests {
         final class Tool {
         \(members)
 
-            static var modelId: Pathbase.ModelKey {
-                1
-            }
-
-            let database: any Pathbase.Database
-
-            let id: Pathbase.InstanceKey
-
-            required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                self.database = database
-                self.id = id
-            }
+        \(modelIdentityMembers(modelId: "1"))
 
             enum PropertyId: RawRepresentable, CaseIterable {
                 init?(rawValue: Pathbase.PropertyKey) {
@@ -56,8 +45,7 @@ struct CommandDiagnosticTests {
             }
         }
 
-        extension Tool: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-        }
+        \(modelConformance("Tool"))
         """
     }
 
@@ -246,18 +234,7 @@ struct CommandDiagnosticTests {
                     Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 3, arguments: [])
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    1
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "1"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case name = 3
@@ -277,27 +254,10 @@ struct CommandDiagnosticTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 3:
-                        String.self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Tool.name:
-                        3
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Tool", [("3", "name", "String")]))
             }
 
-            extension Tool: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Tool"))
             """,
             diagnostics: [
                 DiagnosticSpec(message: "Command id 3 of 'rename' is already used by property 'name'; commands and properties of a model share ids", line: 5, column: 5),

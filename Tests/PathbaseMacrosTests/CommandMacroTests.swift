@@ -37,18 +37,7 @@ struct CommandMacroTests {
                     Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 2, arguments: [version])
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    1
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "1"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case name = 1
@@ -68,23 +57,7 @@ struct CommandMacroTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        String.self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\SystemPackage.name:
-                        1
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "SystemPackage", [("1", "name", "String")]))
 
                 func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {
                     switch command {
@@ -99,8 +72,7 @@ struct CommandMacroTests {
                 }
             }
 
-            extension SystemPackage: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("SystemPackage"))
             """
         )
     }
@@ -150,18 +122,7 @@ struct CommandMacroTests {
                     Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 3, arguments: [])
                 }
 
-                public static var modelId: Pathbase.ModelKey {
-                    2
-                }
-
-                public let database: any Pathbase.Database
-
-                public let id: Pathbase.InstanceKey
-
-                public required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "2", access: "public"))
 
                 public enum PropertyId: RawRepresentable, CaseIterable {
                     public init?(rawValue: Pathbase.PropertyKey) {
@@ -211,8 +172,7 @@ struct CommandMacroTests {
                 }
             }
 
-            extension Job: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Job"))
             """
         )
     }

@@ -28,18 +28,7 @@ struct ModelAccessLevelTests {
                     }
                 }
 
-                public static var modelId: Pathbase.ModelKey {
-                    2
-                }
-
-                public let database: any Pathbase.Database
-
-                public let id: Pathbase.InstanceKey
-
-                public required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "2", access: "public"))
 
                 public enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case title = 1
@@ -59,27 +48,10 @@ struct ModelAccessLevelTests {
                     self.delete()
                 }
 
-                public static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        String.self
-                    default:
-                        nil
-                    }
-                }
-
-                public static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Item.title:
-                        1
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Item", access: "public", [("1", "title", "String")]))
             }
 
-            extension Item: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Item"))
             """
         )
     }
@@ -105,18 +77,7 @@ struct ModelAccessLevelTests {
                     }
                 }
 
-                fileprivate static var modelId: Pathbase.ModelKey {
-                    3
-                }
-
-                fileprivate let database: any Pathbase.Database
-
-                fileprivate let id: Pathbase.InstanceKey
-
-                fileprivate required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "3", access: "fileprivate"))
 
                 fileprivate enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case code = 1
@@ -136,27 +97,10 @@ struct ModelAccessLevelTests {
                     self.delete()
                 }
 
-                fileprivate static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        Int.self
-                    default:
-                        nil
-                    }
-                }
-
-                fileprivate static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Secret.code:
-                        1
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Secret", access: "fileprivate", [("1", "code", "Int")]))
             }
 
-            extension Secret: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Secret"))
             """
         )
     }
@@ -182,18 +126,7 @@ struct ModelAccessLevelTests {
                     }
                 }
 
-                public static var modelId: Pathbase.ModelKey {
-                    4
-                }
-
-                public let database: any Pathbase.Database
-
-                public let id: Pathbase.InstanceKey
-
-                public required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "4", access: "public"))
 
                 public enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case parent = 1
@@ -213,27 +146,10 @@ struct ModelAccessLevelTests {
                     self.delete()
                 }
 
-                public static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        Pathbase.InstanceKey?.self
-                    default:
-                        nil
-                    }
-                }
-
-                public static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Base.parent:
-                        1
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Base", access: "public", [("1", "parent", "Pathbase.InstanceKey?")]))
             }
 
-            extension Base: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Base"))
             """
         )
     }
@@ -259,18 +175,7 @@ struct ModelAccessLevelTests {
                     }
                 }
 
-                package static var modelId: Pathbase.ModelKey {
-                    6
-                }
-
-                package let database: any Pathbase.Database
-
-                package let id: Pathbase.InstanceKey
-
-                package required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "6", access: "package"))
 
                 package enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case items = 1
@@ -290,27 +195,10 @@ struct ModelAccessLevelTests {
                     self.delete()
                 }
 
-                package static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        [Pathbase.InstanceKey].self
-                    default:
-                        nil
-                    }
-                }
-
-                package static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Shared.items:
-                        1
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Shared", access: "package", [("1", "items", "[Pathbase.InstanceKey]")]))
             }
 
-            extension Shared: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Shared"))
             """
         )
     }

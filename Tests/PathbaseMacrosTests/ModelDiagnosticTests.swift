@@ -103,18 +103,7 @@ struct ModelDiagnosticTests {
                     }
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    1
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "1"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case name = 1
@@ -134,27 +123,10 @@ struct ModelDiagnosticTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        String.self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Person.name:
-                        1
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Person", [("1", "name", "String")]))
             }
 
-            extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Person"))
             """,
             diagnostics: [
                 DiagnosticSpec(
@@ -198,18 +170,7 @@ struct ModelDiagnosticTests {
                     }
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    1
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "1"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case parent = 2
@@ -229,27 +190,10 @@ struct ModelDiagnosticTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 2:
-                        Pathbase.InstanceKey?.self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Folder.parent:
-                        2
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Folder", [("2", "parent", "Pathbase.InstanceKey?")]))
             }
 
-            extension Folder: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Folder"))
             """,
             diagnostics: [
                 DiagnosticSpec(
@@ -285,18 +229,7 @@ struct ModelDiagnosticTests {
                     }
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    1
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "1"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case age = 2
@@ -316,27 +249,10 @@ struct ModelDiagnosticTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 2:
-                        Int.self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Person.age:
-                        2
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Person", [("2", "age", "Int")]))
             }
 
-            extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Person"))
             """,
             diagnostics: [
                 DiagnosticSpec(message: "The id of @Property must be an integer literal, such as @Property(id: 1)", line: 2, column: 19),
@@ -368,18 +284,7 @@ struct ModelDiagnosticTests {
                     }
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    1
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "1"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case age = 2
@@ -399,27 +304,10 @@ struct ModelDiagnosticTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 2:
-                        Int.self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Person.age:
-                        2
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Person", [("2", "age", "Int")]))
             }
 
-            extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Person"))
             """,
             diagnostics: [
                 DiagnosticSpec(message: "@Property(id: 0) is reserved for the instance status; use an id other than 0", line: 2, column: 19),
@@ -452,18 +340,7 @@ struct ModelDiagnosticTests {
                     }
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    1
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "1"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case age = 2
@@ -483,27 +360,10 @@ struct ModelDiagnosticTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 2:
-                        Int.self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Person.age:
-                        2
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Person", [("2", "age", "Int")]))
             }
 
-            extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Person"))
             """,
             diagnostics: [
                 DiagnosticSpec(message: "@Property requires 'var': a stored property can change, so it cannot be a 'let'", line: 4, column: 5),
@@ -535,18 +395,7 @@ struct ModelDiagnosticTests {
                     }
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    1
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "1"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case y = 2
@@ -566,27 +415,10 @@ struct ModelDiagnosticTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 2:
-                        Int.self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Counter.y:
-                        2
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Counter", [("2", "y", "Int")]))
             }
 
-            extension Counter: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Counter"))
             """,
             diagnostics: [
                 DiagnosticSpec(message: "@Property requires an explicit type annotation, such as 'var name: String'", line: 3, column: 26),

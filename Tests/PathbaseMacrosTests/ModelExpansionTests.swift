@@ -61,18 +61,7 @@ struct ModelExpansionTests {
                     }
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    1
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "1"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case name = 1
@@ -101,39 +90,10 @@ struct ModelExpansionTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        String.self
-                    case 2:
-                        Int.self
-                    case 3:
-                        Pathbase.InstanceKey?.self
-                    case 4:
-                        [Pathbase.InstanceKey].self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Person.name:
-                        1
-                    case \\Person.age:
-                        2
-                    case \\Person.partner:
-                        3
-                    case \\Person.friends:
-                        4
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Person", [("1", "name", "String"), ("2", "age", "Int"), ("3", "partner", "Pathbase.InstanceKey?"), ("4", "friends", "[Pathbase.InstanceKey]")]))
             }
 
-            extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Person"))
             """
         )
     }
@@ -187,18 +147,7 @@ struct ModelExpansionTests {
                     }
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    5
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "5"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case tags = 1
@@ -224,35 +173,10 @@ struct ModelExpansionTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        [String].self
-                    case 2:
-                        Pathbase.InstanceKey?.self
-                    case 3:
-                        [Pathbase.InstanceKey].self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Team.tags:
-                        1
-                    case \\Team.lead:
-                        2
-                    case \\Team.members:
-                        3
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Team", [("1", "tags", "[String]"), ("2", "lead", "Pathbase.InstanceKey?"), ("3", "members", "[Pathbase.InstanceKey]")]))
             }
 
-            extension Team: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Team"))
             """
         )
     }
@@ -278,18 +202,7 @@ struct ModelExpansionTests {
                     }
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    ModelId.item.rawValue
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "ModelId.item.rawValue"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case count = 1
@@ -309,27 +222,10 @@ struct ModelExpansionTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        Int.self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Item.count:
-                        1
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Item", [("1", "count", "Int")]))
             }
 
-            extension Item: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Item"))
             """
         )
     }
@@ -363,18 +259,7 @@ struct ModelExpansionTests {
 
                 let nickname = "Bob"
 
-                static var modelId: Pathbase.ModelKey {
-                    1
-                }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
+            \(modelIdentityMembers(modelId: "1"))
 
                 enum PropertyId: Pathbase.PropertyKey, CaseIterable {
                     case name = 1
@@ -394,27 +279,10 @@ struct ModelExpansionTests {
                     self.delete()
                 }
 
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        String.self
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\Person.name:
-                        1
-                    default:
-                        nil
-                    }
-                }
+            \(propertyLookups(model: "Person", [("1", "name", "String")]))
             }
 
-            extension Person: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
+            \(modelConformance("Person"))
             """
         )
     }

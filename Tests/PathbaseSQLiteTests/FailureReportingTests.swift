@@ -57,6 +57,29 @@ struct FailureReportingTests {
         #expect(throws: SQLiteDatabaseError.closed) { try database.batch {} }
     }
 
+    @Test("A read whose value type SQLite can't look up reports the failure instead of reading nil silently")
+    func typeLookupFailureIsReported() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file()
+        let stored = Path(model: 2, instance: 1, property: 5)
+        do {
+            let writer = try SQLiteDatabase(path: path)
+            writer.set(ReportedPoint(x: 1, y: 2), for: stored)
+            writer.close()
+        }
+        let log = ErrorLog()
+        let reader = try SQLiteDatabase(path: path, options: .init(errorHandler: log.handler))
+        // Another connection removes the table of value types under the open database.
+        var other: OpaquePointer?
+        #expect(sqlite3_open(path, &other) == SQLITE_OK)
+        defer { sqlite3_close(other) }
+        #expect(sqlite3_exec(other, "DROP TABLE value_types", nil, nil, nil) == SQLITE_OK)
+        let read: ReportedPoint? = reader.get(stored)
+        #expect(read == nil)
+        #expect(log.errors.count == 1)
+        #expect(log.errors.first?.sqliteCode != nil)
+    }
+
     @Test("A read-only database never creates or changes a file")
     func readOnly() throws {
         let directory = TemporaryDirectory()
@@ -138,4 +161,10 @@ final class ErrorList: @unchecked Sendable {
             lock.unlock()
         }
     }
+}
+
+/// A `Codable` value stored as JSON under a row of `value_types`.
+private struct ReportedPoint: Codable, Equatable {
+    var x: Int
+    var y: Int
 }

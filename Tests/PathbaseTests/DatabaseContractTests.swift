@@ -23,10 +23,14 @@ struct DatabaseContractTests {
     func missingOptionalValue(kind: DatabaseKind) {
         let database = kind.make()
         let value: Int?? = database.get(Path(model: model, instance: 1, property: 1))
-        withKnownIssue("The documented MinimalDatabase casts a missing `Any?` to `Int??` as .some(nil)") {
+        if kind.backend == .minimal {
+            // The seed's `cache[path] as? Value` can't answer otherwise (a cast of a missing
+            // `Any?` to an Optional succeeds); models detect it and read their defaults.
+            #expect(value == .some(.none))
+            #expect(_$conflatesNil(database))
+        } else {
             #expect(value == .none)
-        } when: {
-            kind.backend == .minimal
+            #expect(!_$conflatesNil(database))
         }
     }
 

@@ -16,8 +16,11 @@ struct DatabaseKind: Sendable, Hashable, CustomStringConvertible {
         case inMemory
         /// ``InMemoryHistoryDatabase``: every record, newest wins.
         case inMemoryHistory
-        /// The hand-written ``MinimalDatabase`` from the documentation.
+        /// The hand-written ``MinimalDatabase`` of the seed's documentation
+        /// (`cache[path] as? Value`).
         case minimal
+        /// The README's ``ReadmeMinimalDatabase`` (`values[path].flatMap { $0 as? Value }`).
+        case readmeMinimal
         /// ``SQLiteDatabase`` in a new temporary file (WAL), removed when the tests end.
         case sqliteFile
         /// ``SQLiteDatabase`` in memory.
@@ -28,6 +31,7 @@ struct DatabaseKind: Sendable, Hashable, CustomStringConvertible {
             case .inMemory: InMemoryDatabase()
             case .inMemoryHistory: InMemoryHistoryDatabase()
             case .minimal: MinimalDatabase()
+            case .readmeMinimal: ReadmeMinimalDatabase()
             case .sqliteFile: SQLiteTestFiles.makeDatabase(path: SQLiteTestFiles.newPath())
             case .sqliteMemory: SQLiteTestFiles.makeDatabase(path: nil)
             }
@@ -104,6 +108,7 @@ struct DatabaseKind: Sendable, Hashable, CustomStringConvertible {
     static let inMemory = plain(.inMemory)
     static let inMemoryHistory = plain(.inMemoryHistory)
     static let minimal = plain(.minimal)
+    static let readmeMinimal = plain(.readmeMinimal)
     static let sqliteFile = plain(.sqliteFile)
     static let sqliteMemory = plain(.sqliteMemory)
 
@@ -114,7 +119,7 @@ struct DatabaseKind: Sendable, Hashable, CustomStringConvertible {
     var keepsHistory: Bool {
         let backendKeepsHistory = switch backend {
         case .inMemoryHistory, .sqliteFile, .sqliteMemory: true
-        case .inMemory, .minimal: false
+        case .inMemory, .minimal, .readmeMinimal: false
         }
         return backendKeepsHistory && !wrappers.contains(.observable)
     }

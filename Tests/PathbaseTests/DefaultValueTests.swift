@@ -65,11 +65,7 @@ struct DefaultValueTests {
         let database = kind.make()
         let settings: Settings = database.create(id: 1)
         #expect(settings.optional == nil)
-        withKnownIssue("MinimalDatabase's `cache[path] as? Value` turns a missing value into .some(nil) when Value is Optional, so the explicit default is skipped") {
-            #expect(settings.optionalWithDefault == 7)
-        } when: {
-            kind.backend == .minimal
-        }
+        #expect(settings.optionalWithDefault == 7)
     }
 
     @Test("Explicit `= value` defaults are read before any write", arguments: DatabaseKind.allCases)

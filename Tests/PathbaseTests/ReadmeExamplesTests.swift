@@ -19,26 +19,6 @@ private final class ReadmePerson {
     var friends: [ReadmePerson]
 }
 
-private final class ReadmeMinimalDatabase: Database {
-    private var values: [Path: Any] = [:]
-
-    func get<Value: DatabaseValue>(_ path: Path) -> Value? {
-        values[path].flatMap { $0 as? Value }
-    }
-
-    func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
-        values[path] = value
-    }
-
-    func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
-        values.compactMap { path, value in
-            guard path.model == model, path.property == PropertyKey.instanceId,
-                  let status = value as? InstanceStatus else { return nil }
-            return predicate(path.instance, status)
-        }
-    }
-}
-
 @Suite struct ReadmeExamplesTests {
 
     @Test(arguments: [false, true])

@@ -64,6 +64,7 @@ public struct CollectionSort<Element> {
     init<Value: Comparable>(_ keyPath: KeyPath<Element, Value>, descending: Bool) {
         compare = { lhs, rhs in Self.order(lhs[keyPath: keyPath], rhs[keyPath: keyPath]) }
         self.descending = descending
+        // A key path that names no top-level stored field sorts in memory only.
         let key = try? FieldKeys.of(Element.self).key(for: keyPath, collection: String(describing: Element.self))
         stored = key.flatMap { key in (Value.self as? any QueryableValue.Type).map { FieldSort(key: key, valueType: $0) } }
         problem = nil

@@ -33,6 +33,7 @@ struct FieldReference<Element> {
     let read: (Element) -> Any?
 
     init<Value>(_ keyPath: KeyPath<Element, Value>) {
+        // A key path that names no top-level stored field is evaluated in memory only.
         key = try? FieldKeys.of(Element.self).key(for: keyPath, collection: String(describing: Element.self))
         problem = nil
         read = { $0[keyPath: keyPath] }

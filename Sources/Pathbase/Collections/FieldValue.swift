@@ -41,6 +41,7 @@ struct FieldValue {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+        // A value that can't be encoded has nothing to compare: unequal.
         guard let left = try? encoder.encode(lhs), let right = try? encoder.encode(rhs) else { return false }
         return left == right
     }

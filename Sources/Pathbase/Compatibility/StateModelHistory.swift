@@ -66,6 +66,7 @@ enum StateModelHistory {
         }
 
         private func value() throws -> any DatabaseValue {
+            // Decoding failures here become the typed errors below, naming the path.
             if path.isStatus {
                 guard let raw = try? JSONDecoder().decode(UInt8.self, from: json), let status = InstanceStatus(rawValue: raw), status != .notCreated else {
                     throw RecordArchiveError.invalidValue(type: "InstanceStatus", path: path)
@@ -76,6 +77,7 @@ enum StateModelHistory {
             guard (try? JSONValue(json: json)) != nil else {
                 throw RecordArchiveError.invalidValue(type: "JSON", path: path)
             }
+            // A value that doesn't decode as today's property type is kept untyped, not lost.
             if let type = ModelRegistry.shared.type(for: path.model)?._$propertyType(path.property),
                let typed = try? Self.decode(json, as: type) {
                 return typed

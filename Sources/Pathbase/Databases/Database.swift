@@ -35,10 +35,12 @@ public protocol Database: AnyObject {
     /// Returns the current value at a path, or `nil` if none is stored or the stored value
     /// is not a `Value`.
     ///
-    /// When nothing is stored, return `nil` even if `Value` is itself an `Optional`:
+    /// When nothing is stored, return `nil` even if `Value` is itself an `Optional`, as
+    /// `dictionary[path].flatMap { $0 as? Value }` does. The shorter
     /// `dictionary[path] as? Value` turns a missing entry into `.some(nil)` for optional
-    /// value types (a property `var note: String? = "draft"` would then read `nil` instead
-    /// of its default); `dictionary[path].flatMap { $0 as? Value }` does not.
+    /// value types; models still read their declared defaults on such a database (they
+    /// notice it and store a written `nil` as a marker), but your own direct reads of an
+    /// `Optional` type can't tell a stored `nil` from nothing stored.
     func get<Value: DatabaseValue>(_ path: Path) -> Value?
 
     /// Stores a value at a path, replacing the current one.

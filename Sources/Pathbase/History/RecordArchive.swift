@@ -178,7 +178,10 @@ struct ArchivedRecord: Codable {
         case let value as EncodedValue: return ("codable:\(value.typeName)", try JSONValue(json: value.json))
         default:
             let typeName = String(reflecting: Swift.type(of: value))
-            guard let json = try? JSONEncoder().encode(value) else {
+            let json: Data
+            do {
+                json = try JSONEncoder().encode(value)
+            } catch {
                 throw RecordArchiveError.unsupportedValue(type: typeName, path: path)
             }
             return ("codable:\(typeName)", try JSONValue(json: json))
@@ -261,6 +264,8 @@ enum JSONValue: Codable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Tries each JSON kind in turn: a failed attempt only means "not this kind"; the
+        // last one throws when the value is none of them.
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
         else if let value = try? container.decode(Int64.self) { self = .integer(value) }

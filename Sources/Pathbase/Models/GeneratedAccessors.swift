@@ -25,10 +25,45 @@ extension ModelProtocol {
         return database.get(path) ?? defaultValue()
     }
 
+    /// Reads a `@Property` of an `Optional` type with an explicit default.
+    ///
+    /// A database written as `values[path] as? Value` (the seed's custom database) answers
+    /// `.some(nil)` both for a stored `nil` and for nothing stored: a cast of a missing
+    /// `Any?` to an `Optional` type succeeds. On such a database (``_$conflatesNil(_:)``)
+    /// `.some(nil)` is read as nothing stored, so the declared default applies, and a
+    /// written `nil` is the ``_StoredNil`` marker (see the `Optional` `_$set`).
+    @inlinable
+    public func _$get<Wrapped: DatabaseValue>(_ property: PropertyKey, default defaultValue: @autoclosure () -> Wrapped?) -> Wrapped? {
+        let database = self.database
+        let path = path(of: property)
+        if let observers = database.instanceObservers { observers.access(path) }
+        switch database.get(path) as Wrapped?? {
+        case .some(.some(let value)):
+            return value
+        case .some(.none):
+            return _$conflatesNil(database) ? defaultValue() : nil
+        case .none:
+            // Nothing stored, a value of another type, or the marker of a written nil.
+            return database.get(path) as _StoredNil? != nil ? nil : defaultValue()
+        }
+    }
+
     /// Writes a `@Property`.
     @inlinable
     public func _$set<Value: DatabaseValue>(_ value: Value, _ property: PropertyKey) {
         database.set(value, for: path(of: property))
+    }
+
+    /// Writes a `@Property` of an `Optional` type: `nil` as a stored `nil`, or as the
+    /// ``_StoredNil`` marker on a database that can't tell a stored `nil` from nothing.
+    @inlinable
+    public func _$set<Wrapped: DatabaseValue>(_ value: Wrapped?, _ property: PropertyKey) {
+        let database = self.database
+        if value == nil, _$conflatesNil(database) {
+            database.set(_StoredNil(), for: path(of: property))
+        } else {
+            database.set(value, for: path(of: property))
+        }
     }
 
     /// Reads a `@Reference`: a handle to the referenced instance, without creating it.

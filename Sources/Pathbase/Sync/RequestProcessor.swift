@@ -84,6 +84,8 @@ public final class RequestProcessor {
 
     /// The encoded error response for an error.
     public func errorResponse(_ error: SyncError) -> Data {
+        // No storage is involved, and there is no one left to tell: an error the encoder
+        // can't encode is answered with empty data, which the peer rejects as malformed.
         (try? encoder.encodeMessage(.error, error)) ?? Data()
     }
 

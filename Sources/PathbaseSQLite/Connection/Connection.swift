@@ -128,8 +128,15 @@ final class Connection {
         }
     }
 
-    /// Closes the connection; every statement must be finalized before.
-    func close() {
-        try? queue.close()
+    /// Closes the connection; every statement must be finalized before. Throws when SQLite
+    /// can't close it (a statement left open), which leaves the file open.
+    func close() throws(SQLiteDatabaseError) {
+        do {
+            try queue.close()
+        } catch let error as DatabaseError {
+            throw .sqlite(code: error.extendedResultCode.rawValue, message: error.message ?? "\(error)")
+        } catch {
+            throw .sqlite(code: SQLITE_ERROR, message: "\(error)")
+        }
     }
 }

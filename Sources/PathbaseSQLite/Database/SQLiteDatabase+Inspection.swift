@@ -85,24 +85,24 @@ extension SQLiteDatabase {
             """) { statement in
             statement.bind(model, at: 1)
             statement.bind(instance, at: 2)
-        } row: { statement in
+        } row: { statement throws(SQLiteDatabaseError) in
             Record(
                 path: Path(model: model, instance: instance, property: Int(statement.int64(at: 0))),
                 timestamp: statement.timestamp(at: 1),
-                value: codec.anyValue(from: statement, tag: 4, value: 5)
+                value: try codec.anyValue(from: statement, tag: 4, value: 5)
             )
         }
     }
 
     /// Compiles and runs a query once, under the lock.
-    func query<Row>(_ sql: String, bind: (Statement) -> Void, row: (Statement) -> Row) throws(SQLiteDatabaseError) -> [Row] {
+    func query<Row>(_ sql: String, bind: (Statement) -> Void, row: (Statement) throws(SQLiteDatabaseError) -> Row) throws(SQLiteDatabaseError) -> [Row] {
         try lock.withLock { () throws(SQLiteDatabaseError) -> [Row] in
             let statement = try Statement(sql: sql, connection: try openHandle())
             defer { statement.finalize() }
             bind(statement)
             var rows: [Row] = []
             while try hasRow(statement) {
-                rows.append(row(statement))
+                rows.append(try row(statement))
             }
             return rows
         }

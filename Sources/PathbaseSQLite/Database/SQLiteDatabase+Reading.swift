@@ -91,7 +91,7 @@ extension SQLiteDatabase {
             statement.bindPath(path)
             defer { statement.reset() }
             guard try hasRow(statement) else { return nil }
-            return Record(path: path, timestamp: statement.timestamp(at: 2), value: codec.anyValue(from: statement, tag: 0, value: 1))
+            return Record(path: path, timestamp: statement.timestamp(at: 2), value: try codec.anyValue(from: statement, tag: 0, value: 1))
         }
     }
 
@@ -164,7 +164,7 @@ extension SQLiteDatabase {
         statement.bindPath(path)
         defer { statement.reset() }
         guard try hasRow(statement),
-              let value = codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
+              let value = try codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
         return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
     }
 
@@ -177,7 +177,7 @@ extension SQLiteDatabase {
             statement.bindPath(path)
             defer { statement.reset() }
             guard try hasRow(statement), statement.timestamp(at: 2) <= timestamp,
-                  let value = codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
+                  let value = try codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
             return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
         }
         _ = try openHandle()
@@ -186,7 +186,7 @@ extension SQLiteDatabase {
         statement.bind(timestamp, at: 4)
         defer { statement.reset() }
         guard try hasRow(statement),
-              let value = codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
+              let value = try codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
         return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
     }
 
@@ -206,7 +206,7 @@ extension SQLiteDatabase {
                 if let last, last.instance != instance, let status = last.status, status != .notCreated {
                     statuses.append((last.instance, status))
                 }
-                last = (instance, codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2))
+                last = (instance, try codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2))
             }
             if let last, let status = last.status, status != .notCreated {
                 statuses.append((last.instance, status))
@@ -219,7 +219,7 @@ extension SQLiteDatabase {
         while try hasRow(statement) {
             if let timestamp, statement.timestamp(at: 3) > timestamp { continue }
             // A stored `.notCreated` (written by undo) means the same as no status.
-            if let status = codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2), status != .notCreated {
+            if let status = try codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2), status != .notCreated {
                 statuses.append((Int(statement.int64(at: 0)), status))
             }
         }
@@ -246,7 +246,7 @@ extension SQLiteDatabase {
                 instance: Int(statement.int64(at: 2)),
                 property: Int(statement.int64(at: 1))
             )
-            records.append(Record(path: path, timestamp: statement.timestamp(at: 3), value: codec.anyValue(from: statement, tag: 6, value: 7)))
+            records.append(Record(path: path, timestamp: statement.timestamp(at: 3), value: try codec.anyValue(from: statement, tag: 6, value: 7)))
         }
         return records
     }
@@ -258,7 +258,7 @@ extension SQLiteDatabase {
         defer { statement.reset() }
         var records: [Record] = []
         while try hasRow(statement) {
-            records.append(Record(path: path, timestamp: statement.timestamp(at: 2), value: codec.anyValue(from: statement, tag: 0, value: 1)))
+            records.append(Record(path: path, timestamp: statement.timestamp(at: 2), value: try codec.anyValue(from: statement, tag: 0, value: 1)))
         }
         return records
     }
@@ -270,7 +270,7 @@ extension SQLiteDatabase {
         defer { statement.reset() }
         var values: [Timestamped<Value>] = []
         while try hasRow(statement) {
-            if let value = codec.decode(type, from: statement, tag: 0, value: 1) {
+            if let value = try codec.decode(type, from: statement, tag: 0, value: 1) {
                 values.append(Timestamped(value: value, timestamp: statement.timestamp(at: 2)))
             }
         }

@@ -109,7 +109,9 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
             statements = try Statements(connection: connection.handle)
             codec = try ValueCodec(connection: connection.handle)
         } catch {
-            connection.close()
+            // The caller gets the error that stopped the opening; a failure to close the
+            // half-opened connection as well would only hide it.
+            try? connection.close()
             throw error
         }
         self.connection = connection
@@ -139,7 +141,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     /// nothing, and their writes store nothing.
     ///
     /// Optional: a database closes when it is released. Calling it again does nothing.
-    /// Called inside a batch, it reports an error and does nothing.
+    /// Called inside a batch, it reports an error and does nothing. If SQLite can't close
+    /// the file, the error goes to ``Options/errorHandler``.
     public func close() {
         lock.withLock {
             guard !transaction.inBatch else {
@@ -156,7 +159,11 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         queryStatements.finalize()
         activeInstances.finalize()
         codec.finalize()
-        connection.close()
+        do throws(SQLiteDatabaseError) {
+            try connection.close()
+        } catch {
+            errorHandler(error)
+        }
         self.connection = nil
     }
 

@@ -30,7 +30,7 @@ enum FileCheck {
         let header: Data
         let size: UInt64
         do {
-            defer { try? handle.close() }
+            defer { try? handle.close() } // read-only: nothing written can be lost
             header = try handle.read(upToCount: 100) ?? Data()
             size = try handle.seekToEnd()
         } catch {
@@ -40,6 +40,7 @@ enum FileCheck {
         // With a write-ahead log beside it, the main file may legitimately be shorter or
         // longer than its header says (a checkpoint interrupted by a crash): SQLite
         // completes it from the log on open, so only the header's shape can be judged here.
+        // No readable log beside the file: judge the file alone.
         let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? UInt64) ?? 0
         try checkHeader(header, fileSize: walSize > 0 ? nil : size, path: path)
         return try inspectTables(path: path, busyTimeout: busyTimeout)
@@ -82,7 +83,7 @@ enum FileCheck {
         configuration.label = "Pathbase file check"
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
+            defer { try? queue.close() } // read-only: nothing written can be lost
             return try queue.read { db throws -> Content in
                 let applicationId = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
                 let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0

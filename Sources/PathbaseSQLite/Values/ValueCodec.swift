@@ -81,12 +81,13 @@ final class ValueCodec: RowMirror {
     // MARK: Reading
 
     /// Reads the value in columns (`tagColumn`, `valueColumn`) as `Value`; `nil` if it was
-    /// stored as another type or no longer decodes.
-    func decode<Value: DatabaseValue>(_ type: Value.Type, from statement: Statement, tag tagColumn: Int32, value valueColumn: Int32) -> Value? {
+    /// stored as another type or no longer decodes. Throws when SQLite fails to read the
+    /// table of value types.
+    func decode<Value: DatabaseValue>(_ type: Value.Type, from statement: Statement, tag tagColumn: Int32, value valueColumn: Int32) throws(SQLiteDatabaseError) -> Value? {
         let tagValue = statement.int64(at: tagColumn)
         if tagValue >= ValueTag.codableBase {
             let base = unwrappedType(Value.self)
-            guard let id = try? typeId(of: base, creating: false), id == tagValue - ValueTag.codableBase,
+            guard let id = try typeId(of: base, creating: false), id == tagValue - ValueTag.codableBase,
                   let value = decodeJSON(base, from: statement, at: valueColumn) else { return nil }
             return value as? Value
         }
@@ -115,12 +116,14 @@ final class ValueCodec: RowMirror {
     }
 
     /// Reads the value in columns (`tagColumn`, `valueColumn`) as the type that wrote it, or
-    /// as an ``EncodedValue`` if that type has not been used in this process.
-    func anyValue(from statement: Statement, tag tagColumn: Int32, value valueColumn: Int32) -> any DatabaseValue {
+    /// as an ``EncodedValue`` if that type has not been used in this process. Throws when
+    /// SQLite fails to read the table of value types.
+    func anyValue(from statement: Statement, tag tagColumn: Int32, value valueColumn: Int32) throws(SQLiteDatabaseError) -> any DatabaseValue {
         let tagValue = statement.int64(at: tagColumn)
         if tagValue >= ValueTag.codableBase {
             let id = tagValue - ValueTag.codableBase
-            let name = (try? typeName(of: id)) ?? "#\(id)"
+            // A type id missing from the table (a damaged file) still names the record.
+            let name = try typeName(of: id) ?? "#\(id)"
             if let type = ValueTypeNames.shared.type(named: name), let value = decodeJSON(type, from: statement, at: valueColumn) {
                 return value
             }
@@ -134,6 +137,8 @@ final class ValueCodec: RowMirror {
     }
 
     private func decodeJSON<Value: DatabaseValue>(_ type: Value.Type, from statement: Statement, at column: Int32) -> Value? {
+        // Not a storage failure: the bytes were read. JSON that no longer decodes as the type
+        // (its `Codable` shape changed) is "not a `Value`", which `get` answers with `nil`.
         try? decoder.decode(type, from: statement.data(at: column))
     }
 

@@ -20,6 +20,16 @@ struct MarkdownSnippetTests {
         #expect(missing.isEmpty, "README.md has Swift blocks that the ReadmeExamples program lacks (run scripts/readme-examples):\n\(missing.map(\.description).joined(separator: "\n\n"))")
     }
 
+    @Test("The README's MinimalDatabase is the contract suite's ReadmeMinimalDatabase, word for word")
+    func readmeMinimalDatabase() throws {
+        let readme = try String(contentsOf: MarkdownSnippets.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(MarkdownSnippets.compiledBlocks(in: readme).first { $0.lines.first == "final class MinimalDatabase: Database {" })
+        let renamed = MarkdownSnippets.Block(line: block.line, lines: block.lines.map { $0.replacingOccurrences(of: "MinimalDatabase", with: "ReadmeMinimalDatabase") })
+        let source = try String(contentsOf: MarkdownSnippets.packageRoot.appendingPathComponent("Tests/PathbaseTests/ReadmeMinimalDatabase.swift"), encoding: .utf8)
+        let lines = try MarkdownSnippets.markedLines(in: source)
+        #expect(MarkdownSnippets.contains(lines, renamed) && lines.count == renamed.lines.count, "ReadmeMinimalDatabase.swift differs from the README's \(block)")
+    }
+
     @Test("Blocks are found; ignored and other-language blocks are skipped")
     func extraction() {
         let markdown = """
