@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Pathbase", targets: ["Pathbase"]),
         .library(name: "PathbaseSQLite", targets: ["PathbaseSQLite"]),
+        .library(name: "PathbaseServer", targets: ["PathbaseServer"]),
         .executable(name: "pathbase", targets: ["pathbase"]),
         .executable(name: "pathbase-bench", targets: ["pathbase-bench"]),
     ],
@@ -48,6 +49,13 @@ let package = Package(
                 "Pathbase",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "PathbaseServer",
+            dependencies: [
+                "Pathbase",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
@@ -91,6 +99,14 @@ let package = Package(
                 // Built so that the durability tests can launch it.
                 "PathbaseCrashWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "PathbaseServerTests",
+            dependencies: [
+                "Pathbase",
+                "PathbaseSQLite",
+                "PathbaseServer",
             ]
         ),
         .testTarget(
