@@ -59,6 +59,12 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
         return statuses.compactMap { predicate($0.0, $0.1) }
     }
 
+    /// The number of value slots held in all columns, used or free: stays put while a path
+    /// changes its value's type back and forth.
+    package var valueSlotCount: Int {
+        lock.withLock { columns.entries.reduce(0) { $0 + $1.column.slotCount } }
+    }
+
     /// Every stored value with its path, for exporting the current state.
     func currentValues() -> [(path: Path, value: any DatabaseValue)] {
         lock.withLock {

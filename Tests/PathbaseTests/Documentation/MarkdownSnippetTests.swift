@@ -12,6 +12,14 @@ struct MarkdownSnippetTests {
         #expect(missing.isEmpty, "MIGRATING.md has Swift blocks that no test compiles:\n\(missing.map(\.description).joined(separator: "\n\n"))")
     }
 
+    @Test("Every Swift block of README.md is in the ReadmeExamples program, in order")
+    func readme() throws {
+        let blocks = MarkdownSnippets.compiledBlocks(in: try String(contentsOf: MarkdownSnippets.packageRoot.appendingPathComponent("README.md"), encoding: .utf8))
+        #expect(blocks.count >= 14)
+        let missing = try MarkdownSnippets.missing(markdown: "README.md", source: "Tests/ReadmeExamples/main.swift")
+        #expect(missing.isEmpty, "README.md has Swift blocks that the ReadmeExamples program lacks (run scripts/readme-examples):\n\(missing.map(\.description).joined(separator: "\n\n"))")
+    }
+
     @Test("Blocks are found; ignored and other-language blocks are skipped")
     func extraction() {
         let markdown = """
