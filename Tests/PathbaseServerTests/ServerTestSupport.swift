@@ -1,22 +1,6 @@
 import Foundation
 import PathbaseServer
 
-/// SplitMix64, as in PathbaseTests (test targets cannot share a file; a PathbaseTestSupport
-/// target would hold one copy): a sequence fixed by its seed, so a failing schedule replays.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
 /// Temporary files for the server tests, in one directory removed at exit.
 enum ServerTestFiles {
 

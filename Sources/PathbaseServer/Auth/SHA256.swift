@@ -4,10 +4,9 @@
 /// let digest = SHA256.hash(Array("abc".utf8)) // 32 bytes: ba7816bf…
 /// ```
 ///
-/// Why not swift-crypto: on Linux it compiles BoringSSL, several minutes of every CI build
-/// on this project's machines, for one hash of a 32-byte token per request. The HTTP
-/// server will depend on hummingbird-auth, which brings swift-crypto; then
-/// ``AccessToken/hash(_:)`` switches to `Crypto.SHA256` and this file goes. The tests check
+/// Why not swift-crypto: on Linux it compiles BoringSSL, minutes of every CI build on
+/// this project's machines, for one hash of a 32-byte token per request (the server uses
+/// only hummingbird-auth's bearer header parsing, which does not need it). The tests check
 /// it against the standard's test vectors.
 enum SHA256 {
 

@@ -17,7 +17,8 @@ import Pathbase
 /// nothing. It rejects, each with a reason the client shows: records whose physical time
 /// lies more than ``maximumClockDrift`` ahead of the server's clock, records under the
 /// path replicas reserve for their own state, and a different value for a key already
-/// stored. **Pull** returns an account's records after a sequence number, in the order
+/// stored, and records whose value does not match its type or whose path breaks the
+/// exchange contract. **Pull** returns an account's records after a sequence number, in the order
 /// they were stored, at most ``maximumPageSize`` at once.
 ///
 /// Safe to use from any thread.
@@ -116,6 +117,13 @@ public final class SyncServer: Sendable {
     private func rejection(of record: SyncRecord, serverTime: Date, latest: Date) -> String? {
         if record.path.model == Replica.stateModel {
             return "The path \(record.path) is reserved for a replica's own state"
+        }
+        do {
+            // A value that does not match its type, or a path no database writes, would stop
+            // every replica's pull at it: refused here, before it is stored.
+            _ = try record.record()
+        } catch {
+            return "The record at \(record.key) is invalid: \(error.localizedDescription)"
         }
         if record.timestamp.date > latest {
             let ahead = Int(record.timestamp.date.timeIntervalSince(serverTime).rounded(.up))
