@@ -36,8 +36,8 @@ struct Serve: AsyncParsableCommand {
         let database = self.database
         try await SyncHTTPServer(server: server, host: host, port: port, logger: logger).run { port in
             // Tests and scripts read this line to find the port.
-            print("pathbase serve: listening on http://\(host):\(port) (database \(database))")
-            fflush(stdout)
+            // Written unbuffered: a script or test reading it must see it now.
+            FileHandle.standardOutput.write(Data("pathbase serve: listening on http://\(host):\(port) (database \(database))\n".utf8))
         }
         print("pathbase serve: stopped")
     }

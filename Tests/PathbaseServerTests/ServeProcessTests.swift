@@ -37,7 +37,7 @@ final class ServeProcess: @unchecked Sendable {
     init(database: String) throws {
         guard let executable = Self.executable else { throw HTTPTestFailure("the pathbase executable was not built next to the tests") }
         outputPath = ServerTestFiles.newPath() + ".out"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.executableURL = executable
         process.arguments = ["serve", "--database", database, "--port", "0"]

@@ -104,7 +104,7 @@ struct SyncServerTests {
         #expect(throws: SyncServerError.tooManyRecords(count: 3, maximum: 2)) { try server.push(PushRequest(replica: 1, records: records), token: token) }
         #expect(throws: SyncServerError.invalidPull(after: 0, limit: 0)) { try server.pull(PullRequest(after: 0, limit: 0), token: token) }
         #expect(throws: SyncServerError.invalidPull(after: -1, limit: 5)) { try server.pull(PullRequest(after: -1, limit: 5), token: token) }
-        let reserved = try SyncRecord(Record(path: Path(model: Replica.stateModel, instance: 1, property: 1), timestamp: Timestamp(time: 1), value: 1))
+        let reserved = SyncRecord(path: Path(model: Replica.stateModel, instance: 1, property: 1), timestamp: Timestamp(time: 1), valueType: "Int", valueJSON: Data("1".utf8))
         #expect(try server.push(PushRequest(replica: 1, records: [reserved]), token: token).rejected.count == 1)
         #expect(try server.pull(PullRequest(after: 0, limit: 10), token: token).records.isEmpty)
         // Pages are cut at the server's maximum.
