@@ -19,17 +19,23 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// Runs `pathbase ARGUMENTS` to its end and returns what it printed.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         guard let executable else { throw HTTPTestFailure("the pathbase executable was not built next to the tests") }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        let errorPath = ServerTestFiles.newPath() + ".err"
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         let pipe = Pipe()
         process.standardOutput = pipe
+        process.standardError = errors
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try errors.close()
+        let errorText = try String(contentsOfFile: errorPath, encoding: .utf8)
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), errorText)
     }
 
     /// Starts `pathbase serve --database FILE --port 0` and waits (at most 30 s) for the
@@ -124,6 +130,18 @@ struct ServeProcessTests {
         for instance in [1, 1500, 3000] {
             #expect(reader.get(Path(model: 7, instance: instance, property: 1)) == "value \(instance)")
         }
+        // The command line: status of the writer, a one-time sync of a new file, a wrong token.
+        let status = try ServeProcess.run(["status", writerFile])
+        #expect(status.status == 0)
+        #expect(status.output.contains("pending: 0") && status.output.contains("rejected: 0"), "\(status.output)")
+        let copyFile = ServerTestFiles.newPath()
+        let synced = try ServeProcess.run(["sync", copyFile, "--server", serve.url.absoluteString, "--token", token])
+        #expect(synced.status == 0)
+        #expect(synced.output.contains("pulled 3000, cursor 3000"), "\(synced.output)")
+        let refused = try ServeProcess.run(["sync", copyFile, "--server", serve.url.absoluteString, "--token", "wrong"])
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("HTTP 401") && refused.errors.contains("The token belongs to no account"), "\(refused.errors)")
+
         #expect(serve.stop() == 0)
         #expect(serve.output.contains("pathbase serve: stopped"))
 
