@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Pathbase", targets: ["Pathbase"]),
         .library(name: "PathbaseSQLite", targets: ["PathbaseSQLite"]),
+        .library(name: "PathbaseServer", targets: ["PathbaseServer"]),
         .executable(name: "pathbase", targets: ["pathbase"]),
         .executable(name: "pathbase-bench", targets: ["pathbase-bench"]),
     ],
@@ -23,6 +24,12 @@ let package = Package(
         // Models are `ObservableObject`s: Combine on Apple platforms, its open-source
         // reimplementation on Linux, where Combine does not exist.
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // `pathbase serve`: the sync server's HTTP layer, its bearer tokens, and its logs.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .macro(
@@ -50,11 +57,23 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        .target(
+            name: "PathbaseServer",
+            dependencies: [
+                "Pathbase",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "pathbase",
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                "PathbaseServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -120,6 +139,19 @@ let package = Package(
                 "PathbaseSQLite",
                 // Built so that the tests can launch it.
                 "pathbase",
+            ]
+        ),
+        .testTarget(
+            name: "PathbaseServerTests",
+            dependencies: [
+                "Pathbase",
+                "PathbaseSQLite",
+                "PathbaseServer",
+                "PathbaseTestSupport",
+                // Built so that the end-to-end tests can launch `pathbase serve`.
+                "pathbase",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(

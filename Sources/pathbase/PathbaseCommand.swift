@@ -3,17 +3,17 @@ import Foundation
 
 /// The `pathbase` command line tool.
 @main
-struct PathbaseCommand: ParsableCommand {
+struct PathbaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pathbase",
         abstract: "Work with Pathbase databases.",
-        subcommands: [Demo.self, Inspect.self, History.self, Check.self, Export.self, Import.self]
+        subcommands: [Demo.self, Inspect.self, History.self, Check.self, Export.self, Import.self, Serve.self, Accounts.self, Sync.self, Status.self]
     )
 
     /// Parses the arguments and runs the command. A usage error is reported by the argument
     /// parser (with the usage); any failure of the command itself as one readable line on
     /// standard error, with exit code 1 (or the one the command chose).
-    static func main() {
+    static func main() async {
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()
@@ -21,7 +21,11 @@ struct PathbaseCommand: ParsableCommand {
             exit(withError: error)
         }
         do {
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let exitCode as ExitCode {
             exit(withError: exitCode)
         } catch {

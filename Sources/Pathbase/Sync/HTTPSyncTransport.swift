@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ``SyncTransport`` to a `pathbase serve` server over HTTP, with an account's token.
+///
+/// ```swift
+/// let transport = HTTPSyncTransport(server: URL(string: "http://127.0.0.1:8080")!, token: token)
+/// let replica = try Replica(database: database, transport: transport)
+/// try await replica.sync()
+/// ```
+///
+/// Sends ``PushRequest`` and ``PullRequest`` as JSON to `POST /v1/push` and `/v1/pull`
+/// with `Authorization: Bearer TOKEN`. A refusal (any 4xx or 5xx) throws
+/// ``SyncTransportError/refused(status:reason:)`` with the server's reason; a failed
+/// connection throws URLSession's error. Either way the replica keeps its records pending
+/// and its cursor where it was, so the next sync continues.
+public struct HTTPSyncTransport: SyncTransport {
+
+    /// The server's base address, such as `http://127.0.0.1:8080`.
+    public let server: URL
+
+    /// The account's bearer token.
+    public let token: String
+
+    /// How long one request may take, in seconds.
+    public let timeout: TimeInterval
+
+    /// A transport to a server for one account.
+    public init(server: URL, token: String, timeout: TimeInterval = 60) {
+        self.server = server
+        self.token = token
+        self.timeout = timeout
+    }
+
+    public func push(_ request: PushRequest) async throws -> PushResponse {
+        try await send(request, to: "v1/push")
+    }
+
+    public func pull(_ request: PullRequest) async throws -> PullResponse {
+        try await send(request, to: "v1/pull")
+    }
+
+    private func send<Answer: Decodable>(_ body: some Encodable, to endpoint: String) async throws -> Answer {
+        var request = URLRequest(url: server.appendingPathComponent(endpoint), timeoutInterval: timeout)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.httpBody = try JSONEncoder().encode(body)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200 ..< 300).contains(status) else {
+            throw SyncTransportError.refused(status: status, reason: Self.reason(in: data))
+        }
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw SyncTransportError.invalidResponse(String(describing: error))
+        }
+    }
+
+    /// The `reason` of a JSON error body, or the body as text.
+    private static func reason(in data: Data) -> String {
+        struct Body: Decodable { let reason: String }
+        if let body = try? JSONDecoder().decode(Body.self, from: data) { return body.reason }
+        return String(decoding: data.prefix(500), as: UTF8.self)
+    }
+}
+
+/// Why a sync server did not answer a request as expected; nothing of the request was
+/// applied on the replica.
+///
+/// ```swift
+/// do {
+///     try await replica.sync()
+/// } catch SyncTransportError.refused(let status, let reason) {
+///     print("the server refused (\(status)): \(reason)")
+/// }
+/// ```
+public enum SyncTransportError: Error, Hashable, Sendable, LocalizedError {
+
+    /// The server answered with an error status and this reason: 401 for a wrong token,
+    /// 400 for a request it cannot read, 5xx when it failed itself (worth retrying).
+    case refused(status: Int, reason: String)
+
+    /// The server answered 2xx with a body that is not the expected answer.
+    case invalidResponse(String)
+
+    /// Whether retrying later may succeed: a failure of the server, not of the request.
+    public var isTransient: Bool {
+        if case .refused(let status, _) = self { return status >= 500 }
+        return false
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .refused(let status, let reason): "The sync server refused the request (HTTP \(status)): \(reason)"
+        case .invalidResponse(let reason): "The sync server's answer cannot be read: \(reason)"
+        }
+    }
+}

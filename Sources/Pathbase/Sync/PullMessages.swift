@@ -1,0 +1,51 @@
+/// A replica's request for the records a sync server received after a cursor.
+///
+/// ```swift
+/// let response = try await transport.pull(PullRequest(after: 0, limit: 500))
+/// ```
+///
+/// The cursor is a sequence number the server assigned (0 before the first record), not a
+/// date: a record that reaches the server late with an old timestamp still comes after
+/// every cursor handed out before it arrived.
+public struct PullRequest: Codable, Hashable, Sendable {
+
+    /// The server sequence number of the last record the replica has.
+    public var after: Int64
+
+    /// The most records to return; the server may return fewer.
+    public var limit: Int
+
+    /// Creates a pull request.
+    public init(after: Int64, limit: Int) {
+        self.after = after
+        self.limit = limit
+    }
+}
+
+/// One page of records from a sync server, in the order the server received them.
+///
+/// ```swift
+/// var cursor: Int64 = 0
+/// repeat {
+///     let page = try await transport.pull(PullRequest(after: cursor, limit: 500))
+///     cursor = page.cursor
+/// } while page.hasMore
+/// ```
+public struct PullResponse: Codable, Hashable, Sendable {
+
+    /// The records after the request's cursor, at most its limit.
+    public var records: [SyncRecord]
+
+    /// The sequence number of the last record in this page: the cursor of the next request.
+    public var cursor: Int64
+
+    /// Whether the server holds records after ``cursor``.
+    public var hasMore: Bool
+
+    /// Creates a pull response.
+    public init(records: [SyncRecord], cursor: Int64, hasMore: Bool) {
+        self.records = records
+        self.cursor = cursor
+        self.hasMore = hasMore
+    }
+}

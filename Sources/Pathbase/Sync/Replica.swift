@@ -1,0 +1,354 @@
+import Foundation
+
+/// One database taking part in synchronization through a sync server: it pushes its own
+/// records, pulls everyone else's, and shows where each of its writes stands.
+///
+/// ```swift
+/// let database = try SQLiteDatabase(path: "notes.sqlite")
+/// let replica = try Replica(database: database, transport: transport)
+/// Note.create(in: database, id: 1, text: "Hello")
+/// let report = try await replica.sync() // push, then pull until caught up
+/// for entry in replica.rejectedRecords() { print(entry) }
+/// ```
+///
+/// **Identity.** The replica id is stored in the database the first time a `Replica` is
+/// made for it and stays the same for the database's life. The database's clock ids are
+/// remembered too, so a file reopened with another clock still knows its earlier writes
+/// as its own.
+///
+/// **Outbox.** Every record the database writes with its own clock — through models,
+/// editing contexts, undo, any wrapper — is in the outbox until the server answers it:
+/// ``OutboxEntry/State/pending``, then ``OutboxEntry/State/acknowledged`` or
+/// ``OutboxEntry/State/rejected(reason:)``. Nothing leaves silently: rejected records stay
+/// listed in ``rejectedRecords()`` until ``retry(_:)`` or ``discard(_:)``. The outbox is the
+/// records themselves plus a watermark stored in the database (see the state's paths), so
+/// a write and its outbox entry are stored together, also across a crash.
+///
+/// **Push** sends pending records, oldest first, in batches of ``batchSize``; the server
+/// stores each record once, so a retried push duplicates nothing. **Pull** asks for the
+/// records after a server-assigned sequence number, in pages of ``pageSize``, and stores
+/// each page and the new cursor in one batch: after a crash between pages the next pull
+/// starts right after the last stored page. Pulled records are applied with their
+/// timestamps through the database (newest wins per path, observers notified, the clock
+/// moved past them).
+///
+/// Needs a ``HistoryDatabase`` (or a wrapper of one). Use a replica from one task at a
+/// time; the database itself may be written from anywhere meanwhile.
+public final class Replica {
+
+    /// The database that is synchronized.
+    public let database: any Database
+
+    /// How the server is reached.
+    public let transport: any SyncTransport
+
+    /// The replica's id, stored in its database.
+    public let id: UInt32
+
+    /// The most records sent in one push request.
+    public let batchSize: Int
+
+    /// The most records asked for in one pull request.
+    public let pageSize: Int
+
+    /// The model id under which replicas keep their own state (their id, watermark,
+    /// cursor and rejected records): never pushed, never pulled, refused by servers.
+    public static var stateModel: ModelKey { ReplicaState.model }
+
+    private let history: any HistoryDatabase
+    private let writers: Set<UInt32>
+
+    /// Makes a database a replica; the first time, stores its replica id in it.
+    ///
+    /// ```swift
+    /// let replica = try Replica(database: ObservableDatabase(wrapping: InMemoryHistoryDatabase()), transport: transport)
+    /// ```
+    ///
+    /// Throws ``ReplicaError/historyRequired(database:)`` for a database without history,
+    /// ``ReplicaError/invalidLimit(_:)`` for a size below 1, and
+    /// ``ReplicaError/storageFailed(_:)`` if the id cannot be stored.
+    public init(database: any Database, transport: any SyncTransport, batchSize: Int = 500, pageSize: Int = 500) throws(ReplicaError) {
+        guard let history = database.historyDatabase else {
+            throw .historyRequired(database: String(describing: type(of: database)))
+        }
+        guard batchSize > 0 else { throw .invalidLimit(batchSize) }
+        guard pageSize > 0 else { throw .invalidLimit(pageSize) }
+        self.database = database
+        self.transport = transport
+        self.batchSize = batchSize
+        self.pageSize = pageSize
+        self.history = history
+        let clockId = history.clock.replica
+        let storedId: UInt32? = history.get(ReplicaState.id)
+        var writers: [UInt32] = history.get(ReplicaState.writers) ?? []
+        self.id = storedId ?? clockId
+        let isNewWriter = !writers.contains(clockId)
+        if isNewWriter { writers.append(clockId) }
+        self.writers = Set(writers)
+        if storedId == nil || isNewWriter {
+            let id = self.id
+            try Replica.store(in: history) {
+                if storedId == nil { history.set(id, for: ReplicaState.id) }
+                history.set(writers, for: ReplicaState.writers)
+            }
+        }
+    }
+
+    // MARK: Outbox
+
+    /// Where one of this replica's records stands, or `nil` for a record it did not write.
+    ///
+    /// ```swift
+    /// if case .rejected(let reason) = replica.state(of: key) { print(reason) }
+    /// ```
+    public func state(of key: SyncRecord.Key) -> OutboxEntry.State? {
+        guard isOwn(key) else { return nil }
+        if let exception = exceptions.first(where: { $0.key == key }) {
+            return exception.rejection.map { .rejected(reason: $0) } ?? .pending
+        }
+        if let through = acknowledgedThrough, key.timestamp <= through { return .acknowledged }
+        return .pending
+    }
+
+    /// The records the next push sends, oldest first (retried ones first), at most `limit`.
+    ///
+    /// ```swift
+    /// print("\(replica.pendingRecords().count) changes not yet on the server")
+    /// ```
+    public func pendingRecords(limit: Int = .max) -> [OutboxEntry] {
+        let retried = exceptions.filter { $0.rejection == nil }.map(\.key)
+        let scanned = scanPending(limit: max(0, limit - retried.count)).records.map { SyncRecord.Key(path: $0.path, timestamp: $0.timestamp) }
+        return (retried + scanned).prefix(limit).map { OutboxEntry(key: $0, state: .pending) }
+    }
+
+    /// The records the server refused, with its reasons, oldest first.
+    ///
+    /// ```swift
+    /// for entry in replica.rejectedRecords() { print(entry.key, entry.state) }
+    /// ```
+    public func rejectedRecords() -> [OutboxEntry] {
+        exceptions.compactMap { exception in
+            exception.rejection.map { OutboxEntry(key: exception.key, state: .rejected(reason: $0)) }
+        }.sorted { $0.key < $1.key }
+    }
+
+    /// Makes a rejected record pending again: the next push sends it unchanged (useful once
+    /// the cause is gone, such as a clock that was too far ahead).
+    ///
+    /// ```swift
+    /// try replica.retry(entry.key)
+    /// ```
+    public func retry(_ key: SyncRecord.Key) throws(ReplicaError) {
+        try changeRejected(key) { $0.rejection = nil }
+    }
+
+    /// Gives up on a rejected record: it is no longer listed and never pushed. The local
+    /// value stays until a newer write replaces it.
+    ///
+    /// ```swift
+    /// try replica.discard(entry.key)
+    /// ```
+    public func discard(_ key: SyncRecord.Key) throws(ReplicaError) {
+        try changeRejected(key) { _ in }
+        let remaining = exceptions.filter { $0.key != key }
+        try Replica.store(in: history) { history.set(remaining, for: ReplicaState.exceptions) }
+    }
+
+    // MARK: Synchronizing
+
+    /// Pushes every pending record, then pulls until the replica has everything the server
+    /// has.
+    ///
+    /// ```swift
+    /// let report = try await replica.sync()
+    /// print(report) // pushed 3 (acknowledged 3, rejected 0), pulled 7, cursor 42
+    /// ```
+    ///
+    /// Throws what the transport throws, and ``ReplicaError``; whatever was stored before
+    /// stays stored, and calling it again continues.
+    @discardableResult
+    public func sync() async throws -> SyncReport {
+        var report = try await push()
+        let pulled = try await pull()
+        report.pulled = pulled.pulled
+        report.cursor = pulled.cursor
+        return report
+    }
+
+    /// Sends pending records in batches of ``batchSize`` until none is left and records
+    /// the server's answers.
+    @discardableResult
+    public func push() async throws -> SyncReport {
+        var report = SyncReport()
+        report.cursor = pullCursor
+        while true {
+            let retried = exceptions.filter { $0.rejection == nil }.prefix(batchSize).map(\.key)
+            let scan = scanPending(limit: batchSize - retried.count)
+            let candidates = retried.compactMap(record(at:)) + scan.records
+            var answered: [SyncRecord.Key: String?] = [:] // nil: acknowledged
+            var outgoing: [SyncRecord] = []
+            for record in candidates {
+                do {
+                    outgoing.append(try SyncRecord(record))
+                } catch {
+                    answered[SyncRecord.Key(path: record.path, timestamp: record.timestamp)] = .some("The value cannot be sent: \(error)")
+                }
+            }
+            for key in retried where record(at: key) == nil {
+                answered[key] = .some("The record is no longer in the database (pruned)")
+            }
+            if !outgoing.isEmpty {
+                let response = try await transport.push(PushRequest(replica: id, records: outgoing))
+                let sent = Set(outgoing.map(\.key))
+                var count = 0
+                for key in response.acknowledged where sent.contains(key) && answered[key] == nil {
+                    answered[key] = .some(nil)
+                    count += 1
+                }
+                for rejection in response.rejected where sent.contains(rejection.key) && answered[rejection.key] == nil {
+                    answered[rejection.key] = .some(rejection.reason)
+                }
+                report.pushed += outgoing.count
+                report.acknowledged += count
+                if answered.isEmpty { throw ReplicaError.pushUnanswered(records: outgoing.count) }
+            }
+            report.rejected += answered.values.filter { $0 != nil }.count
+            // The watermark moves past the answered prefix of the scanned records.
+            var through = scan.scannedThrough
+            for record in scan.records where answered[SyncRecord.Key(path: record.path, timestamp: record.timestamp)] == nil {
+                through = scan.records.last { $0.timestamp < record.timestamp }?.timestamp ?? acknowledgedThrough
+                break
+            }
+            let before = (acknowledgedThrough, exceptions)
+            var updated = exceptions.filter { answered[$0.key] == nil }
+            for (key, answer) in answered {
+                if let reason = answer { updated.append(OutboxException(key: key, rejection: reason)) }
+            }
+            // Moving it past the replica's own state records alone would write a new one each time.
+            let movesWatermark = (!candidates.isEmpty || scan.sawData)
+                && (through.map { through in acknowledgedThrough.map { through > $0 } ?? true } ?? false)
+            if updated != before.1 || movesWatermark {
+                try Replica.store(in: history) {
+                    if updated != before.1 { history.set(updated, for: ReplicaState.exceptions) }
+                    if movesWatermark, let through { history.set(through, for: ReplicaState.acknowledgedThrough) }
+                }
+            }
+            // Stop when nothing was left, or when the server answered nothing new.
+            if candidates.isEmpty || (!movesWatermark && updated == before.1) { break }
+        }
+        return report
+    }
+
+    /// Pulls pages of ``pageSize`` records until the server has no more, storing each page
+    /// with its cursor in one batch.
+    @discardableResult
+    public func pull() async throws -> SyncReport {
+        var report = SyncReport()
+        while true {
+            let cursor = pullCursor
+            let response = try await transport.pull(PullRequest(after: cursor, limit: pageSize))
+            var records: [Record] = []
+            for incoming in response.records {
+                if incoming.path.model == ReplicaState.model {
+                    throw ReplicaError.undecodableRecord(key: incoming.key, reason: "the path is reserved for the replica's own state")
+                }
+                if writers.contains(incoming.timestamp.replica) { continue } // our own, already here
+                do {
+                    records.append(try incoming.record())
+                } catch {
+                    throw ReplicaError.undecodableRecord(key: incoming.key, reason: String(describing: error))
+                }
+            }
+            records.sort(by: Record.chronological)
+            // A late or repeated response never moves the cursor back.
+            let next = max(cursor, response.cursor)
+            let history = self.history
+            try Replica.store(in: history) {
+                for record in records { history.apply(record) }
+                if next != cursor { history.set(next, for: ReplicaState.pullCursor) }
+            }
+            report.pulled += records.count
+            report.cursor = next
+            if !response.hasMore || next == cursor { break }
+        }
+        return report
+    }
+
+    // MARK: State
+
+    /// The server sequence number of the last pulled record; 0 before the first pull.
+    public var pullCursor: Int64 {
+        history.get(ReplicaState.pullCursor) ?? 0
+    }
+
+    private var acknowledgedThrough: Timestamp? {
+        history.get(ReplicaState.acknowledgedThrough)
+    }
+
+    private var exceptions: [OutboxException] {
+        history.get(ReplicaState.exceptions) ?? []
+    }
+
+    private func isOwn(_ key: SyncRecord.Key) -> Bool {
+        key.path.model != ReplicaState.model && writers.contains(key.timestamp.replica)
+    }
+
+    private func record(at key: SyncRecord.Key) -> Record? {
+        history.records(at: key.path).first { $0.timestamp == key.timestamp }
+    }
+
+    private func changeRejected(_ key: SyncRecord.Key, _ change: (inout OutboxException) -> Void) throws(ReplicaError) {
+        var all = exceptions
+        guard let index = all.firstIndex(where: { $0.key == key && $0.rejection != nil }) else {
+            throw .notRejected(key)
+        }
+        change(&all[index])
+        try Replica.store(in: history) { history.set(all, for: ReplicaState.exceptions) }
+    }
+
+    /// Own records after the watermark that are not rejected, oldest first: at least
+    /// `limit` (whole groups of one timestamp) or all; the timestamp the scan covered; and
+    /// whether it passed records of data (not only the replica's own state).
+    private func scanPending(limit: Int) -> (records: [Record], scannedThrough: Timestamp?, sawData: Bool) {
+        let rejected = Set(exceptions.map(\.key))
+        var found: [Record] = []
+        var after = acknowledgedThrough
+        var pageLimit = 256
+        var sawData = false
+        guard limit > 0 else { return ([], after, false) }
+        while found.count < limit {
+            let page = history.records(after: after, limit: pageLimit)
+            var usable = page[...]
+            if page.count == pageLimit, let last = page.last?.timestamp {
+                // Records sharing the last timestamp may go on past the page: next time.
+                usable = page.prefix { $0.timestamp != last }
+                if usable.isEmpty {
+                    pageLimit *= 2
+                    continue
+                }
+            }
+            var index = usable.startIndex
+            while index < usable.endIndex, found.count < limit {
+                let timestamp = usable[index].timestamp
+                while index < usable.endIndex, usable[index].timestamp == timestamp {
+                    let record = usable[index]
+                    let key = SyncRecord.Key(path: record.path, timestamp: record.timestamp)
+                    if isOwn(key), !rejected.contains(key) { found.append(record) }
+                    if record.path.model != ReplicaState.model { sawData = true }
+                    index += 1
+                }
+                after = timestamp
+            }
+            if page.count < pageLimit { break }
+        }
+        return (found, after, sawData)
+    }
+
+    private static func store(in history: any HistoryDatabase, _ body: () throws -> Void) throws(ReplicaError) {
+        do {
+            try history.inBatchIfSupported(body)
+        } catch {
+            throw .storageFailed(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `pathbase serve` as a library: a ``SyncServer`` behind HTTP on a host and port.
+///
+/// ```swift
+/// let server = SyncServer(store: try SQLiteSyncServerStore(path: "server.sqlite"))
+/// let http = SyncHTTPServer(server: server, host: "127.0.0.1", port: 8080)
+/// try await http.run() // until SIGTERM or SIGINT, then a graceful shutdown
+/// ```
+///
+/// Port 0 picks a free port; `onListening` is told the one in use (tests use it). For a
+/// server inside a larger program, ``application(onListening:)`` gives the Hummingbird
+/// application to add to a service group.
+public struct SyncHTTPServer: Sendable {
+
+    /// The server that answers the requests.
+    public let server: SyncServer
+
+    /// The address to listen on; `127.0.0.1` by default, only this machine.
+    public let host: String
+
+    /// The port to listen on; 0 for any free one.
+    public let port: Int
+
+    /// The largest request body taken, in bytes.
+    public let maximumBodySize: Int
+
+    /// Where requests and lifecycle events are logged.
+    public let logger: Logger
+
+    /// Creates the HTTP front of a sync server.
+    public init(server: SyncServer, host: String = "127.0.0.1", port: Int, maximumBodySize: Int = 8 << 20, logger: Logger = Logger(label: "pathbase.serve")) {
+        self.server = server
+        self.host = host
+        self.port = port
+        self.maximumBodySize = maximumBodySize
+        self.logger = logger
+    }
+
+    /// The Hummingbird application; `onListening` gets the port once it listens.
+    ///
+    /// ```swift
+    /// let application = http.application { port in print("listening on \(port)") }
+    /// try await application.runService()
+    /// ```
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = Router()
+        router.middlewares.add(LogRequestsMiddleware(.info))
+        SyncRoutes(server: server, maximumBodySize: maximumBodySize).register(on: router)
+        let logger = self.logger
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "pathbase"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.info("listening", metadata: ["port": "\(port)"])
+                await onListening(port)
+            },
+            logger: logger
+        )
+    }
+
+    /// Serves until SIGTERM or SIGINT, then finishes the requests under way and returns.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await application(onListening: onListening).runService()
+    }
+}

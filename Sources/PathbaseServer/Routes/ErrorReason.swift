@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import Pathbase
+
+/// A refused request as the HTTP routes answer it: a status and a JSON body
+/// `{"reason": "…"}` to show to the user.
+///
+/// ```swift
+/// return ErrorReason(status: .badRequest, reason: "The body is not JSON").response
+/// ```
+///
+/// ``SyncServerError`` maps to 401 (wrong or missing token), 409 (account exists), 413 (too
+/// many records), 400 (other bad input) and 500 (store failure).
+public struct ErrorReason: Error, Codable, Hashable, Sendable, LocalizedError {
+
+    /// The HTTP status code.
+    public var status: Int
+
+    /// Why, in words for the user.
+    public var reason: String
+
+    /// A refusal with a status.
+    public init(status: HTTPResponse.Status, reason: String) {
+        self.status = status.code
+        self.reason = reason
+    }
+
+    /// The status and reason for any error a route throws.
+    init(_ error: any Error) {
+        switch error {
+        case let refusal as ErrorReason:
+            self = refusal
+        case let error as SyncServerError:
+            self.init(status: error.httpStatus, reason: error.localizedDescription)
+        default:
+            self.init(status: .internalServerError, reason: "The server failed: \(error.localizedDescription)")
+        }
+    }
+
+    public var errorDescription: String? { "HTTP \(status): \(reason)" }
+
+    private enum CodingKeys: String, CodingKey { case reason }
+
+    public init(from decoder: any Decoder) throws {
+        status = 0
+        reason = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .reason)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reason, forKey: .reason)
+    }
+
+    /// The response: the status and `{"reason": …}`.
+    var response: Response {
+        // Encoding a struct of one string cannot fail; an empty body would still carry the status.
+        let body = (try? JSONEncoder().encode(self)) ?? Data()
+        return Self.response(body, status: HTTPResponse.Status(code: status))
+    }
+
+    /// A JSON response of an encodable value.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return response(try encoder.encode(value), status: status)
+    }
+
+    private static func response(_ body: Data, status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+
+    /// A decoding error in one line: what was wrong and where, without Foundation's dump.
+    static func describe(decodingError error: any Error) -> String {
+        func at(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(context.debugDescription) (at \(path))"
+        }
+        switch error {
+        case DecodingError.dataCorrupted(let context): return at(context)
+        case DecodingError.keyNotFound(let key, let context): return "missing '\(key.stringValue)'" + (context.codingPath.isEmpty ? "" : " in \(at(context))")
+        case DecodingError.typeMismatch(_, let context): return at(context)
+        case DecodingError.valueNotFound(_, let context): return at(context)
+        default: return error.localizedDescription
+        }
+    }
+}
+
+extension SyncServerError {
+
+    /// The HTTP status a route answers this error with.
+    var httpStatus: HTTPResponse.Status {
+        switch self {
+        case .unauthorized, .unknownAccount: .unauthorized
+        case .accountExists: .conflict
+        case .tooManyRecords: .contentTooLarge
+        case .invalidAccountName, .invalidPull: .badRequest
+        case .storageFailed: .internalServerError
+        }
+    }
+}

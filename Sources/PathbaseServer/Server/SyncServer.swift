@@ -1,0 +1,134 @@
+import Foundation
+import Pathbase
+
+/// The transport-free core of a sync server: accounts, authenticated push and pull on
+/// per-account record logs, and the clock-drift check. HTTP routes decode a request, call
+/// it, and encode its answer.
+///
+/// ```swift
+/// let server = SyncServer(store: try SQLiteSyncServerStore(path: "server.sqlite"))
+/// let token = try server.addAccount(named: "alice") // shown once, stored hashed
+/// let pushed = try server.push(PushRequest(replica: 1, records: records), token: token)
+/// let page = try server.pull(PullRequest(after: 0, limit: 500), token: token)
+/// ```
+///
+/// **Push** stores each record once per account (keyed by path and timestamp) and
+/// acknowledges it, also when it was stored by an earlier push; a repeated push changes
+/// nothing. It rejects, each with a reason the client shows: records whose physical time
+/// lies more than ``maximumClockDrift`` ahead of the server's clock, records under the
+/// path replicas reserve for their own state, and a different value for a key already
+/// stored, and records whose value does not match its type or whose path breaks the
+/// exchange contract. **Pull** returns an account's records after a sequence number, in the order
+/// they were stored, at most ``maximumPageSize`` at once.
+///
+/// Safe to use from any thread.
+public final class SyncServer: Sendable {
+
+    /// Where accounts and records are kept.
+    public let store: any SyncServerStore
+
+    /// How far ahead of the server's clock a record's time may lie, in seconds; 5 minutes
+    /// by default.
+    public let maximumClockDrift: TimeInterval
+
+    /// The most records one push may carry.
+    public let maximumPushSize: Int
+
+    /// The most records one pull returns.
+    public let maximumPageSize: Int
+
+    private let now: @Sendable () -> Date
+
+    /// Creates a server over a store.
+    ///
+    /// - Parameters:
+    ///   - store: Where accounts and records are kept.
+    ///   - maximumClockDrift: How far ahead of `now` a record's time may lie.
+    ///   - maximumPushSize: The most records one push may carry.
+    ///   - maximumPageSize: The most records one pull returns.
+    ///   - now: The server's clock; the system clock by default.
+    public init(store: any SyncServerStore, maximumClockDrift: TimeInterval = 300, maximumPushSize: Int = 1000, maximumPageSize: Int = 1000, now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
+        self.maximumClockDrift = maximumClockDrift
+        self.maximumPushSize = maximumPushSize
+        self.maximumPageSize = maximumPageSize
+        self.now = now
+    }
+
+    /// Creates an account and returns its bearer token, which only its hash is kept of.
+    ///
+    /// ```swift
+    /// let token = try server.addAccount(named: "alice")
+    /// ```
+    public func addAccount(named name: String) throws -> String {
+        guard (1 ... 100).contains(name.count) else { throw SyncServerError.invalidAccountName(name) }
+        let token = AccessToken.make()
+        _ = try store.addAccount(name: name, tokenHash: AccessToken.hash(token))
+        return token
+    }
+
+    /// Stores a replica's records in the token's account and answers for each.
+    public func push(_ request: PushRequest, token: String) throws -> PushResponse {
+        let account = try authenticate(token)
+        guard request.records.count <= maximumPushSize else {
+            throw SyncServerError.tooManyRecords(count: request.records.count, maximum: maximumPushSize)
+        }
+        let serverTime = now()
+        let latest = serverTime.addingTimeInterval(maximumClockDrift)
+        var response = PushResponse(acknowledged: [])
+        var accepted: [SyncRecord] = []
+        for record in request.records {
+            if let reason = rejection(of: record, serverTime: serverTime, latest: latest) {
+                response.rejected.append(.init(key: record.key, reason: reason))
+            } else {
+                accepted.append(record)
+            }
+        }
+        let outcomes = try store.append(accepted, to: account)
+        for (record, outcome) in zip(accepted, outcomes) {
+            switch outcome {
+            case .appended, .alreadyStored:
+                response.acknowledged.append(record.key)
+            case .conflicting:
+                response.rejected.append(.init(key: record.key, reason: "The server holds another value with the same path and timestamp (\(record.key)); timestamps must be unique per write"))
+            }
+        }
+        return response
+    }
+
+    /// Returns one page of the token's account's records after a cursor.
+    public func pull(_ request: PullRequest, token: String) throws -> PullResponse {
+        let account = try authenticate(token)
+        guard request.after >= 0, request.limit >= 1 else {
+            throw SyncServerError.invalidPull(after: request.after, limit: request.limit)
+        }
+        let limit = min(request.limit, maximumPageSize)
+        // One more than asked tells whether more follow.
+        let page = try store.records(of: account, after: request.after, limit: limit + 1)
+        let records = page.prefix(limit)
+        return PullResponse(records: records.map(\.record), cursor: records.last?.sequence ?? request.after, hasMore: page.count > limit)
+    }
+
+    private func authenticate(_ token: String) throws -> AccountID {
+        guard let account = try store.account(tokenHash: AccessToken.hash(token)) else { throw SyncServerError.unauthorized }
+        return account
+    }
+
+    private func rejection(of record: SyncRecord, serverTime: Date, latest: Date) -> String? {
+        if record.path.model == Replica.stateModel {
+            return "The path \(record.path) is reserved for a replica's own state"
+        }
+        do {
+            // A value that does not match its type, or a path no database writes, would stop
+            // every replica's pull at it: refused here, before it is stored.
+            _ = try record.record()
+        } catch {
+            return "The record at \(record.key) is invalid: \(error.localizedDescription)"
+        }
+        if record.timestamp.date > latest {
+            let ahead = Int(record.timestamp.date.timeIntervalSince(serverTime).rounded(.up))
+            return "The record's clock is \(ahead) s ahead of the server's (at most \(Int(maximumClockDrift)) s allowed); check this device's date and time, then retry"
+        }
+        return nil
+    }
+}

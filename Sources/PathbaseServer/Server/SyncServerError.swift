@@ -1,0 +1,50 @@
+import Foundation
+import Pathbase
+
+/// Why a sync server refused a request or an account operation. Nothing was changed.
+///
+/// ```swift
+/// do {
+///     _ = try server.pull(PullRequest(after: 0, limit: 100), token: token)
+/// } catch SyncServerError.unauthorized {
+///     print("wrong token")
+/// }
+/// ```
+///
+/// The HTTP routes answer each case with a 4xx (5xx for ``storageFailed(_:)``) and the
+/// description as a JSON reason.
+public enum SyncServerError: Error, Hashable, Sendable, LocalizedError {
+
+    /// No account has this token.
+    case unauthorized
+
+    /// An account with this name exists already.
+    case accountExists(String)
+
+    /// An account name that is empty or too long.
+    case invalidAccountName(String)
+
+    /// The store has no such account.
+    case unknownAccount(AccountID)
+
+    /// A push with more records than the server takes at once.
+    case tooManyRecords(count: Int, maximum: Int)
+
+    /// A pull with a limit below 1 or a cursor below 0.
+    case invalidPull(after: Int64, limit: Int)
+
+    /// The store failed; nothing of the request was stored.
+    case storageFailed(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .unauthorized: "The token belongs to no account"
+        case .accountExists(let name): "An account named '\(name)' exists already"
+        case .invalidAccountName(let name): "'\(name)' is not a valid account name: it must have 1 to 100 characters"
+        case .unknownAccount(let account): "There is no \(account)"
+        case .tooManyRecords(let count, let maximum): "A push of \(count) records; the server takes at most \(maximum) at once"
+        case .invalidPull(let after, let limit): "Invalid pull after \(after) with limit \(limit): the cursor must be at least 0 and the limit at least 1"
+        case .storageFailed(let reason): "The server's store failed, nothing was stored: \(reason)"
+        }
+    }
+}

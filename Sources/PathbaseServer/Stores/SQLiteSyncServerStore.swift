@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+import Pathbase
+
+/// A ``SyncServerStore`` in one SQLite file for all accounts (through GRDB): what
+/// `pathbase serve` runs on by default.
+///
+/// ```swift
+/// let store = try SQLiteSyncServerStore(path: "server.sqlite")
+/// let server = SyncServer(store: store)
+/// ```
+///
+/// Every append is one transaction: after a crash, a push is stored entirely or not at all,
+/// and a client that repeats it gets the same sequence numbers. Safe to use from any thread.
+public final class SQLiteSyncServerStore: SyncServerStore {
+
+    private let queue: DatabaseQueue
+
+    /// Opens (or creates) the store's file.
+    ///
+    /// Throws ``SyncServerError/storageFailed(_:)`` if the file cannot be opened or is not
+    /// a store.
+    public init(path: String) throws {
+        do {
+            var configuration = Configuration()
+            configuration.journalMode = .wal
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try SQLiteSyncServerStore.migrator.migrate(queue)
+        } catch {
+            throw SyncServerError.storageFailed("cannot open \(path): \(error)")
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE accounts (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    token_hash BLOB NOT NULL UNIQUE,
+                    last_sequence INTEGER NOT NULL DEFAULT 0);
+                CREATE TABLE records (
+                    account INTEGER NOT NULL REFERENCES accounts(id),
+                    sequence INTEGER NOT NULL,
+                    model INTEGER NOT NULL, instance INTEGER NOT NULL, property INTEGER NOT NULL,
+                    time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+                    type TEXT NOT NULL, value BLOB NOT NULL,
+                    PRIMARY KEY (account, sequence)) WITHOUT ROWID;
+                CREATE UNIQUE INDEX records_by_key
+                    ON records(account, model, instance, property, time, counter, replica);
+                """)
+        }
+        return migrator
+    }
+
+    public func addAccount(name: String, tokenHash: [UInt8]) throws -> AccountID {
+        try run {
+            try queue.write { db in
+                if try Int64.fetchOne(db, sql: "SELECT id FROM accounts WHERE name = ?", arguments: [name]) != nil {
+                    throw SyncServerError.accountExists(name)
+                }
+                try db.execute(sql: "INSERT INTO accounts(name, token_hash) VALUES (?, ?)", arguments: [name, Data(tokenHash)])
+                return AccountID(rawValue: db.lastInsertedRowID)
+            }
+        }
+    }
+
+    public func account(tokenHash: [UInt8]) throws -> AccountID? {
+        try run {
+            try queue.read { db in
+                try Int64.fetchOne(db, sql: "SELECT id FROM accounts WHERE token_hash = ?", arguments: [Data(tokenHash)])
+                    .map(AccountID.init(rawValue:))
+            }
+        }
+    }
+
+    public func append(_ records: [SyncRecord], to account: AccountID) throws -> [AppendOutcome] {
+        try run {
+            try queue.write { db in
+                guard var last = try Int64.fetchOne(db, sql: "SELECT last_sequence FROM accounts WHERE id = ?", arguments: [account.rawValue]) else {
+                    throw SyncServerError.unknownAccount(account)
+                }
+                let find = try db.cachedStatement(sql: """
+                    SELECT sequence, type, value FROM records
+                    WHERE account = ? AND model = ? AND instance = ? AND property = ? AND time = ? AND counter = ? AND replica = ?
+                    """)
+                let insert = try db.cachedStatement(sql: """
+                    INSERT INTO records(account, sequence, model, instance, property, time, counter, replica, type, value)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                var outcomes: [AppendOutcome] = []
+                for record in records {
+                    let key: [(any DatabaseValueConvertible)?] = [
+                        record.path.model, record.path.instance, record.path.property,
+                        record.timestamp.time, Int64(record.timestamp.counter), Int64(record.timestamp.replica),
+                    ]
+                    if let row = try Row.fetchOne(find, arguments: StatementArguments([account.rawValue] + key)) {
+                        let same = row["type"] as String == record.valueType && row["value"] as Data == record.valueJSON
+                        outcomes.append(same ? .alreadyStored(sequence: row["sequence"]) : .conflicting)
+                        continue
+                    }
+                    last += 1
+                    try insert.execute(arguments: StatementArguments([account.rawValue, last] + key + [record.valueType, record.valueJSON]))
+                    outcomes.append(.appended(sequence: last))
+                }
+                try db.execute(sql: "UPDATE accounts SET last_sequence = ? WHERE id = ?", arguments: [last, account.rawValue])
+                return outcomes
+            }
+        }
+    }
+
+    public func records(of account: AccountID, after sequence: Int64, limit: Int) throws -> [SequencedRecord] {
+        try run {
+            try queue.read { db in
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT sequence, model, instance, property, time, counter, replica, type, value FROM records
+                    WHERE account = ? AND sequence > ? ORDER BY sequence LIMIT ?
+                    """, arguments: [account.rawValue, sequence, max(0, limit)])
+                return try rows.map { row in
+                    guard let counter = UInt32(exactly: row["counter"] as Int64), let replica = UInt32(exactly: row["replica"] as Int64) else {
+                        throw SyncServerError.storageFailed("a stored timestamp is out of range")
+                    }
+                    let record = SyncRecord(
+                        path: Path(model: row["model"], instance: row["instance"], property: row["property"]),
+                        timestamp: Timestamp(time: row["time"], counter: counter, replica: replica),
+                        valueType: row["type"], valueJSON: row["value"])
+                    return SequencedRecord(sequence: row["sequence"], record: record)
+                }
+            }
+        }
+    }
+
+    /// Runs a database access; SQLite's errors become ``SyncServerError/storageFailed(_:)``.
+    private func run<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as SyncServerError {
+            throw error
+        } catch {
+            throw SyncServerError.storageFailed(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Pathbase
+
+/// Where a sync server keeps its accounts and their records: the one thing a server
+/// deployment swaps (memory for tests, an SQLite file, later PostgreSQL).
+///
+/// ```swift
+/// let store = try SQLiteSyncServerStore(path: "server.sqlite")
+/// let account = try store.addAccount(name: "alice", tokenHash: AccessToken.hash(token))
+/// let outcomes = try store.append(records, to: account)
+/// let page = try store.records(of: account, after: 0, limit: 500)
+/// ```
+///
+/// Each account has its own log of records, numbered 1, 2, 3 … in the order the server
+/// stored them (the pull cursor). A record is stored once per account and key (path and
+/// timestamp): appending it again returns its number and changes nothing. An account never
+/// sees another account's records. Implementations are safe to use from any thread, and
+/// ``append(_:to:)`` stores all its records or none.
+public protocol SyncServerStore: Sendable {
+
+    /// Adds an account with the hash of its bearer token; throws
+    /// ``SyncServerError/accountExists(_:)`` if the name is taken.
+    func addAccount(name: String, tokenHash: [UInt8]) throws -> AccountID
+
+    /// The account whose token has this hash, or `nil`.
+    func account(tokenHash: [UInt8]) throws -> AccountID?
+
+    /// Appends records to an account's log, all or none; for each record, in order, its
+    /// sequence number and whether it was new.
+    func append(_ records: [SyncRecord], to account: AccountID) throws -> [AppendOutcome]
+
+    /// The records of an account after a sequence number, in sequence order, at most `limit`.
+    func records(of account: AccountID, after sequence: Int64, limit: Int) throws -> [SequencedRecord]
+}
+
+/// An account of a sync server: the namespace its records live in.
+///
+/// ```swift
+/// let account = try store.addAccount(name: "alice", tokenHash: hash)
+/// print(account) // account 1
+/// ```
+public struct AccountID: Hashable, Sendable, Codable, CustomStringConvertible {
+
+    /// The store's number for the account.
+    public var rawValue: Int64
+
+    /// Wraps a store's number.
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+
+    public var description: String { "account \(rawValue)" }
+}
+
+/// What appending one record to an account's log did.
+///
+/// ```swift
+/// if case .conflicting = outcome { print("another value has this path and timestamp") }
+/// ```
+public enum AppendOutcome: Hashable, Sendable {
+
+    /// Stored now, under this sequence number.
+    case appended(sequence: Int64)
+
+    /// Already stored, with the same value, under this sequence number.
+    case alreadyStored(sequence: Int64)
+
+    /// A different value is stored with the same path and timestamp; nothing changed.
+    case conflicting
+}
+
+/// A record with the sequence number an account's log gave it.
+public struct SequencedRecord: Hashable, Sendable {
+
+    /// The position in the account's log, from 1.
+    public var sequence: Int64
+
+    /// The record.
+    public var record: SyncRecord
+
+    /// Pairs a record with its sequence number.
+    public init(sequence: Int64, record: SyncRecord) {
+        self.sequence = sequence
+        self.record = record
+    }
+}

@@ -1,0 +1,33 @@
+import Pathbase
+
+/// A ``SyncTransport`` that calls a ``SyncServer`` in the same process: for tests,
+/// simulations, and apps that sync two databases they both hold.
+///
+/// ```swift
+/// let server = SyncServer(store: InMemorySyncServerStore())
+/// let token = try server.addAccount(named: "alice")
+/// let replica = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: server, token: token))
+/// try await replica.sync()
+/// ```
+public struct InProcessTransport: SyncTransport {
+
+    /// The server called.
+    public let server: SyncServer
+
+    /// The account's bearer token.
+    public let token: String
+
+    /// A transport to a server for one account.
+    public init(server: SyncServer, token: String) {
+        self.server = server
+        self.token = token
+    }
+
+    public func push(_ request: PushRequest) async throws -> PushResponse {
+        try server.push(request, token: token)
+    }
+
+    public func pull(_ request: PullRequest) async throws -> PullResponse {
+        try server.pull(request, token: token)
+    }
+}

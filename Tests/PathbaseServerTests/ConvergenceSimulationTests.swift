@@ -1,0 +1,334 @@
+import Foundation
+import Pathbase
+import PathbaseServer
+import PathbaseSQLite
+import PathbaseTestSupport
+import Testing
+
+/// Deterministic convergence simulation: replicas edit, a network loses, repeats, delays
+/// and replays messages, a replica crashes between push and acknowledgement, the server
+/// restarts; after one clean sync round all hold the same state and nothing written is
+/// missing from the server.
+///
+/// Every schedule is fixed by its seed, which a failure prints. Replay one with
+/// `PATHBASE_SIMULATION_SEED=<seed> swift test --filter ConvergenceSimulation`; run more
+/// with `PATHBASE_SIMULATION_SCHEDULES=<count>`. (Timestamps follow the wall clock, so a
+/// replay makes the same choices, not the same timestamps.)
+@Suite("Convergence simulation")
+struct ConvergenceSimulationTests {
+
+    static let firstSeed: UInt64 = 0x5EED_0000
+
+    @Test("replicas and server converge under lossy, repeating, reordering networks, crashes and restarts")
+    func simulate() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seeds: [UInt64]
+        if let replay = environment["PATHBASE_SIMULATION_SEED"].flatMap({ UInt64($0) }) {
+            seeds = [replay]
+        } else {
+            let count = environment["PATHBASE_SIMULATION_SCHEDULES"].flatMap { Int($0) } ?? 1000
+            seeds = (0 ..< UInt64(count)).map { Self.firstSeed + $0 }
+        }
+        let start = Date()
+        print("Convergence simulation: seeds \(seeds.first ?? 0) … \(seeds.last ?? 0) (replay one with PATHBASE_SIMULATION_SEED)")
+        var steps = 0
+        for seed in seeds {
+            var schedule = try Schedule(seed: seed)
+            do {
+                steps += try await schedule.run()
+            } catch {
+                Issue.record("schedule \(seed) threw \(error); replay with PATHBASE_SIMULATION_SEED=\(seed)")
+            }
+            schedule.removeFiles()
+        }
+        print("Convergence simulation: \(seeds.count) schedules, \(steps) steps, \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+    }
+}
+
+/// A failure while the network is unreliable: the replica tries again later.
+struct NetworkFailure: Error {}
+
+/// The server the network delivers to; replaced when the server restarts.
+final class ServerHandle: @unchecked Sendable {
+    // @unchecked: `current` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var current: SyncServer
+    init(_ server: SyncServer) { current = server }
+    var server: SyncServer {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+}
+
+/// What happens to one request.
+enum Fate: CaseIterable {
+    case deliver, loseRequest, loseResponse, duplicate, delay, staleResponse
+}
+
+/// The network's decisions, drawn from the schedule's generator.
+final class SimulatedNetwork: @unchecked Sendable {
+    // @unchecked: every property is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var generator: SplitMix64
+    private var reliable = false
+    private var forced: [Fate] = []
+    private var delayed: [PushRequest] = []
+    private var lastPull: [UInt32: PullResponse] = [:]
+
+    init(seed: UInt64) { generator = SplitMix64(seed: seed ^ 0xA5A5_A5A5) }
+
+    func setReliable(_ value: Bool) { lock.withLock { reliable = value } }
+
+    func force(_ fate: Fate) { lock.withLock { forced = [fate] } }
+
+    func clearForced() { lock.withLock { forced = [] } }
+
+    func fate() -> Fate {
+        lock.withLock {
+            if !forced.isEmpty { return forced.removeFirst() }
+            if reliable { return .deliver }
+            let roll = generator.next() % 100
+            switch roll {
+            case 0 ..< 55: return .deliver
+            case 55 ..< 65: return .loseRequest
+            case 65 ..< 77: return .loseResponse
+            case 77 ..< 87: return .duplicate
+            case 87 ..< 94: return .delay
+            default: return .staleResponse
+            }
+        }
+    }
+
+    func delay(_ request: PushRequest) { lock.withLock { delayed.append(request) } }
+
+    /// A delayed push, now arriving (out of order).
+    func takeDelayed() -> PushRequest? {
+        lock.withLock {
+            guard !delayed.isEmpty else { return nil }
+            return delayed.remove(at: Int(generator.next() % UInt64(delayed.count)))
+        }
+    }
+
+    func remember(_ response: PullResponse, for replica: UInt32) { lock.withLock { lastPull[replica] = response } }
+    func stale(for replica: UInt32) -> PullResponse? { lock.withLock { lastPull[replica] } }
+}
+
+/// A transport through the simulated network to whatever server runs now.
+struct SimulatedTransport: SyncTransport {
+    let network: SimulatedNetwork
+    let handle: ServerHandle
+    let token: String
+    let replica: UInt32
+
+    func push(_ request: PushRequest) async throws -> PushResponse {
+        switch network.fate() {
+        case .deliver, .staleResponse: return try handle.server.push(request, token: token)
+        case .loseRequest: throw NetworkFailure()
+        case .loseResponse:
+            _ = try handle.server.push(request, token: token)
+            throw NetworkFailure()
+        case .duplicate:
+            _ = try handle.server.push(request, token: token)
+            return try handle.server.push(request, token: token)
+        case .delay:
+            network.delay(request)
+            throw NetworkFailure()
+        }
+    }
+
+    func pull(_ request: PullRequest) async throws -> PullResponse {
+        switch network.fate() {
+        case .deliver, .delay:
+            let response = try handle.server.pull(request, token: token)
+            network.remember(response, for: replica)
+            return response
+        case .loseRequest: throw NetworkFailure()
+        case .loseResponse:
+            _ = try handle.server.pull(request, token: token)
+            throw NetworkFailure()
+        case .duplicate:
+            _ = try handle.server.pull(request, token: token)
+            return try handle.server.pull(request, token: token)
+        case .staleResponse:
+            if let old = network.stale(for: replica) { return old }
+            return try handle.server.pull(request, token: token)
+        }
+    }
+}
+
+/// One simulated schedule: a server on SQLite, 3–5 replicas (the first on SQLite, the
+/// others in memory, some observed), and random steps.
+struct Schedule {
+
+    struct Member {
+        var history: any HistoryDatabase
+        var replica: Replica
+        let file: String?
+    }
+
+    let seed: UInt64
+    var generator: SplitMix64
+    let network: SimulatedNetwork
+    let handle: ServerHandle
+    let serverFile: String
+    let token: String
+    var members: [Member] = []
+    var clockIds: Set<UInt32> = []
+
+    init(seed: UInt64) throws {
+        self.seed = seed
+        generator = SplitMix64(seed: seed)
+        network = SimulatedNetwork(seed: seed)
+        serverFile = ServerTestFiles.newPath()
+        let server = SyncServer(store: try SQLiteSyncServerStore(path: serverFile))
+        token = try server.addAccount(named: "simulated")
+        handle = ServerHandle(server)
+        let count = 3 + Int(generator.next() % 3)
+        for index in 0 ..< count {
+            let clock = HybridLogicalClock(replica: newClockId())
+            let batch = 1 + Int(generator.next() % 4)
+            let page = 1 + Int(generator.next() % 4)
+            if index == 0 {
+                let file = ServerTestFiles.newPath()
+                let database = try SQLiteDatabase(path: file, options: .init(clock: clock))
+                members.append(Member(history: database, replica: try Replica(database: database, transport: transport(clock.replica), batchSize: batch, pageSize: page), file: file))
+            } else {
+                let database = InMemoryHistoryDatabase(clock: clock)
+                let synced: any Database = index % 2 == 0 ? ObservableDatabase(wrapping: database) : database
+                members.append(Member(history: database, replica: try Replica(database: synced, transport: transport(clock.replica), batchSize: batch, pageSize: page), file: nil))
+            }
+        }
+    }
+
+    private mutating func newClockId() -> UInt32 {
+        while true {
+            let id = UInt32(truncatingIfNeeded: generator.next() % UInt64(UInt32.max)) + 1
+            if clockIds.insert(id).inserted { return id }
+        }
+    }
+
+    private func transport(_ replica: UInt32) -> SimulatedTransport {
+        SimulatedTransport(network: network, handle: handle, token: token, replica: replica)
+    }
+
+    private mutating func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+
+    /// Runs the steps, then a clean round, then checks; returns the number of steps.
+    mutating func run() async throws -> Int {
+        let steps = 10 + random(20)
+        for step in 0 ..< steps {
+            let member = random(members.count)
+            let database = members[member].replica.database
+            let instance = 1 + random(4)
+            switch random(100) {
+            case 0 ..< 30:
+                write(in: database, instance: instance, step: step)
+            case 30 ..< 38:
+                database.set(InstanceStatus.deleted, for: .status(model: 9, instance: instance))
+            case 38 ..< 46:
+                database.set(InstanceStatus.created, for: .status(model: 9, instance: instance))
+            case 46 ..< 56:
+                let context = database.createEditingContext()
+                for _ in 0 ... random(3) { write(in: context, instance: 1 + random(4), step: step) }
+                context.commitChanges()
+            case 56 ..< 76:
+                try await tolerateNetwork { try await members[member].replica.sync() }
+            case 76 ..< 82:
+                try await tolerateNetwork { try await members[member].replica.push() }
+            case 82 ..< 88:
+                try await tolerateNetwork { try await members[member].replica.pull() }
+            case 88 ..< 93:
+                if let late = network.takeDelayed() { _ = try handle.server.push(late, token: token) }
+            case 93 ..< 97:
+                try await crashDuringPush()
+            default:
+                handle.server = SyncServer(store: try SQLiteSyncServerStore(path: serverFile))
+            }
+        }
+        // Late messages may still arrive; then one clean round (twice, so that the first
+        // replicas also get what the last ones pushed).
+        while let late = network.takeDelayed() { _ = try handle.server.push(late, token: token) }
+        network.setReliable(true)
+        for _ in 0 ..< 2 {
+            for member in members { try await member.replica.sync() }
+        }
+        try check()
+        return steps
+    }
+
+    /// Runs a sync step; a simulated network failure is expected (the replica retries
+    /// later), anything else fails the schedule.
+    private func tolerateNetwork(_ step: () async throws -> SyncReport) async throws {
+        do {
+            _ = try await step()
+        } catch is NetworkFailure {
+            return
+        }
+    }
+
+    private mutating func write(in database: any Database, instance: Int, step: Int) {
+        let path = Path(model: 9, instance: instance, property: 1 + random(3))
+        if path.property == 2 {
+            database.set(random(1000), for: path)
+        } else {
+            database.set("s\(step)-\(random(1000))", for: path)
+        }
+    }
+
+    /// The SQLite replica's push reaches the server, the replica crashes before the answer
+    /// arrives, and comes back from its file with a new clock.
+    private mutating func crashDuringPush() async throws {
+        guard let file = members[0].file else { return }
+        network.force(.loseResponse)
+        try await tolerateNetwork { try await members[0].replica.push() }
+        network.clearForced() // unused when nothing was pending
+        let clock = HybridLogicalClock(replica: newClockId())
+        let database = try SQLiteDatabase(path: file, options: .init(clock: clock))
+        let old = members[0].replica
+        let replica = try Replica(database: database, transport: transport(clock.replica), batchSize: old.batchSize, pageSize: old.pageSize)
+        guard replica.id == old.id else { throw CheckFailure("the replica id changed across a crash: \(old.id) → \(replica.id)") }
+        members[0] = Member(history: database, replica: replica, file: file)
+    }
+
+    struct CheckFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The newest record of each data path.
+    private static func state(of records: [SyncRecord]) -> [Path: SyncRecord] {
+        var state: [Path: SyncRecord] = [:]
+        for record in records where state[record.path].map({ $0.timestamp < record.timestamp }) ?? true {
+            state[record.path] = record
+        }
+        return state
+    }
+
+    private func check() throws {
+        let server = handle.server
+        let log = try server.store.records(of: AccountID(rawValue: 1), after: 0, limit: .max).map(\.record)
+        let serverKeys = Set(log.map(\.key))
+        guard serverKeys.count == log.count else { throw CheckFailure("the server stored a record twice") }
+        let serverState = Self.state(of: log)
+        for (index, member) in members.enumerated() {
+            let records = try member.history.records().filter { $0.path.model != Replica.stateModel }.map(SyncRecord.init)
+            if let lost = records.first(where: { !serverKeys.contains($0.key) }) {
+                throw CheckFailure("replica \(index) holds \(lost), which the server does not have")
+            }
+            let state = Self.state(of: records)
+            guard state == serverState else {
+                let differing = Set(state.keys).union(serverState.keys).sorted().filter { state[$0] != serverState[$0] }
+                throw CheckFailure("replica \(index) differs from the server at \(differing.prefix(3).map { "\($0): \(state[$0]?.description ?? "nothing") vs \(serverState[$0]?.description ?? "nothing")" })")
+            }
+            guard member.replica.pendingRecords().isEmpty, member.replica.rejectedRecords().isEmpty else {
+                throw CheckFailure("replica \(index) still has records in its outbox: \(member.replica.pendingRecords(limit: 3)) \(member.replica.rejectedRecords())")
+            }
+        }
+    }
+
+    func removeFiles() {
+        for file in [serverFile] + members.compactMap(\.file) {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+        }
+    }
+}

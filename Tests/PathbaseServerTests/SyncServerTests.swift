@@ -1,0 +1,147 @@
+import Foundation
+import Pathbase
+import PathbaseServer
+import PathbaseSQLite
+import Testing
+
+/// A clock the tests move by hand.
+final class ManualClock: @unchecked Sendable {
+    // @unchecked: `date` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var date = Date()
+    var now: Date { lock.withLock { date } }
+    func advance(by seconds: TimeInterval) { lock.withLock { date += seconds } }
+}
+
+@Suite("SyncServer: authentication, clock drift, replicas syncing through it")
+struct SyncServerTests {
+
+    private let path = Path(model: 6, instance: 1, property: 1)
+
+    private func record(at date: Date, value: String = "v") throws -> SyncRecord {
+        try SyncRecord(Record(path: path, timestamp: Timestamp(time: Int64(date.timeIntervalSince1970 * 1_000_000), counter: 0, replica: 4), value: value))
+    }
+
+    private func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    @Test("token hashes are SHA-256 (FIPS 180-4 test vectors), and tokens differ")
+    func tokenHash() {
+        #expect(hex(AccessToken.hash("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex(AccessToken.hash("")) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hex(AccessToken.hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(hex(AccessToken.hash(String(repeating: "a", count: 1_000))) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        // Padding edges: 55 bytes fill one block, 64 need a second.
+        #expect(hex(AccessToken.hash(String(repeating: "a", count: 55))) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
+        #expect(hex(AccessToken.hash(String(repeating: "a", count: 64))) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+        let first = AccessToken.make()
+        #expect(first != AccessToken.make())
+        #expect(first.count == 43)
+    }
+
+    @Test("every request needs an account's token; the store keeps only its hash")
+    func authentication() throws {
+        let file = ServerTestFiles.newPath()
+        let server = SyncServer(store: try SQLiteSyncServerStore(path: file))
+        let token = try server.addAccount(named: "alice")
+        #expect(throws: SyncServerError.unauthorized) { try server.pull(PullRequest(after: 0, limit: 10), token: "wrong") }
+        #expect(throws: SyncServerError.unauthorized) { try server.push(PushRequest(replica: 1, records: []), token: token + "x") }
+        _ = try server.pull(PullRequest(after: 0, limit: 10), token: token)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file)) + ((try? Data(contentsOf: URL(fileURLWithPath: file + "-wal"))) ?? Data())
+        #expect(bytes.range(of: Data(token.utf8)) == nil)
+        #expect(throws: SyncServerError.accountExists("alice")) { try server.addAccount(named: "alice") }
+        #expect(throws: SyncServerError.invalidAccountName("")) { try server.addAccount(named: "") }
+    }
+
+    @Test("accounts are separate namespaces: another token never reads or overwrites a record")
+    func namespaces() throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let alice = try server.addAccount(named: "alice")
+        let bob = try server.addAccount(named: "bob")
+        let secret = try record(at: Date(), value: "alice's secret")
+        _ = try server.push(PushRequest(replica: 1, records: [secret]), token: alice)
+        #expect(try server.pull(PullRequest(after: 0, limit: 10), token: bob).records.isEmpty)
+        _ = try server.push(PushRequest(replica: 2, records: [try record(at: Date(timeIntervalSince1970: secret.timestamp.date.timeIntervalSince1970), value: "bob's")]), token: bob)
+        #expect(try server.pull(PullRequest(after: 0, limit: 10), token: alice).records == [secret])
+    }
+
+    @Test("a record more than the allowed drift ahead of the server's clock is rejected with a reason; the replica lists it and a retry succeeds once time caught up")
+    func clockDrift() async throws {
+        let clock = ManualClock()
+        let server = SyncServer(store: InMemorySyncServerStore(), now: { clock.now })
+        let token = try server.addAccount(named: "alice")
+        let inTime = try record(at: clock.now.addingTimeInterval(299))
+        let ahead = try record(at: clock.now.addingTimeInterval(301))
+        let response = try server.push(PushRequest(replica: 4, records: [inTime, ahead]), token: token)
+        #expect(response.acknowledged == [inTime.key])
+        #expect(response.rejected.map(\.key) == [ahead.key])
+        #expect(response.rejected.first?.reason.contains("ahead of the server's") == true)
+
+        // The same through a replica whose clock runs 10 minutes fast.
+        let fast = HybridLogicalClock(replica: 8)
+        fast.receive(Timestamp(time: Int64(clock.now.addingTimeInterval(600).timeIntervalSince1970 * 1_000_000)))
+        let replica = try Replica(database: InMemoryHistoryDatabase(clock: fast), transport: InProcessTransport(server: server, token: token))
+        replica.database.set("from a fast clock", for: Path(model: 6, instance: 2, property: 1))
+        let report = try await replica.sync()
+        #expect(report.rejected == 1)
+        let rejected = try #require(replica.rejectedRecords().first)
+        guard case .rejected(let reason) = rejected.state else { Issue.record("not rejected"); return }
+        #expect(reason.contains("s ahead of the server's (at most 300 s allowed)"))
+
+        clock.advance(by: 700)
+        try replica.retry(rejected.key)
+        try await replica.sync()
+        #expect(replica.state(of: rejected.key) == .acknowledged)
+        #expect(try server.pull(PullRequest(after: 0, limit: 10), token: token).records.contains { $0.key == rejected.key })
+    }
+
+    @Test("bad requests are refused with typed errors and change nothing")
+    func badRequests() throws {
+        let server = SyncServer(store: InMemorySyncServerStore(), maximumPushSize: 2, maximumPageSize: 3)
+        let token = try server.addAccount(named: "alice")
+        let records = try (0 ..< 3).map { try record(at: Date(timeIntervalSince1970: Double($0))) }
+        #expect(throws: SyncServerError.tooManyRecords(count: 3, maximum: 2)) { try server.push(PushRequest(replica: 1, records: records), token: token) }
+        #expect(throws: SyncServerError.invalidPull(after: 0, limit: 0)) { try server.pull(PullRequest(after: 0, limit: 0), token: token) }
+        #expect(throws: SyncServerError.invalidPull(after: -1, limit: 5)) { try server.pull(PullRequest(after: -1, limit: 5), token: token) }
+        let reserved = SyncRecord(path: Path(model: Replica.stateModel, instance: 1, property: 1), timestamp: Timestamp(time: 1), valueType: "Int", valueJSON: Data("1".utf8))
+        #expect(try server.push(PushRequest(replica: 1, records: [reserved]), token: token).rejected.count == 1)
+        #expect(try server.pull(PullRequest(after: 0, limit: 10), token: token).records.isEmpty)
+        // Pages are cut at the server's maximum.
+        for batch in [Array(records[0 ..< 2]), [records[2]], [try record(at: Date(timeIntervalSince1970: 9))]] {
+            _ = try server.push(PushRequest(replica: 1, records: batch), token: token)
+        }
+        let page = try server.pull(PullRequest(after: 0, limit: 100), token: token)
+        #expect(page.records.count == 3)
+        #expect(page.cursor == 3)
+        #expect(page.hasMore)
+    }
+
+    @Test("two replicas, one of them SQLite, sync models through the server and agree; the server restarts from its file")
+    func twoReplicas() async throws {
+        let serverFile = ServerTestFiles.newPath()
+        var server = SyncServer(store: try SQLiteSyncServerStore(path: serverFile))
+        let token = try server.addAccount(named: "alice")
+        let phone = try SQLiteDatabase(path: ServerTestFiles.newPath())
+        let laptop = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+        let phoneReplica = try Replica(database: phone, transport: InProcessTransport(server: server, token: token), batchSize: 2, pageSize: 2)
+
+        phone.set("groceries", for: Path(model: 7, instance: 1, property: 1))
+        phone.set(3, for: Path(model: 7, instance: 1, property: 2))
+        try await phoneReplica.sync()
+
+        server = SyncServer(store: try SQLiteSyncServerStore(path: serverFile)) // restarted
+        let laptopReplica = try Replica(database: laptop, transport: InProcessTransport(server: server, token: token), pageSize: 1)
+        let report = try await laptopReplica.sync()
+        #expect(report.pulled == 2)
+        #expect(laptop.get(Path(model: 7, instance: 1, property: 1)) == "groceries")
+
+        laptop.set("groceries and milk", for: Path(model: 7, instance: 1, property: 1))
+        try await laptopReplica.sync()
+        let phoneAgain = try Replica(database: phone, transport: InProcessTransport(server: server, token: token))
+        try await phoneAgain.sync()
+        #expect(phone.get(Path(model: 7, instance: 1, property: 1)) == "groceries and milk")
+        #expect(phone.get(Path(model: 7, instance: 1, property: 2)) == 3)
+        #expect(phoneAgain.pendingRecords().isEmpty && laptopReplica.pendingRecords().isEmpty)
+    }
+}
