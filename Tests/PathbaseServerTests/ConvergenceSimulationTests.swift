@@ -26,7 +26,8 @@ struct ConvergenceSimulationTests {
         if let replay = environment["PATHBASE_SIMULATION_SEED"].flatMap({ UInt64($0) }) {
             seeds = [replay]
         } else {
-            let count = environment["PATHBASE_SIMULATION_SCHEDULES"].flatMap { Int($0) } ?? 1000
+            // 100 keep `swift test` quick; scripts/reliability runs 1000.
+            let count = try StressSettings.count("PATHBASE_SIMULATION_SCHEDULES", default: 100)
             seeds = (0 ..< UInt64(count)).map { Self.firstSeed + $0 }
         }
         let start = Date()

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Bearer tokens of sync server accounts: made at random, shown once, stored only as a hash.
@@ -26,6 +27,6 @@ public enum AccessToken {
 
     /// The SHA-256 of a token's UTF-8 bytes: what a store keeps.
     public static func hash(_ token: String) -> [UInt8] {
-        SHA256.hash(Array(token.utf8))
+        Array(SHA256.hash(data: Array(token.utf8)))
     }
 }
