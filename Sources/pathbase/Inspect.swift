@@ -7,7 +7,7 @@ import PathbaseSQLite
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the models of a database file, or the current properties of one instance.",
-        discussion: "Without --model and --instance, lists every model id with its numbers of created and deleted instances. With both, prints the instance's properties: id, stored value and the timestamp of its write. Values are printed as stored, without knowing the model types."
+        discussion: "Without --model and --instance, lists every model id with its numbers of created and deleted instances. With both, prints the instance's properties: id, stored value and the timestamp of its write. Codable collections are listed by name with their fields, and their properties shown by field name. Values are printed as stored, without knowing the model types."
     )
 
     @Argument(help: "The Pathbase SQLite file.")
@@ -34,10 +34,11 @@ struct Inspect: ParsableCommand {
                 print("Model \(model) has no instance \(instance) in \(file).")
                 return
             }
-            print("Model \(model), instance \(instance):")
+            let collection = database.collectionSummaries().first { $0.model == model }
+            print("Model \(model)\(collection.map { " (collection \($0.name))" } ?? ""), instance \(instance):")
             print("property  value  (written at)")
             for record in records {
-                let name = record.path.isStatus ? "status" : "\(record.path.property)"
+                let name = collection?.propertyName(record.path.property) ?? (record.path.isStatus ? "status" : "\(record.path.property)")
                 print("\(name)  \(ExistingFile.describe(record.value))  (\(record.timestamp))")
             }
         } else {
@@ -47,6 +48,10 @@ struct Inspect: ParsableCommand {
             print("model  created  deleted")
             for summary in summaries {
                 print("\(summary.model)  \(summary.created)  \(summary.deleted)")
+            }
+            // Codable collections, by name, with the fields their structs stored.
+            for collection in database.collectionSummaries() {
+                print("collection \(collection.name) (model \(collection.model)): \(collection.fields.keys.sorted().joined(separator: ", "))")
             }
         }
     }

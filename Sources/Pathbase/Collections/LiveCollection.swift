@@ -31,6 +31,9 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
     private let lock = Lock()
     /// Every match, in the query's order; ``results`` is a page of it.
     private var matches: [CollectionMatch<Element>]
+    /// Each match by instance, to tell at once whether a write concerns it and to find it
+    /// in `matches` by binary search.
+    private var included: [InstanceKey: CollectionMatch<Element>]
     private var continuations: [Int: AsyncStream<[Element]>.Continuation] = [:]
     private var nextContinuation = 0
     private var failure: CollectionError?
@@ -41,6 +44,7 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
         self.query = query
         self.collection = collection
         matches = try collection.matches(of: query, paged: false)
+        included = Dictionary(matches.lazy.map { ($0.instance, $0) }, uniquingKeysWith: { first, _ in first })
         listenerToken = collection.database.instanceObservers?.addListener { [weak self] path in
             self?.absorb(path)
         }
@@ -104,13 +108,25 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
                 error = .undecodableField(collection: collection.name, id: String(instance), key: "", reason: String(describing: failure))
             }
         }
-        let wasIncluded = lock.withLock { matches.contains { $0.instance == instance } }
+        let wasIncluded = lock.withLock { included[instance] != nil }
         guard entry != nil || wasIncluded || error != nil else { return }
         registrar.withMutation(of: self, keyPath: \.results) {
             lock.withLock {
                 if let error { failure = error }
-                matches.removeAll { $0.instance == instance }
-                if let entry { matches.insert(entry, at: insertionIndex(for: entry)) }
+                if let old = included.removeValue(forKey: instance) {
+                    // The order is total (ties go by instance), so the old match sits just
+                    // before where it would be inserted.
+                    let index = insertionIndex(for: old) - 1
+                    if matches.indices.contains(index), matches[index].instance == instance {
+                        matches.remove(at: index)
+                    } else {
+                        matches.removeAll { $0.instance == instance }
+                    }
+                }
+                if let entry {
+                    matches.insert(entry, at: insertionIndex(for: entry))
+                    included[instance] = entry
+                }
                 let page = query.page(of: matches).map(\.element)
                 for continuation in continuations.values { continuation.yield(page) }
             }
