@@ -1,4 +1,5 @@
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 // Model ids 1700–1749 for the caching tests.
@@ -84,7 +85,7 @@ struct CachingHistoryTests {
         #expect(before == "future")
         database.set("local", for: path)
         let cached: String? = database.get(path)
-        let wrapped: String? = database.wrapped.get(path)
+        let wrapped: String? = database.base.get(path)
         #expect(cached == wrapped)
         #expect(cached == "future")
     }
@@ -206,7 +207,7 @@ struct CachingForwardingTests {
         #expect(database.historyStart == nil)
         try database.prune(before: middle)
         #expect(database.historyStart == middle)
-        #expect(database.historyStart == database.wrapped.historyStart)
+        #expect(database.historyStart == database.base.historyStart)
         let current: String? = database.get(path)
         #expect(current == "b")
     }

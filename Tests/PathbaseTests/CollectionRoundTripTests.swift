@@ -1,5 +1,6 @@
 import Foundation
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 /// A struct with a field of every kind a collection stores.

@@ -1,5 +1,6 @@
 import Foundation
 import Pathbase
+import PathbaseTestSupport
 
 /// The user struct: a UUID id, an optional and an array.
 struct CollectionUser: Codable, Identifiable, Equatable, Sendable {

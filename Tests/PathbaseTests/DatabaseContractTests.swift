@@ -26,7 +26,7 @@ struct DatabaseContractTests {
         withKnownIssue("The documented MinimalDatabase casts a missing `Any?` to `Int??` as .some(nil)") {
             #expect(value == .none)
         } when: {
-            kind == .minimal
+            kind.backend == .minimal
         }
     }
 

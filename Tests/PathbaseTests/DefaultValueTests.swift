@@ -68,7 +68,7 @@ struct DefaultValueTests {
         withKnownIssue("MinimalDatabase's `cache[path] as? Value` turns a missing value into .some(nil) when Value is Optional, so the explicit default is skipped") {
             #expect(settings.optionalWithDefault == 7)
         } when: {
-            kind == .minimal
+            kind.backend == .minimal
         }
     }
 

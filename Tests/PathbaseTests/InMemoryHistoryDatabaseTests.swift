@@ -1,4 +1,5 @@
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 // Model ids 900–949.
@@ -16,6 +17,66 @@ struct InMemoryHistoryDatabaseTests {
 
     private func stamp(_ time: Int64, counter: UInt32 = 0) -> Timestamp {
         Timestamp(time: time, counter: counter, replica: 1)
+    }
+
+    @Test("Long histories, written in any order and pruned: the value at every date is the newest record at or before it", arguments: [1, 2, 3] as [UInt64])
+    func longHistoriesAtDates(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let database = InMemoryHistoryDatabase()
+        var written: [Int: [(Int64, Int)]] = [:] // instance -> (time, value)
+        for instance in 1...4 {
+            // Lengths around the point where a history gets its own index (32 records).
+            let count = [5, 33, 40, 300][instance - 1]
+            var times = Array(Set((0..<count).map { _ in Int64.random(in: 1...1_000_000, using: &random) }))
+            times.shuffle(using: &random) // late arrivals link between their neighbours
+            for time in times {
+                let value = Int.random(in: 0...1_000, using: &random)
+                database.set(value, for: Path(model: 949, instance: instance, property: 2), timestamp: stamp(time))
+                written[instance, default: []].append((time, value))
+            }
+        }
+        func check() {
+            for (instance, records) in written {
+                let sorted = records.sorted { $0.0 < $1.0 }
+                for _ in 0..<200 {
+                    let time = Int64.random(in: 0...1_000_001, using: &random)
+                    let expected = sorted.last { $0.0 <= time }?.1
+                    let found: Timestamped<Int>? = database.get(Path(model: 949, instance: instance, property: 2), at: stamp(time))
+                    #expect(found?.value == expected, "instance \(instance) at \(time), seed \(seed)")
+                }
+            }
+        }
+        check()
+        let cut: Int64 = 500_000
+        database.prune(before: stamp(cut))
+        for (instance, records) in written {
+            // The state at the cut stays (as the oldest record), everything after it too.
+            let sorted = records.sorted { $0.0 < $1.0 }
+            let atCut = sorted.last { $0.0 <= cut }
+            written[instance] = (atCut.map { [$0] } ?? []) + sorted.filter { $0.0 > cut }
+        }
+        for (instance, records) in written {
+            for (time, value) in records {
+                let found: Timestamped<Int>? = database.get(Path(model: 949, instance: instance, property: 2), at: stamp(max(time, cut)))
+                if time > cut { #expect(found?.value == value) }
+            }
+        }
+        // More writes after pruning, then every date again (after the cut).
+        for instance in 1...4 {
+            var time = Int64.random(in: cut...1_000_000, using: &random)
+            while written[instance, default: []].contains(where: { $0.0 == time }) { time += 1 }
+            database.set(-1, for: Path(model: 949, instance: instance, property: 2), timestamp: stamp(time, counter: 1))
+            written[instance, default: []].append((time, -1))
+            written[instance]?.sort { $0.0 < $1.0 }
+        }
+        for (instance, records) in written {
+            for _ in 0..<200 {
+                let time = Int64.random(in: cut...1_000_001, using: &random)
+                let expected = records.last { $0.0 <= time }?.1
+                let found: Timestamped<Int>? = database.get(Path(model: 949, instance: instance, property: 2), at: stamp(time, counter: 2))
+                #expect(found?.value == expected, "after pruning: instance \(instance) at \(time), seed \(seed)")
+            }
+        }
     }
 
     @Test("get(_:at:) returns the value a path held at an older timestamp")

@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import Pathbase
+import PathbaseTestSupport
 import PathbaseSQLite
 import Testing
 #if canImport(Combine)
@@ -101,13 +102,13 @@ struct ObservedChangeSource: CustomStringConvertible, Sendable {
             return (database, { database.undo() })
         },
         ObservedChangeSource(description: "timestamped set") {
-            let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+            let database = ObservedDatabase(wrapping: InMemoryHistoryDatabase())
             let gauge = Dial.create(in: database, id: 1, label: "A")
             _ = Dial.create(in: database, id: 2, label: "other")
             return (database, { database.set("B", for: gauge.path(of: .label), timestamp: database.clock.now()) })
         },
         ObservedChangeSource(description: "applied record (sync)") {
-            let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+            let database = ObservedDatabase(wrapping: InMemoryHistoryDatabase())
             _ = Dial.create(in: database, id: 1, label: "A")
             _ = Dial.create(in: database, id: 2, label: "other")
             let remote = InMemoryHistoryDatabase()
@@ -121,7 +122,7 @@ struct ObservedChangeSource: CustomStringConvertible, Sendable {
             _ = Dial.create(in: database, id: 1, label: "A")
             _ = Dial.create(in: database, id: 2, label: "other")
             let remote = InMemoryHistoryDatabase()
-            remote.clock.receive(database.clock.now())
+            remote.clock.receive(Timestamp(latestAt: Date()))
             remote.set("B", for: Dial(database: remote, id: 1).path(of: .label))
             let archive = (try? remote.exportRecords()) ?? Data()
             return (database, { try? database.importRecords(from: archive) })
@@ -131,7 +132,7 @@ struct ObservedChangeSource: CustomStringConvertible, Sendable {
             _ = Dial.create(in: database, id: 1, label: "A")
             _ = Dial.create(in: database, id: 2, label: "other")
             let remote = InMemoryHistoryDatabase()
-            remote.clock.receive(database.clock.now())
+            remote.clock.receive(Timestamp(latestAt: Date()))
             Dial.create(in: remote, id: 1, label: "B")
             let modelMap: @Sendable (ModelKey) -> (any ModelProtocol.Type)? = { $0 == Dial.modelId ? Dial.self : nil }
             let producer = RequestProcessor(database: remote, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: modelMap)
@@ -198,8 +199,35 @@ struct ObservationTests {
     func sharedPublisher() {
         let database = ObservableDatabase(wrapping: InMemoryDatabase())
         let first = Dial.create(in: database, id: 1, label: "A")
-        #expect(first.objectWillChange === Dial(database: database, id: 1).objectWillChange)
-        #expect(first.objectWillChange !== Dial(database: database, id: 2).objectWillChange)
+        #expect(first.objectWillChange == Dial(database: database, id: 1).objectWillChange)
+        #expect(first.objectWillChange != Dial(database: database, id: 2).objectWillChange)
+    }
+
+    @Test("An instance's publisher is kept while it has subscribers and dropped after the last one ends")
+    func publishersArePruned() throws {
+        let database = ObservableDatabase(wrapping: InMemoryDatabase())
+        let observers = try #require(database.instanceObservers)
+        let first = Dial.create(in: database, id: 1, label: "A")
+        var heard = 0
+        let one = first.objectWillChange.sink { heard += 1 }
+        let two = Dial(database: database, id: 1).objectWillChange.sink { heard += 1 }
+        var others = (2...100).map { Dial(database: database, id: $0).objectWillChange.sink {} }
+        #expect(observers.subscribedInstanceCount == 100)
+        first.label = "B"
+        #expect(heard == 2)
+        one.cancel()
+        first.label = "C"
+        #expect(heard == 3, "the remaining subscriber still hears")
+        #expect(observers.subscribedInstanceCount == 100)
+        two.cancel()
+        others.removeAll() // releasing a subscription cancels it
+        #expect(observers.subscribedInstanceCount == 0)
+        first.label = "D"
+        #expect(heard == 3)
+        let again = first.objectWillChange.sink { heard += 1 }
+        first.label = "E"
+        #expect(heard == 4, "a new subscription after pruning hears again")
+        again.cancel()
     }
 
     @Test("Edits in an editing context notify only when committed")
@@ -277,14 +305,7 @@ struct ObservationChangeStreamTests {
     func changeStream() async {
         let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
         let stream = database.changes
-        let reader = Task {
-            var paths: [Path] = []
-            for await path in stream {
-                paths.append(path)
-                if paths.count == 3 { break }
-            }
-            return paths
-        }
+        let reader = Task { await stream.first(3) }
         let gauge = Dial.create(in: database, id: 7, label: "A")
         gauge.level = 2
         let paths = await reader.value
@@ -296,18 +317,11 @@ struct ObservationChangeStreamTests {
 
     @Test("The change stream reports commits, undo and applied records")
     func changeStreamSources() async {
-        let observed = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+        let observed = ObservedDatabase(wrapping: InMemoryHistoryDatabase())
         let database = UndoableDatabase(wrapping: observed)
         let gauge = Dial.create(in: database, id: 1, label: "A")
         let stream = observed.changes
-        let reader = Task {
-            var paths: [Path] = []
-            for await path in stream {
-                paths.append(path)
-                if paths.count == 3 { break }
-            }
-            return paths
-        }
+        let reader = Task { await stream.first(3) }
         let context = database.createEditingContext()
         Dial(database: context, id: 1).level = 5
         context.commitChanges()
@@ -321,11 +335,9 @@ struct ObservationChangeStreamTests {
     func streamEnds() async {
         let database = ObservableDatabase(wrapping: InMemoryDatabase())
         let stream = database.changes
-        let reader = Task {
-            for await _ in stream { break }
-        }
+        let reader = Task { await stream.first(1) }
         Dial.create(in: database, id: 1, label: "A").level = 1
-        await reader.value
+        #expect(await reader.value.count == 1)
         // Writing after the reader is gone must not fail or block.
         Dial(database: database, id: 1).level = 2
         #expect(Dial(database: database, id: 1).level == 2)
@@ -354,10 +366,7 @@ struct ObservationReadmeTests {
         let willChange = ObservedFireCount()
         let subscription = alice.objectWillChange.sink { willChange.fire() }
         let stream = database.changes
-        let reader = Task { () -> Path? in
-            for await path in stream { return path }
-            return nil
-        }
+        let reader = Task { await stream.first(1).first }
         ObservedReadmePerson(database: database, id: 1).name = "Alicia"
         #expect(tracked.value == 1)
         #expect(willChange.value == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 // Model ids 1360–1374.
@@ -133,7 +134,7 @@ struct PruningTests {
         #expect(reading(database.view(at: stamp(150))) == nil)
 
         let nested = database.view(at: stamp(1000)).view(at: stamp(150))
-        let wrapped = UndoableDatabase(wrapping: database).view(at: stamp(150))
+        let wrapped = HistoryDatabaseKind.undoable(over: database).view(at: stamp(150))
         #expect(nested.isBeforeHistoryStart)
         #expect(wrapped.isBeforeHistoryStart)
         #expect(reading(nested) == nil)

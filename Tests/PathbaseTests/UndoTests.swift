@@ -1,5 +1,6 @@
 import Foundation
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 // Model ids 1340–1359.
@@ -28,7 +29,7 @@ struct UndoTests {
 
     @Test("Undo reverts a single set; redo re-applies it", arguments: HistoryDatabaseKind.undoableBases)
     func undoRedoSingleSet(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let sketch = Sketch.create(in: database, id: 1, title: "A")
         database.removeAllSteps()
         #expect(!database.canUndo)
@@ -61,7 +62,7 @@ struct UndoTests {
 
     @Test("Several undos walk back, redos walk forward", arguments: HistoryDatabaseKind.undoableBases)
     func undoRedoSequence(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let sketch: Sketch = database.create(id: 1)
         for count in 1...3 { sketch.strokes = count }
         database.undo()
@@ -76,7 +77,7 @@ struct UndoTests {
 
     @Test("Undoing a first-time set reads the default again", arguments: HistoryDatabaseKind.undoableBases)
     func undoFirstSet(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let sketch: Sketch = database.create(id: 1)
         sketch.title = "First"
         sketch.caption = nil
@@ -97,7 +98,7 @@ struct UndoTests {
 
     @Test("Undoing a create makes the instance not active; redo brings it back", arguments: HistoryDatabaseKind.undoableBases)
     func undoCreate(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let sketch: Sketch = database.create(id: 1)
         database.undo()
         #expect(database.active(id: 1, of: Sketch.self) == nil)
@@ -112,7 +113,7 @@ struct UndoTests {
 
     @Test("Undoing a delete restores the instance", arguments: HistoryDatabaseKind.undoableBases)
     func undoDelete(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let sketch = Sketch.create(in: database, id: 1, title: "Kept")
         sketch.delete()
         #expect(database.active(id: 1, of: Sketch.self) == nil)
@@ -122,7 +123,7 @@ struct UndoTests {
 
     @Test("Undo writes new records: history stays complete", arguments: HistoryDatabaseKind.undoableBases)
     func undoKeepsHistory(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let sketch = Sketch.create(in: database, id: 1, title: "A")
         sketch.title = "B"
         let beforeUndo = database.clock.now()
@@ -140,19 +141,19 @@ struct UndoTests {
     @Test("The wrapped database gets the undo as ordinary records", arguments: HistoryDatabaseKind.undoableBases)
     func wrappedDatabaseSeesUndo(kind: HistoryDatabaseKind) {
         let inner = kind.make()
-        let database = UndoableDatabase(wrapping: inner)
+        let database = HistoryDatabaseKind.undoable(over: inner)
         let sketch = Sketch.create(in: database, id: 1, strokes: 1)
         sketch.strokes = 2
         database.undo()
         #expect(inner.get(id: 1, of: Sketch.self)?.strokes == 1)
-        #expect(database.database === inner)
+        #expect(database.wrappedDatabase === inner)
     }
 
     // MARK: Batches and contexts
 
     @Test("A batch is undone and redone as one step", arguments: HistoryDatabaseKind.undoableBases)
     func undoBatch(kind: HistoryDatabaseKind) throws {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let first = Sketch.create(in: database, id: 1, title: "One", strokes: 1)
         database.removeAllSteps()
         try database.batch {
@@ -179,7 +180,7 @@ struct UndoTests {
 
     @Test("A batch started inside another joins it: one step", arguments: HistoryDatabaseKind.undoableBases)
     func nestedBatch(kind: HistoryDatabaseKind) throws {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let sketch = Sketch.create(in: database, id: 1, strokes: 0)
         database.removeAllSteps()
         let result = try database.batch {
@@ -198,7 +199,7 @@ struct UndoTests {
     @Test("A batch that throws keeps none of its writes and is no undo step", arguments: HistoryDatabaseKind.undoableBases)
     func throwingBatch(kind: HistoryDatabaseKind) {
         let inner = kind.make()
-        let database = UndoableDatabase(wrapping: inner)
+        let database = HistoryDatabaseKind.undoable(over: inner)
         let sketch = Sketch.create(in: database, id: 1, strokes: 0)
         database.removeAllSteps()
         #expect(throws: Interrupted.self) {
@@ -214,7 +215,7 @@ struct UndoTests {
 
     @Test("An editing context's commit is undone as one step", arguments: HistoryDatabaseKind.undoableBases)
     func undoContextCommit(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let existing = Sketch.create(in: database, id: 1, title: "Existing", strokes: 1)
         let doomed = Sketch.create(in: database, id: 2, title: "Doomed")
         database.removeAllSteps()
@@ -243,7 +244,7 @@ struct UndoTests {
 
     @Test("A snapshot context's commit is one step too", arguments: HistoryDatabaseKind.undoableBases)
     func undoSnapshotCommit(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let sketch = Sketch.create(in: database, id: 1, strokes: 1)
         database.removeAllSteps()
         let context = database.createEditingContextWithCurrentState()
@@ -258,7 +259,7 @@ struct UndoTests {
 
     @Test("A context commit refused for conflicts writes nothing and adds no step", arguments: HistoryDatabaseKind.undoableBases)
     func refusedCommitIsNoStep(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let sketch = Sketch.create(in: database, id: 1, strokes: 1)
         let context = database.createEditingContext()
         context.get(id: 1, of: Sketch.self)?.strokes = 5
@@ -277,23 +278,24 @@ struct UndoTests {
         let mine = Sketch.create(in: database, id: 1, strokes: 0)
         let theirs = Sketch.create(in: database, id: 2, strokes: 0)
         database.removeAllSteps()
-        let started = DispatchSemaphore(value: 0)
-        let written = DispatchSemaphore(value: 0)
         let theirPath = theirs.path(of: .strokes)
-        let other = Thread {
-            started.wait()
-            database.set(7, for: theirPath)
-            written.signal()
-        }
-        other.start()
+        let writing = Handoff<ThreadProbe>()
+        let written = Handoff<Bool>()
         try database.batch {
             mine.strokes = 1
-            started.signal()
-            // The other thread's write must wait for the batch, not join it.
-            Thread.sleep(forTimeInterval: 0.05)
+            let other = TestThread {
+                writing.put(ThreadProbe.current())
+                database.set(7, for: theirPath)
+                written.put(true)
+            }
+            // The other thread is inside its write now; the write must wait for the batch,
+            // not join it. Seeing the thread blocked proves the two really overlapped.
+            let probe = try #require(writing.take(), "the other thread never started its write")
+            #expect(waitUntil { probe.isWaiting || other.isFinished }, "the other thread neither blocked nor finished")
+            #expect(!other.isFinished, "the other thread's write went through during the batch")
             #expect(theirs.strokes == 0)
         }
-        written.wait()
+        #expect(written.take() == true)
         #expect(theirs.strokes == 7)
         database.undo() // the other thread's write, made after the batch
         #expect(theirs.strokes == 0)
@@ -305,7 +307,7 @@ struct UndoTests {
 
     @Test("After undoing a create, all(model:) lists no status for the instance", arguments: HistoryDatabaseKind.undoableBases)
     func undoneCreateNotListed(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let _: Sketch = database.create(id: 1)
         database.undo()
         let listed = database.all(model: Sketch.modelId) { instance, status in (instance, status) }
@@ -316,7 +318,7 @@ struct UndoTests {
 
     @Test("A new change clears the redo steps", arguments: HistoryDatabaseKind.undoableBases)
     func newChangeClearsRedo(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let sketch: Sketch = database.create(id: 1)
         sketch.strokes = 1
         sketch.strokes = 2
@@ -330,7 +332,7 @@ struct UndoTests {
 
     @Test("Only `depth` steps are kept", arguments: HistoryDatabaseKind.undoableBases)
     func depthLimit(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make(), depth: 3)
+        let database = kind.makeUndoable(depth: 3)
         #expect(database.depth == 3)
         let sketch: Sketch = database.create(id: 1)
         for count in 1...5 { sketch.strokes = count }
@@ -355,7 +357,7 @@ struct UndoTests {
 
     @Test("Writes with explicit timestamps (as from a sync) are not undoable steps", arguments: HistoryDatabaseKind.undoableBases)
     func timestampedWritesPassThrough(kind: HistoryDatabaseKind) {
-        let database = UndoableDatabase(wrapping: kind.make())
+        let database = kind.makeUndoable()
         let path = Path(model: Sketch.modelId, instance: 1, property: 2)
         database.set(7, for: path, timestamp: database.clock.now())
         #expect(!database.canUndo)
@@ -378,7 +380,7 @@ struct UndoTests {
     @Test("Undo after another writer changed the path restores the value before the undone change")
     func undoOverOtherWriter() {
         let inner = InMemoryHistoryDatabase()
-        let database = UndoableDatabase(wrapping: inner)
+        let database = HistoryDatabaseKind.undoable(over: inner)
         let sketch: Sketch = database.create(id: 1)
         sketch.strokes = 1
         inner.get(id: 1, of: Sketch.self)?.title = "Elsewhere"

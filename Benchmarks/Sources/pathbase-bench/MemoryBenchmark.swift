@@ -20,6 +20,14 @@ enum MemoryBenchmark {
         compare("history.set", operations: count * 3, rounds: 5, { history.set() }, baseline: { baseline.set() })
         compare("history.get", operations: count * 3, { history.get() }, baseline: { baseline.get() })
 
+        // A value at a date: flat from 10 to 10^5 records per path (binary search in long
+        // histories). Baseline: the same lookups in histories of 10 records.
+        let shortHistory = HistoryAtDateWorkload(recordsPerPath: 10)
+        for (exponent, records) in [(3, 1_000), (5, 100_000)] {
+            let longHistory = HistoryAtDateWorkload(recordsPerPath: records)
+            compare("history.get-at-date.1e\(exponent)", operations: HistoryAtDateWorkload.lookups, { longHistory.lookUp() }, baseline: { shortHistory.lookUp() })
+        }
+
         // Per-operation cost from 10^4 to 10^6 instances.
         for (exponent, size, rounds) in [(4, 10_000, 21), (5, 100_000, 7), (6, 1_000_000, 3)] {
             let sizeNames = benchNames(size)
@@ -137,5 +145,37 @@ final class DictionaryBaseline {
             if let status = value as? InstanceStatus, status == .created { instances.append(path.instance) }
         }
         blackHole(instances)
+    }
+}
+
+/// Reads values at random dates from paths with `recordsPerPath` records each.
+final class HistoryAtDateWorkload {
+    static let lookups = 100_000
+    let database = InMemoryHistoryDatabase()
+    let paths: [Path]
+    let recordsPerPath: Int
+    private var random: UInt64 = 0x9E37_79B9
+
+    init(recordsPerPath: Int) {
+        self.recordsPerPath = recordsPerPath
+        // 10^6 records at most, over as many paths as fit.
+        paths = (0 ..< max(1, 1_000_000 / recordsPerPath / 10)).map { Path(model: 1, instance: $0, property: 1) }
+        for time in 0 ..< recordsPerPath {
+            for path in paths {
+                database.set(time, for: path, timestamp: Timestamp(time: Int64(time * 10), counter: 0, replica: 1))
+            }
+        }
+    }
+
+    func lookUp() {
+        var total = 0
+        for _ in 0 ..< Self.lookups {
+            random = random &* 1_103_515_245 &+ 12_345
+            let path = paths[Int((random >> 33) % UInt64(paths.count))]
+            let time = Int64((random >> 20) % UInt64(recordsPerPath * 10))
+            let value: Timestamped<Int>? = database.get(path, at: Timestamp(time: time, counter: 0, replica: 1))
+            total &+= value?.value ?? 0
+        }
+        blackHole(total)
     }
 }

@@ -12,18 +12,14 @@
 /// While any batch runs, writes drop the cached values of their paths instead of replacing
 /// them, and misses are not cached, so the cache never shows a value that a failing batch
 /// takes back, to this thread or any other. Caching resumes when the last batch ends.
-extension CachedDatabase: BatchDatabase where Wrapped: BatchDatabase {
+extension CachedDatabase: BatchDatabase where Base: BatchDatabase {
 
     public func batch<Result>(_ body: () throws -> Result) throws -> Result {
         batches.begin()
         defer { batches.end() }
-        return try wrapped.batch(body)
+        return try base.batch(body)
     }
 }
-
-/// A cached batch database's batches are all or nothing when the wrapped database's are:
-/// not over an ``ObservableDatabase`` of a database without batches.
-extension CachedDatabase: BatchForwardingDatabase where Wrapped: BatchDatabase {}
 
 /// Counts the batches running in a ``CachedDatabase``.
 final class BatchCounter: @unchecked Sendable {

@@ -27,13 +27,14 @@
 /// type than it was stored with converts with `as?` like the in-memory databases; when that
 /// fails, the wrapped database answers, and a `nil` answer leaves the cached value as it was.
 ///
-/// It is safe to use from any thread when the wrapped database is. Model ids are checked
-/// for conflicts with the wrapped database's registry, so two model types with one id are
-/// caught whichever of the two databases they are used through.
-public final class CachedDatabase<Wrapped: Database>: Database {
+/// It is safe to use from any thread when the wrapped database is. It has the capabilities
+/// of the wrapped database (history, batches, pruning, queries in SQL; see
+/// ``DatabaseWrapper``), and model ids are checked against the wrapped database's, so two
+/// model types with one id are caught whichever of the two they are used through.
+public final class CachedDatabase<Base: Database>: DatabaseWrapper {
 
     /// The database that holds the data.
-    public let wrapped: Wrapped
+    public let base: Base
 
     /// The cache answering reads before the wrapped database.
     public let cache: any DatabaseCache
@@ -41,12 +42,11 @@ public final class CachedDatabase<Wrapped: Database>: Database {
     /// `cache` when it is a ``MaximumCountCache``, whose hit path avoids a `Value?` temporary.
     private let countCache: MaximumCountCache?
 
-    /// Whether the wrapped database keeps history, where a write need not become current
-    /// (seeing through wrappers: not over an ``ObservableDatabase`` of a plain database).
+    /// Whether the wrapped database keeps history, where a write need not become current.
     let keepsHistory: Bool
 
     /// Whether the wrapped database runs batches, whose writes the cache must not show
-    /// until they are kept (seeing through wrappers, like ``keepsHistory``).
+    /// until they are kept.
     let runsBatches: Bool
 
     /// The batches running now (``BatchDatabase``).
@@ -55,23 +55,20 @@ public final class CachedDatabase<Wrapped: Database>: Database {
     /// Serializes updating the wrapped database and the cache, per path.
     let pathLocks = PathLocks()
 
-    package let modelTypes: ModelTypeRegistry
-
-    /// Creates a database that answers reads of `wrapped` from `cache` when it can.
+    /// Creates a database that answers reads of `base` from `cache` when it can.
     ///
     /// ```swift
     /// let cached = CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 10_000))
     /// ```
     ///
     /// Use a cache for one database only, and start with an empty one (or one that
-    /// describes `wrapped` exactly).
-    public init(wrapping wrapped: Wrapped, cache: some DatabaseCache) {
-        self.wrapped = wrapped
+    /// describes `base` exactly).
+    public init(wrapping base: Base, cache: some DatabaseCache) {
+        self.base = base
         self.cache = cache
         self.countCache = cache as? MaximumCountCache
-        self.keepsHistory = wrapped.historyDatabase != nil
-        self.runsBatches = wrapped.batchDatabase != nil
-        self.modelTypes = (wrapped as? any ChecksModelTypes)?.modelTypes ?? ModelTypeRegistry()
+        self.keepsHistory = base.historyDatabase != nil
+        self.runsBatches = base.batchDatabase != nil
     }
 
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
@@ -94,7 +91,7 @@ public final class CachedDatabase<Wrapped: Database>: Database {
     @inline(never)
     private func readThrough<Value: DatabaseValue>(_ path: Path) -> Value? {
         pathLocks.lock(for: path).withLock {
-            guard let value: Value = wrapped.get(path) else { return nil }
+            guard let value: Value = base.get(path) else { return nil }
             if !(runsBatches && batches.isRunning) { cache.store(value, for: path) }
             return value
         }
@@ -102,7 +99,7 @@ public final class CachedDatabase<Wrapped: Database>: Database {
 
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         pathLocks.lock(for: path).withLock {
-            wrapped.set(value, for: path)
+            base.set(value, for: path)
             if keepsHistory || (runsBatches && batches.isRunning) {
                 cache.removeValue(at: path)
             } else {
@@ -110,16 +107,6 @@ public final class CachedDatabase<Wrapped: Database>: Database {
             }
         }
     }
-
-    public func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
-        wrapped.all(model: model, where: predicate)
-    }
-
-    /// The wrapped database's observers: over an ``ObservableDatabase``, models used through
-    /// the cache are observed too.
-    public var instanceObservers: InstanceObservers? { wrapped.instanceObservers }
 }
 
-extension CachedDatabase: Sendable where Wrapped: Sendable {}
-
-extension CachedDatabase: ChecksModelTypes {}
+extension CachedDatabase: Sendable where Base: Sendable {}

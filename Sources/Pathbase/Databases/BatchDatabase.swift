@@ -17,15 +17,3 @@ public protocol BatchDatabase: Database {
     /// Runs `body` and keeps its writes to this database together, or none of them.
     func batch<Result>(_ body: () throws -> Result) throws -> Result
 }
-
-extension Database {
-
-    /// Runs `body` in one batch where the database is a ``BatchDatabase``, else directly.
-    /// The one place that decides how grouped writes (commits, imports, undo, sync) run.
-    func inBatchIfSupported<Result>(_ body: () throws -> Result) throws -> Result {
-        if let batching = self as? any BatchDatabase {
-            return try batching.batch(body)
-        }
-        return try body()
-    }
-}

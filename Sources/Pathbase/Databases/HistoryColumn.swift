@@ -4,18 +4,31 @@
 /// link to the same instance's next older record); `heads` maps each instance to its newest
 /// record.
 /// Each instance's records thus form a chain sorted newest first: the current value is one
-/// dictionary lookup away, a past value a short walk. Values sit unboxed in a typed array
-/// (`TypedHistoryColumn<Value>`); values of another type are kept boxed in `others`.
+/// table lookup away, a past value a short walk; an instance with many records also keeps
+/// their indexes in timestamp order (`chains`), so a value at a date is a binary search
+/// however long its history. Values sit unboxed in a typed array (`TypedHistoryColumn<Value>`);
+/// values of another type are kept boxed in `others`.
 class HistoryColumn {
+
+    /// From this many older records on, an instance's records are also kept in `chains`.
+    static let indexedDepth: Int32 = 32
 
     private let headStorage = LockedState(IntTable())
     private let entryStorage = LockedState(ContiguousArray<RecordEntry>())
     private let otherStorage = LockedState(ContiguousArray<any DatabaseValue>())
+    private let chainStorage = LockedState([InstanceKey: ContiguousArray<Int>]())
 
     deinit {
         headStorage.free()
         entryStorage.free()
         otherStorage.free()
+        chainStorage.free()
+    }
+
+    /// The records of each instance with a long history, oldest first.
+    private final var chains: [InstanceKey: ContiguousArray<Int>] {
+        unsafeAddress { UnsafePointer(chainStorage.pointer) }
+        unsafeMutableAddress { chainStorage.pointer }
     }
 
     /// The newest record of each instance.
@@ -39,12 +52,42 @@ class HistoryColumn {
     @inline(__always)
     final func record(of instance: InstanceKey, at timestamp: Timestamp?) -> Int? {
         guard var index = heads[instance] else { return nil }
-        guard let timestamp else { return index }
+        guard let timestamp, entries[index].timestamp > timestamp else { return index }
+        if entries[index].depth >= Self.indexedDepth, let chain = chains[instance] {
+            return newest(in: chain, atOrBefore: timestamp).map { chain[$0] }
+        }
         while entries[index].timestamp > timestamp {
             index = entries[index].older
             if index < 0 { return nil }
         }
         return index
+    }
+
+    /// The position in `chain` (record indexes, oldest first) of the newest record at or
+    /// before `timestamp`, by binary search.
+    private final func newest(in chain: ContiguousArray<Int>, atOrBefore timestamp: Timestamp) -> Int? {
+        var low = 0
+        var high = chain.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[chain[middle]].timestamp <= timestamp {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// The records of an instance, newest first, by walking its chain.
+    private final func walk(from head: Int) -> [Int] {
+        var indexes: [Int] = []
+        var index = head
+        while index >= 0 {
+            indexes.append(index)
+            index = entries[index].older
+        }
+        return indexes
     }
 
     /// Inserts a record in timestamp order. A record with the same timestamp is the same
@@ -62,11 +105,31 @@ class HistoryColumn {
                 next = entries[next].older
             }
             if next >= 0, entries[next].timestamp == timestamp { return }
-            entries.append(RecordEntry(timestamp: timestamp, instance: instance, older: next, slot: appendValue(value)))
+            let depth = next >= 0 ? entries[next].depth + 1 : 0
+            entries.append(RecordEntry(timestamp: timestamp, instance: instance, older: next, slot: appendValue(value), depth: depth))
             entries[newer].older = index
+            // Every newer record has one more older record now.
+            var deeper = head
+            while deeper != index {
+                entries[deeper].depth += 1
+                deeper = entries[deeper].older
+            }
+            if var chain = chains[instance] {
+                chains[instance] = nil
+                chain.insert(index, at: (newest(in: chain, atOrBefore: timestamp) ?? -1) + 1)
+                chains[instance] = chain
+            } else if entries[head].depth >= Self.indexedDepth {
+                chains[instance] = ContiguousArray(walk(from: head).reversed())
+            }
         } else {
-            entries.append(RecordEntry(timestamp: timestamp, instance: instance, older: head ?? -1, slot: appendValue(value)))
+            let depth = head.map { entries[$0].depth + 1 } ?? 0
+            entries.append(RecordEntry(timestamp: timestamp, instance: instance, older: head ?? -1, slot: appendValue(value), depth: depth))
             heads.set(index, for: instance)
+            if depth == Self.indexedDepth {
+                chains[instance] = ContiguousArray(walk(from: index).reversed())
+            } else if depth > Self.indexedDepth {
+                chains[instance, default: []].append(index)
+            }
         }
     }
 
@@ -98,13 +161,25 @@ class HistoryColumn {
                 timestamp: kept[index].timestamp,
                 instance: kept[index].instance,
                 older: older >= 0 ? newIndex[older] : -1,
-                slot: newSlots[index]
+                slot: newSlots[index],
+                depth: 0
             )
         }
         var newHeads = IntTable()
         heads.forEach { instance, head in newHeads.set(newIndex[head], for: instance) }
         entries = kept
         heads = newHeads
+        // Chains got shorter: count again, and index the long ones.
+        chains = [:]
+        heads.forEach { instance, head in
+            let chain = walk(from: head)
+            for (position, index) in chain.enumerated() {
+                entries[index].depth = Int32(chain.count - 1 - position)
+            }
+            if chain.count > Int(Self.indexedDepth) {
+                chains[instance] = ContiguousArray(chain.reversed())
+            }
+        }
     }
 
     /// Keeps only the values at `slots` (in that order) and returns their new slots.
@@ -205,4 +280,6 @@ struct RecordEntry {
     var older: Int
     /// `>= 0` indexes the typed values, `< 0` indexes `others` as `-slot - 1`.
     let slot: Int
+    /// How many older records the instance has.
+    var depth: Int32
 }

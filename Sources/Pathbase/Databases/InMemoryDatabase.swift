@@ -59,6 +59,25 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
         return statuses.compactMap { predicate($0.0, $0.1) }
     }
 
+    /// The number of value slots held in all columns, used or free: stays put while a path
+    /// changes its value's type back and forth.
+    package var valueSlotCount: Int {
+        lock.withLock { columns.entries.reduce(0) { $0 + $1.column.slotCount } }
+    }
+
+    /// Every stored value with its path, for exporting the current state.
+    func currentValues() -> [(path: Path, value: any DatabaseValue)] {
+        lock.withLock {
+            var values: [(path: Path, value: any DatabaseValue)] = []
+            for (key, column) in columns.entries {
+                column.forEachValue { instance, value in
+                    values.append((Path(model: key.model, instance: instance, property: key.property), value))
+                }
+            }
+            return values
+        }
+    }
+
     /// The number of values stored, statuses included.
     public var count: Int {
         lock.withLock {

@@ -14,15 +14,9 @@ extension Database {
     /// Runs `body` in one read transaction where this database (or the one a wrapper reads
     /// through) supports it, else directly.
     package func inReadIfSupported<Result>(_ body: () throws -> Result) throws -> Result {
-        if let reading = readTransactionTarget {
+        if let reading = readTransactionDatabase {
             return try reading.read(body)
         }
         return try body()
-    }
-
-    /// The database that runs read transactions for this one, looking through wrappers.
-    private var readTransactionTarget: (any ReadTransactionDatabase)? {
-        if let reading = self as? any ReadTransactionDatabase { return reading }
-        return (self as? any QueryForwardingDatabase)?.queryTarget.readTransactionTarget
     }
 }

@@ -3,7 +3,9 @@
 /// An ``IntTable`` maps instance ids to value slots; values sit unboxed in a typed array
 /// (`TypedValueColumn<Value>`), typed by the first value written. A value of another type
 /// (after a property changed its type) is kept boxed in `others`, so nothing stored is ever
-/// lost or converted. Keeping the generic part to one array access avoids generic metadata
+/// lost or converted. A slot left behind when an instance's value changes type is reused by
+/// the next value that needs one, so a path changing type back and forth uses two slots at
+/// most. Keeping the generic part to one array access avoids generic metadata
 /// lookups and unspecialized dictionary code on the hot path.
 class ValueColumn {
 
@@ -25,6 +27,22 @@ class ValueColumn {
     final var others: ContiguousArray<any DatabaseValue> {
         unsafeAddress { UnsafePointer(otherStorage.pointer) }
         unsafeMutableAddress { otherStorage.pointer }
+    }
+
+    /// Indexes in `others` that no instance uses any more.
+    private final var freeOthers: [Int] = []
+
+    /// The number of value slots held, used or free (for tests: it must not grow while the
+    /// number of instances does not).
+    var slotCount: Int { others.count }
+
+    /// Releases an instance's typed slot when its value moves to `others`.
+    func releaseTypedSlot(_ index: Int) {}
+
+    /// Releases an instance's slot in `others` when its value moves to the typed values.
+    final func releaseOtherSlot(_ index: Int) {
+        others[index] = NoValue() // lets go of the old value now
+        freeOthers.append(index)
     }
 
     func get<V: DatabaseValue>(_ instance: InstanceKey, as type: V.Type) -> V? {
@@ -51,8 +69,15 @@ class ValueColumn {
     }
 
     final func setOther(_ value: any DatabaseValue, for instance: InstanceKey) {
-        if let slot = slots[instance], slot & 1 == 1 {
+        let slot = slots[instance]
+        if let slot, slot & 1 == 1 {
             others[slot >> 1] = value
+            return
+        }
+        if let slot { releaseTypedSlot(slot >> 1) }
+        if let free = freeOthers.popLast() {
+            others[free] = value
+            slots.set(free << 1 | 1, for: instance)
         } else {
             slots.set(others.count << 1 | 1, for: instance)
             others.append(value)
@@ -71,6 +96,15 @@ final class TypedValueColumn<Value: DatabaseValue>: ValueColumn {
         unsafeMutableAddress { valueStorage.pointer }
     }
 
+    /// Indexes in `values` that no instance uses any more.
+    private var freeValues: [Int] = []
+
+    override var slotCount: Int { super.slotCount + values.count }
+
+    override func releaseTypedSlot(_ index: Int) {
+        freeValues.append(index)
+    }
+
     override func get<V: DatabaseValue>(_ instance: InstanceKey, as type: V.Type) -> V? {
         guard let slot = slots[instance] else { return nil }
         if slot & 1 == 1 { return castStoredValue(others[slot >> 1], as: V.self) }
@@ -84,8 +118,15 @@ final class TypedValueColumn<Value: DatabaseValue>: ValueColumn {
             return
         }
         let typed = unsafeBitCast(value, to: Value.self)
-        if let slot = slots[instance], slot & 1 == 0 {
+        let slot = slots[instance]
+        if let slot, slot & 1 == 0 {
             values[slot >> 1] = typed
+            return
+        }
+        if let slot { releaseOtherSlot(slot >> 1) }
+        if let free = freeValues.popLast() {
+            values[free] = typed
+            slots.set(free << 1, for: instance)
         } else {
             slots.set(values.count << 1, for: instance)
             values.append(typed)

@@ -17,26 +17,28 @@ import Foundation
 /// ``ignoredWriteCount``, so code that writes to a view by mistake can be caught in tests.
 ///
 /// A view is itself a ``HistoryDatabase`` whose history ends at the view's moment, so
-/// views of views and per-instance history work inside it. Safe to use from any thread.
+/// views of views and per-instance history work inside it. It is not observed (the past does
+/// not change), queries are evaluated on its models (not in SQL, which sees the present), and
+/// model ids are checked against the viewed database's. Safe to use from any thread.
 public final class HistoryView: HistoryDatabase, @unchecked Sendable {
 
     /// The database this view looks into.
-    public let database: any HistoryDatabase
+    public let base: any HistoryDatabase
 
     private let lock = Lock()
     private var currentTimestamp: Timestamp
     private var ignoredWrites = 0
 
-    /// Whether the viewed database keeps history (not an ``ObservableDatabase`` over a plain
-    /// database).
-    let keepsHistory: Bool
-
-    /// Creates a view of `database` at a timestamp; see also ``HistoryDatabase/view(at:)-(Date)``.
-    public init(database: any HistoryDatabase, timestamp: Timestamp) {
-        self.database = database
+    /// Creates a view of `base` at a timestamp; see also ``HistoryDatabase/view(at:)-(Date)``.
+    public init(wrapping base: any HistoryDatabase, timestamp: Timestamp) {
+        self.base = base
         self.currentTimestamp = timestamp
-        self.keepsHistory = database.historyDatabase != nil
     }
+
+    /// The viewed database's clock.
+    public var clock: HybridLogicalClock { base.clock }
+
+    public var historyStart: Timestamp? { base.historyStart }
 
     /// The moment the view shows: every write stamped at or before it is visible.
     public var timestamp: Timestamp {
@@ -62,17 +64,13 @@ public final class HistoryView: HistoryDatabase, @unchecked Sendable {
     /// Whether the view's moment lies before the history that a pruned database still
     /// holds; such a view shows an empty database rather than values that may be wrong.
     public var isBeforeHistoryStart: Bool {
-        guard let start = database.historyStart else { return false }
+        guard let start = base.historyStart else { return false }
         return timestamp < start
     }
 
-    public var historyStart: Timestamp? { database.historyStart }
-
-    public var clock: HybridLogicalClock { database.clock }
-
     public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
         if isBeforeHistoryStart { return nil }
-        return database.get(path, at: bounded(timestamp))
+        return base.get(path, at: bounded(timestamp))
     }
 
     /// Ignored: a view cannot change the past. Counted in ``ignoredWriteCount``.
@@ -87,26 +85,26 @@ public final class HistoryView: HistoryDatabase, @unchecked Sendable {
 
     public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
         if isBeforeHistoryStart { return [] }
-        return database.all(model: model, at: bounded(timestamp), where: predicate)
+        return base.all(model: model, at: bounded(timestamp), where: predicate)
     }
 
     public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
         if isBeforeHistoryStart { return [] }
         let end = self.timestamp
-        let visible = database.records(after: timestamp, limit: nil).filter { $0.timestamp <= end }
+        let visible = base.records(after: timestamp, limit: nil).filter { $0.timestamp <= end }
         return limit.map { Array(visible.prefix(max(0, $0))) } ?? visible
     }
 
     public func records(at path: Path) -> [Record] {
         if isBeforeHistoryStart { return [] }
         let end = self.timestamp
-        return database.records(at: path).filter { $0.timestamp <= end }
+        return base.records(at: path).filter { $0.timestamp <= end }
     }
 
     public func latestRecord(at path: Path) -> Record? {
         if isBeforeHistoryStart { return nil }
         let end = self.timestamp
-        if let latest = database.latestRecord(at: path), latest.timestamp <= end { return latest }
+        if let latest = base.latestRecord(at: path), latest.timestamp <= end { return latest }
         return records(at: path).last
     }
 
@@ -118,8 +116,6 @@ public final class HistoryView: HistoryDatabase, @unchecked Sendable {
     }
 }
 
-extension HistoryView: HistoryForwardingDatabase {}
-
 extension HistoryDatabase {
 
     /// Returns a read-only view of the database as it was at `date`.
@@ -129,11 +125,11 @@ extension HistoryDatabase {
     /// let hourAgo: Item? = view.get(id: 1)
     /// ```
     public func view(at date: Date) -> HistoryView {
-        HistoryView(database: self, timestamp: Timestamp(latestAt: date))
+        HistoryView(wrapping: self, timestamp: Timestamp(latestAt: date))
     }
 
     /// Returns a read-only view of the database as it was at `timestamp`.
     public func view(at timestamp: Timestamp) -> HistoryView {
-        HistoryView(database: self, timestamp: timestamp)
+        HistoryView(wrapping: self, timestamp: timestamp)
     }
 }

@@ -1,4 +1,4 @@
-/// A history-keeping database with undo and redo of its changes.
+/// A database with undo and redo of its changes.
 ///
 /// Wrap a database, use the wrapper for models and contexts, and undo whole changes — a
 /// single set, a batch, or an editing context's commit:
@@ -18,16 +18,17 @@
 /// redo steps. Writes with explicit timestamps (`set(_:for:timestamp:)`, as synchronization
 /// uses) are passed through and are not undoable steps.
 ///
-/// Over an ``ObservableDatabase`` of a database that keeps no history, undo still works: the
-/// value before a change is the one read, as the written type, just before it. Such an
-/// undoable database has no history either: synchronization refuses it.
+/// It has the capabilities of the wrapped database (see ``DatabaseWrapper``), and always
+/// batches. Over a database that keeps no history undo still works: the value before a
+/// change is the one read, as the written type, just before it; such an undoable database
+/// has no history either.
 ///
 /// Safe to use from any thread; undo and redo apply to the most recent steps, whichever
 /// thread made them.
-public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked Sendable {
+public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatabase, @unchecked Sendable {
 
     /// The database changes are written to.
-    public let database: any HistoryDatabase
+    public let base: Base
 
     /// How many steps can be undone at most; older steps are forgotten.
     public let depth: Int
@@ -46,20 +47,23 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
     /// Changes of the batch in progress, if any, and its nesting depth.
     private var group: [Change]?
     private var groupDepth = 0
+    private var reportError: @Sendable (any Error) -> Void = { error in
+        StandardError.write("Pathbase UndoableDatabase: undo or redo failed, nothing was written: \(error)")
+    }
 
-    /// Whether the wrapped database keeps history (not an ``ObservableDatabase`` over a
-    /// plain database); without it, the value before a change is read as the current value.
-    let keepsHistory: Bool
+    /// The wrapped database when it keeps history, where the value before a change is its
+    /// newest record; without it, the value before a change is read as the current value.
+    private let history: (any HistoryDatabase)?
 
     /// Whether the wrapped database's batches take back their writes when they throw.
     private let runsBatches: Bool
 
     /// Wraps a database; `depth` (at least 1) limits how many steps are kept.
-    public init(wrapping database: any HistoryDatabase, depth: Int = 100) {
-        self.database = database
+    public init(wrapping base: Base, depth: Int = 100) {
+        self.base = base
         self.depth = max(1, depth)
-        self.keepsHistory = database.historyDatabase != nil
-        self.runsBatches = database.batchDatabase != nil
+        self.history = base.historyDatabase
+        self.runsBatches = base.batchDatabase != nil
     }
 
     /// Whether there is a change to undo.
@@ -70,26 +74,97 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
 
     /// Reverts the most recent change by writing the values from before it.
     ///
+    /// ```swift
+    /// database.undo()
+    /// ```
+    ///
     /// Returns `false` if there was nothing to undo, or if the wrapped database could not
-    /// store the batch (then nothing was written and the step can still be undone).
+    /// store the batch: then nothing was written, the step can still be undone, and the
+    /// error goes to ``errorHandler`` (by default printed to standard error). Use
+    /// ``performUndo()`` to get the error thrown instead.
     @discardableResult
     public func undo() -> Bool {
+        reportingFailure { try performUndo() }
+    }
+
+    /// Reverts the most recent change like ``undo()``, but throws the wrapped database's
+    /// failure to store it.
+    ///
+    /// ```swift
+    /// let undone = try database.performUndo()
+    /// ```
+    ///
+    /// Returns `false` if there was nothing to undo. When it throws, nothing was written and
+    /// the step can still be undone.
+    @discardableResult
+    public func performUndo() throws -> Bool {
         guard let step = lock.withLock({ undoSteps.popLast() }) else { return false }
-        let written = writeInOneBatch(step.reversed().map { ($0.path, $0.before ?? Self.absentValue(for: $0.path)) })
-        lock.withLock { written ? redoSteps.append(step) : undoSteps.append(step) }
-        return written
+        do {
+            try writeInOneBatch(step.reversed().map { ($0.path, $0.before ?? Self.absentValue(for: $0.path)) })
+        } catch {
+            lock.withLock { undoSteps.append(step) }
+            throw error
+        }
+        lock.withLock { redoSteps.append(step) }
+        return true
     }
 
     /// Re-applies the most recently undone change.
     ///
+    /// ```swift
+    /// database.redo()
+    /// ```
+    ///
     /// Returns `false` if there was nothing to redo, or if the wrapped database could not
-    /// store the batch (then nothing was written and the step can still be redone).
+    /// store the batch: then nothing was written, the step can still be redone, and the
+    /// error goes to ``errorHandler``. Use ``performRedo()`` to get the error thrown instead.
     @discardableResult
     public func redo() -> Bool {
+        reportingFailure { try performRedo() }
+    }
+
+    /// Re-applies the most recently undone change like ``redo()``, but throws the wrapped
+    /// database's failure to store it.
+    ///
+    /// ```swift
+    /// let redone = try database.performRedo()
+    /// ```
+    ///
+    /// Returns `false` if there was nothing to redo. When it throws, nothing was written and
+    /// the step can still be redone.
+    @discardableResult
+    public func performRedo() throws -> Bool {
         guard let step = lock.withLock({ redoSteps.popLast() }) else { return false }
-        let written = writeInOneBatch(step.map { ($0.path, $0.after) })
-        lock.withLock { written ? undoSteps.append(step) : redoSteps.append(step) }
-        return written
+        do {
+            try writeInOneBatch(step.map { ($0.path, $0.after) })
+        } catch {
+            lock.withLock { redoSteps.append(step) }
+            throw error
+        }
+        lock.withLock { undoSteps.append(step) }
+        return true
+    }
+
+    /// Receives the failures of ``undo()`` and ``redo()``, which can't throw.
+    ///
+    /// ```swift
+    /// database.errorHandler = { error in logger.error("undo failed: \(error)") }
+    /// ```
+    ///
+    /// By default the error is printed to standard error. Called on the undoing thread.
+    public var errorHandler: @Sendable (any Error) -> Void {
+        get { lock.withLock { reportError } }
+        set { lock.withLock { reportError = newValue } }
+    }
+
+    /// Runs a throwing step; a failure goes to ``errorHandler`` and reads as `false`.
+    private func reportingFailure(_ step: () throws -> Bool) -> Bool {
+        do {
+            return try step()
+        } catch {
+            errorHandler(error)
+            return false
+        }
     }
 
     /// Forgets every undo and redo step.
@@ -129,7 +204,7 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
         }
         let result: Result
         if runsBatches {
-            result = try database.inBatchIfSupported(body)
+            result = try base.inBatchIfSupported(body)
         } else {
             do {
                 result = try body()
@@ -150,29 +225,18 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
             groupDepth == 1 ? (group ?? []) : []
         }
         for change in changes.reversed() {
-            database.set(erased: change.before ?? Self.absentValue(for: change.path), for: change.path)
+            base.set(erased: change.before ?? Self.absentValue(for: change.path), for: change.path)
         }
     }
 
-    // MARK: HistoryDatabase
-
-    public var clock: HybridLogicalClock { database.clock }
-
-    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
-        database.get(path)
-    }
-
-    public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
-        database.get(path, at: timestamp)
-    }
+    // MARK: Writes
 
     /// Writes a value as an undoable change (part of the current batch, if any).
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         batchLock.withLock {
-            let before: (any DatabaseValue)? = keepsHistory
-                ? database.latestRecord(at: path)?.value
-                : (database.get(path) as Value?).map { $0 as any DatabaseValue }
-            database.set(value, for: path)
+            let before: (any DatabaseValue)? = history.map { $0.latestRecord(at: path)?.value }
+                ?? (base.get(path) as Value?).map { $0 as any DatabaseValue }
+            base.set(value, for: path)
             let change = Change(path: path, before: before, after: value)
             lock.withLock {
                 if group != nil {
@@ -184,33 +248,6 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
         }
     }
 
-    /// Writes a timestamped record, as synchronization does; not an undoable step.
-    public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
-        database.set(value, for: path, timestamp: timestamp)
-    }
-
-    public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
-        database.all(model: model, at: timestamp, where: predicate)
-    }
-
-    public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
-        database.records(after: timestamp, limit: limit)
-    }
-
-    public func records(at path: Path) -> [Record] {
-        database.records(at: path)
-    }
-
-    public func latestRecord(at path: Path) -> Record? {
-        database.latestRecord(at: path)
-    }
-
-    public var historyStart: Timestamp? { database.historyStart }
-
-    /// The wrapped database's observers: over an ``ObservableDatabase``, models used through
-    /// this database are observed, and undo and redo notify them.
-    public var instanceObservers: InstanceObservers? { database.instanceObservers }
-
     // MARK: Steps
 
     /// Adds a step; call with the lock held.
@@ -221,11 +258,10 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
     }
 
     /// Writes values as new records, all or nothing where the database supports batches.
-    private func writeInOneBatch(_ writes: [(Path, any DatabaseValue)]) -> Bool {
-        func apply() {
-            for (path, value) in writes { database.set(erased: value, for: path) }
+    private func writeInOneBatch(_ writes: [(Path, any DatabaseValue)]) throws {
+        try base.inBatchIfSupported {
+            for (path, value) in writes { base.set(erased: value, for: path) }
         }
-        return (try? database.inBatchIfSupported(apply)) != nil
     }
 
     private static func absentValue(for path: Path) -> any DatabaseValue {
@@ -233,4 +269,8 @@ public final class UndoableDatabase: HistoryDatabase, BatchDatabase, @unchecked 
     }
 }
 
-extension UndoableDatabase: HistoryForwardingDatabase {}
+/// Writes with explicit timestamps — synchronization's — pass through and are not undoable
+/// steps.
+extension UndoableDatabase: HistoryDatabase where Base: HistoryDatabase {}
+
+extension UndoableDatabase: PrunableHistoryDatabase where Base: PrunableHistoryDatabase {}

@@ -29,7 +29,8 @@ package final class ModelTypeRegistry: @unchecked Sendable {
     }
 }
 
-/// Databases that check model ids for conflicts.
+/// Databases that keep a registry of model types: the concrete databases. Wrappers and
+/// editing contexts use their database's (see `modelTypeRegistry`).
 package protocol ChecksModelTypes {
     var modelTypes: ModelTypeRegistry { get }
 }
@@ -37,9 +38,9 @@ package protocol ChecksModelTypes {
 extension Database {
     @inline(__always)
     func checkModelType<Model: ModelProtocol>(_ type: Model.Type) {
-        if let checking = self as? any ChecksModelTypes {
+        if let registry = modelTypeRegistry {
             // Notes first uses in `ModelRegistry.shared` itself.
-            checking.modelTypes.check(type)
+            registry.check(type)
         } else {
             ModelRegistry.shared.noteUse(type)
         }

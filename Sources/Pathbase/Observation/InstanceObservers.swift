@@ -31,8 +31,9 @@ public final class InstanceObservers: @unchecked Sendable {
     private let registrar = ObservationRegistrar()
 
     private let lock = Lock()
-    /// The `objectWillChange` publisher of every instance that was asked for one.
-    private var publishers: [InstanceID: ObservableObjectPublisher] = [:]
+    /// The publisher of every instance with subscribers, and how many it has: an entry goes
+    /// when its last subscription ends.
+    private var publishers: [InstanceID: (publisher: ObservableObjectPublisher, subscribers: Int)] = [:]
     /// The continuations of the running change streams.
     private var streams: [Int: AsyncStream<Path>.Continuation] = [:]
     private var nextStreamId = 0
@@ -56,16 +57,36 @@ public final class InstanceObservers: @unchecked Sendable {
 
     // MARK: Combine
 
-    /// The publisher that fires before any value of an instance changes; the same object for
-    /// every handle of the instance.
-    public func objectWillChange(model: ModelKey, instance: InstanceKey) -> ObservableObjectPublisher {
+    /// The publisher that fires before any value of an instance changes; equal for every
+    /// handle of the instance.
+    public func objectWillChange(model: ModelKey, instance: InstanceKey) -> InstanceWillChangePublisher {
+        InstanceWillChangePublisher(observers: self, model: model, instance: instance)
+    }
+
+    /// Subscribes to an instance's changes; the instance's state is dropped when its last
+    /// subscription ends.
+    func subscribe<S: Subscriber>(_ subscriber: S, model: ModelKey, instance: InstanceKey) where S.Input == Void, S.Failure == Never {
         let key = InstanceID(model: model, instance: instance)
-        return lock.withLock {
-            if let publisher = publishers[key] { return publisher }
-            let publisher = ObservableObjectPublisher()
-            publishers[key] = publisher
-            return publisher
+        let publisher: ObservableObjectPublisher = lock.withLock {
+            let entry = publishers[key] ?? (ObservableObjectPublisher(), 0)
+            publishers[key] = (entry.publisher, entry.subscribers + 1)
+            return entry.publisher
         }
+        publisher.receive(subscriber: EndReportingSubscriber(downstream: subscriber) { [weak self] in
+            self?.unsubscribe(key)
+        })
+    }
+
+    private func unsubscribe(_ key: InstanceID) {
+        lock.withLock {
+            guard let entry = publishers[key] else { return }
+            publishers[key] = entry.subscribers > 1 ? (entry.publisher, entry.subscribers - 1) : nil
+        }
+    }
+
+    /// The number of instances with subscribers to their changes.
+    package var subscribedInstanceCount: Int {
+        lock.withLock { publishers.count }
     }
 
     // MARK: Change stream
@@ -115,7 +136,7 @@ public final class InstanceObservers: @unchecked Sendable {
     func write(_ path: Path, _ change: () -> Void) {
         let keyPath = \ObservedPaths.[path]
         let (publisher, continuations, listeners): (ObservableObjectPublisher?, [AsyncStream<Path>.Continuation], [(Path) -> Void]) = lock.withLock {
-            (publishers[InstanceID(model: path.model, instance: path.instance)],
+            (publishers[InstanceID(model: path.model, instance: path.instance)]?.publisher,
              streams.isEmpty ? [] : Array(streams.values),
              self.listeners.isEmpty ? [] : Array(self.listeners.values))
         }

@@ -16,10 +16,9 @@ extension ModelProtocol {
     /// ```
     ///
     /// In an ``ObservableDatabase`` (or a wrapper forwarding its observers) every handle of
-    /// the same instance returns the same publisher, which fires on the writing thread for
+    /// the same instance returns an equal publisher, which fires on the writing thread for
     /// any change of the instance. In a database that is not observed it never fires.
-    public var objectWillChange: ObservableObjectPublisher {
-        guard let observers = database.instanceObservers else { return ObservableObjectPublisher() }
-        return observers.objectWillChange(model: Self.modelId, instance: id)
+    public var objectWillChange: InstanceWillChangePublisher {
+        InstanceWillChangePublisher(observers: database.instanceObservers, model: Self.modelId, instance: id)
     }
 }

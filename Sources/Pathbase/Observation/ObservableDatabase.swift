@@ -36,13 +36,11 @@ import Foundation
 ///
 /// **What notifies.** Every write through this database notifies the observers of exactly
 /// the instance written: a property set on any handle of the instance, a committed
-/// ``EditingContext`` created from this database, a timestamped write or
-/// ``HistoryDatabase/apply(_:)`` (the synchronization path), and a batch. Writes made to the
-/// wrapped database directly are not seen. For undo, put the ``UndoableDatabase`` outside:
-/// `UndoableDatabase(wrapping: ObservableDatabase(wrapping: InMemoryHistoryDatabase()))`;
-/// models fetched from the undoable database are observed, and undo and redo write through
-/// the observable one. A ``CachedDatabase`` wrapping an observable database forwards its
-/// observers the same way.
+/// ``EditingContext`` created from this database, a synchronization response applied to it,
+/// and a batch. Writes made to the wrapped database directly are not seen. For undo, put an
+/// ``UndoableDatabase`` around the typed ``ObservedDatabase`` and hand SwiftUI
+/// `ObservableDatabase(observed)`: models fetched from the undoable database are observed,
+/// and undo and redo write through the observed one.
 ///
 /// **Granularity.** `withObservationTracking` fires when a property it read changes
 /// (per path); `objectWillChange` fires for any change of its instance, status included.
@@ -58,30 +56,39 @@ import Foundation
 /// Observation framework, a write looks up its instance's observers. Models of other
 /// databases pay one call that returns `nil` per read.
 ///
-/// **History and batches.** An observable database is always a ``HistoryDatabase``, a
-/// ``PrunableHistoryDatabase`` and a ``BatchDatabase``, and forwards each to the wrapped
-/// database when it is one. Over a database that keeps no history (``keepsHistory`` is
-/// `false`) it behaves as a database with an empty history: reads at a timestamp find
-/// nothing, it has no records, and timestamped writes simply replace the current value.
-/// Synchronization, conflict detection of editing contexts and per-instance history see
-/// through it and treat it like the plain database it wraps (sync throws
-/// ``SyncError/historyRequired(database:)``). Over a database without batches, a batch runs
-/// its body directly.
+/// **Inside other wrappers, use ``ObservedDatabase``.** This type is for the outside, where
+/// SwiftUI finds it. A wrapper put around it (a `CachedDatabase`, an ``UndoableDatabase``)
+/// sees only a ``Database``, so it has no batches or history by type;
+/// `CachedDatabase(wrapping: ObservedDatabase(wrapping: sqlite), cache: cache)` keeps them.
+///
+/// **History and batches.** The type is not generic, so it has by type only what every
+/// database has. What the wrapped database can do more is still used wherever Pathbase
+/// needs it: ``batch(_:)`` runs in its batches, synchronization, editing contexts, undo and
+/// imports use its history and batches, and queries run in SQL on `SQLiteDatabase`. Over a
+/// database without history (``keepsHistory`` is `false`) synchronization throws
+/// ``SyncError/historyRequired(database:)``. For history by type — `view(at:)`, `records`,
+/// `apply` — use the typed ``ObservedDatabase``, and hand it to SwiftUI as
+/// `ObservableDatabase(observed)`:
+///
+/// ```swift
+/// let observed = ObservedDatabase(wrapping: try SQLiteDatabase(path: path))
+/// let database = ObservableDatabase(observed) // the same observers
+/// let yesterday = observed.view(at: Date().addingTimeInterval(-86400))
+/// ```
 ///
 /// Safe to use from any thread when the wrapped database is.
 public final class ObservableDatabase: Database, ObservableObject, @unchecked Sendable {
     // @unchecked Sendable: the wrapped database is an `any Database`, which does not
-    // require `Sendable`, so the compiler cannot check it (the generic version of this
-    // class was `Sendable` exactly when its wrapped database was). Every stored property is
-    // a constant; the observers, the clock and the model type registry are thread-safe; the
-    // publisher never sends. So this class is as safe across threads as the wrapped
-    // database, which for every database Pathbase provides means safe.
+    // require `Sendable`, so the compiler cannot check it. Every stored property is a
+    // constant and the publisher never sends, so this class is as safe across threads as
+    // the wrapped database, which for every database Pathbase provides means safe.
 
-    /// The database that holds the data.
-    public let wrapped: any Database
+    /// The observed database: an ``ObservedDatabase`` of the database passed to
+    /// ``init(wrapping:)``, or the observed database passed to ``init(_:)``.
+    public let base: any Database
 
     /// The observers notified of this database's changes.
-    public let instanceObservers: InstanceObservers?
+    public let observers: InstanceObservers
 
     /// A publisher that never fires: the database itself does not change, its models do,
     /// and each notifies through its own `objectWillChange`.
@@ -94,55 +101,46 @@ public final class ObservableDatabase: Database, ObservableObject, @unchecked Se
     /// ```
     public let objectWillChange = ObservableObjectPublisher()
 
-    /// The same as ``instanceObservers``, never `nil`.
-    private let observers: InstanceObservers
-
-    /// The wrapped database when it keeps history; `nil` when it does not.
-    private let history: (any HistoryDatabase)?
-
-    /// The wrapped database when it keeps history and can prune it.
-    private let prunable: (any PrunableHistoryDatabase)?
-
-    /// Whether the wrapped database's batches are all or nothing.
-    let runsBatches: Bool
-
-    /// The wrapped database's clock, which stamps its writes; a clock of its own when the
-    /// wrapped database keeps no history.
-    public let clock: HybridLogicalClock
-
-    package let modelTypes: ModelTypeRegistry
-
     /// Wraps a database so that its models notify observers of changes.
     ///
     /// ```swift
     /// let observed = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
     /// ```
-    public init(wrapping wrapped: any Database) {
-        self.wrapped = wrapped
-        let observers = InstanceObservers()
-        self.observers = observers
-        self.instanceObservers = observers
-        let history = wrapped.historyDatabase
-        self.history = history
-        self.prunable = history as? any PrunableHistoryDatabase
-        self.runsBatches = wrapped.batchDatabase != nil
-        self.clock = history?.clock ?? HybridLogicalClock()
-        self.modelTypes = (wrapped as? any ChecksModelTypes)?.modelTypes ?? ModelTypeRegistry()
+    public init(wrapping database: any Database) {
+        if let observable = database as? ObservableDatabase {
+            // Already observed: share its observers rather than hide its base's capabilities.
+            (self.base, self.observers) = (observable.base, observable.observers)
+        } else {
+            (self.base, self.observers) = Self.observe(database)
+        }
     }
 
-    /// Whether the wrapped database keeps history: it is a ``HistoryDatabase``, and not
-    /// itself an observable database (or another wrapper) over one that keeps none.
-    /// Synchronization needs it.
+    /// Gives an ``ObservedDatabase`` the non-generic type SwiftUI's environment needs; both
+    /// notify the same observers.
     ///
-    /// An `SQLiteDatabase` created with `keepsHistory: false` counts as keeping history
-    /// here: it keeps the timestamps of its current values, which is all synchronization
-    /// needs.
+    /// ```swift
+    /// let observed = ObservedDatabase(wrapping: try SQLiteDatabase(path: path))
+    /// ContentView().environmentObject(ObservableDatabase(observed))
+    /// ```
+    public init<Base>(_ observed: ObservedDatabase<Base>) {
+        self.base = observed
+        self.observers = observed.observers
+    }
+
+    private static func observe<Base: Database>(_ database: Base) -> (any Database, InstanceObservers) {
+        let observed = ObservedDatabase(wrapping: database)
+        return (observed, observed.observers)
+    }
+
+    public var instanceObservers: InstanceObservers? { observers }
+
+    /// Whether the wrapped database keeps history, which synchronization needs.
     ///
     /// ```swift
     /// ObservableDatabase(wrapping: InMemoryHistoryDatabase()).keepsHistory // true
     /// ObservableDatabase(wrapping: InMemoryDatabase()).keepsHistory        // false
     /// ```
-    public var keepsHistory: Bool { history != nil }
+    public var keepsHistory: Bool { historyDatabase != nil }
 
     /// The paths written through this database from now on; see ``InstanceObservers/changes``.
     ///
@@ -153,127 +151,36 @@ public final class ObservableDatabase: Database, ObservableObject, @unchecked Se
     /// ```
     public var changes: AsyncStream<Path> { observers.changes }
 
-    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
-        wrapped.get(path)
+    /// Runs `body` in one batch of the wrapped database: all of its writes are kept, or none.
+    ///
+    /// ```swift
+    /// try database.batch {
+    ///     order.status = "paid"
+    ///     invoice.paid = true
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``DatabaseCapabilityError/batchesUnavailable`` when the wrapped database has
+    ///   no batches (nothing runs), or the error of `body` or of the batch.
+    public func batch<Result>(_ body: () throws -> Result) throws -> Result {
+        guard let batches = batchDatabase else { throw DatabaseCapabilityError.batchesUnavailable }
+        return try batches.batch(body)
     }
 
-    /// Writes to the wrapped database and notifies the observers of the path's instance.
+    public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        base.get(path)
+    }
+
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
-        observers.write(path) { wrapped.set(value, for: path) }
+        base.set(value, for: path)
     }
 
     public func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
-        wrapped.all(model: model, where: predicate)
+        base.all(model: model, where: predicate)
     }
 }
 
-extension ObservableDatabase: ChecksModelTypes {}
-
-/// An observable database is a history database: timestamped writes — synchronization's —
-/// notify too.
-///
-/// ```swift
-/// let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
-/// database.apply(record) // observers of the record's instance are notified
-/// ```
-///
-/// Over a database that keeps no history, it has an empty history: see each requirement.
-extension ObservableDatabase: HistoryDatabase {
-
-    /// The value at a path at a timestamp, from the wrapped database.
-    ///
-    /// Over a database that keeps no history: the current value, stamped ``Timestamp/zero``
-    /// (older than any write), when `timestamp` is `nil`; `nil` for any timestamp.
-    public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
-        if let history { return history.get(path, at: timestamp) }
-        guard timestamp == nil, let value: Value = wrapped.get(path) else { return nil }
-        return Timestamped(value: value, timestamp: .zero)
-    }
-
-    /// Writes a timestamped record to the wrapped database and notifies the observers of
-    /// the path's instance, also when the record is older than the current value.
-    ///
-    /// Over a database that keeps no history the value simply replaces the current one,
-    /// whatever its timestamp: there is no history to tell which write is newer.
-    public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
-        observers.write(path) {
-            if let history {
-                history.set(value, for: path, timestamp: timestamp)
-            } else {
-                wrapped.set(value, for: path)
-            }
-        }
-    }
-
-    /// The instances of a model at a timestamp, from the wrapped database.
-    ///
-    /// Over a database that keeps no history: the current instances when `timestamp` is
-    /// `nil`, none for any timestamp.
-    public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
-        if let history { return history.all(model: model, at: timestamp, where: predicate) }
-        return timestamp == nil ? wrapped.all(model: model, where: predicate) : []
-    }
-
-    /// The wrapped database's records after a timestamp; none when it keeps no history.
-    public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
-        history?.records(after: timestamp, limit: limit) ?? []
-    }
-
-    /// The wrapped database's records at a path; none when it keeps no history.
-    public func records(at path: Path) -> [Record] {
-        history?.records(at: path) ?? []
-    }
-
-    /// The wrapped database's newest record at a path; `nil` when it keeps no history.
-    public func latestRecord(at path: Path) -> Record? {
-        history?.latestRecord(at: path)
-    }
-
-    /// The wrapped database's history start. Over a database that keeps no history, the
-    /// current moment: it knows no earlier state, so a ``HistoryView`` of the past reports
-    /// ``HistoryView/isBeforeHistoryStart``.
-    public var historyStart: Timestamp? {
-        guard let history else { return Timestamp(latestAt: Date()) }
-        return history.historyStart
-    }
+/// Capabilities are found in the observed database.
+extension ObservableDatabase: ErasedDatabaseWrapper {
+    package var erasedBase: any Database { base }
 }
-
-extension ObservableDatabase: HistoryForwardingDatabase {}
-
-/// An observable database prunes the wrapped one; pruning keeps every current value, so
-/// nobody is notified.
-///
-/// ```swift
-/// try database.prune(before: lastMonth)
-/// ```
-///
-/// Pruning does nothing when the wrapped database cannot prune (it keeps its whole
-/// history) or keeps no history (there is nothing to prune).
-extension ObservableDatabase: PrunableHistoryDatabase {
-
-    public func prune(before timestamp: Timestamp) throws {
-        try prunable?.prune(before: timestamp)
-    }
-}
-
-/// An observable database runs batches in the wrapped database, or runs their body
-/// directly when the wrapped database has no batches.
-///
-/// ```swift
-/// try database.batch {
-///     order.status = "paid"
-///     invoice.paid = true
-/// }
-/// ```
-///
-/// Observers are notified of each write as it is made, so a batch that fails may have
-/// notified of changes it then took back; observers that read again see the old values.
-/// Without batches in the wrapped database, writes made before a failure stay.
-extension ObservableDatabase: BatchDatabase {
-
-    public func batch<Result>(_ body: () throws -> Result) throws -> Result {
-        try wrapped.inBatchIfSupported(body)
-    }
-}
-
-extension ObservableDatabase: BatchForwardingDatabase {}

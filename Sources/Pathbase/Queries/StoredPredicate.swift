@@ -72,29 +72,3 @@ package protocol InverseLookupDatabase: Database {
     /// in ascending order; `nil` if the database can't answer.
     func referrers(of target: InstanceKey, model: ModelKey, property: PropertyKey, inList: Bool) -> [InstanceKey]?
 }
-
-/// A database that answers queries with the database it wraps, whose data is always
-/// current (writes go through).
-package protocol QueryForwardingDatabase: Database {
-    var queryTarget: any Database { get }
-}
-
-extension Database {
-    /// The database that can run queries for this one, looking through wrappers.
-    var queryPushdown: (any QueryPushdownDatabase)? {
-        if let pushdown = self as? any QueryPushdownDatabase { return pushdown }
-        return (self as? any QueryForwardingDatabase)?.queryTarget.queryPushdown
-    }
-}
-
-extension UndoableDatabase: QueryForwardingDatabase {
-    package var queryTarget: any Database { database }
-}
-
-extension CachedDatabase: QueryForwardingDatabase {
-    package var queryTarget: any Database { wrapped }
-}
-
-extension ObservableDatabase: QueryForwardingDatabase {
-    package var queryTarget: any Database { wrapped }
-}

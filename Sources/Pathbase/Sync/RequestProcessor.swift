@@ -20,18 +20,26 @@ import Foundation
 /// model declares (written before the property's type changed; they read as the default)
 /// are left out of responses, as are records of properties the model no longer has.
 ///
-/// Use a processor from one thread at a time.
+/// It answers with an ``UnencodedRequestProcessor`` and encodes its responses; use that one
+/// directly to pass requests and responses as values. Use a processor from one thread at a
+/// time.
 public final class RequestProcessor {
 
+    /// Answers the decoded requests.
+    public let unencoded: UnencodedRequestProcessor
+
     /// The database requests are answered from.
-    public let database: any Database
+    public var database: any Database { unencoded.database }
 
     /// Returns the model type for a model id, or `nil` for models this side does not serve.
-    public let modelMap: (ModelKey) -> (any ModelProtocol.Type)?
+    public var modelMap: (ModelKey) -> (any ModelProtocol.Type)? { unencoded.modelMap }
 
     /// The largest number of records sent in one page of model updates, whatever limit a
     /// request asks for; 1000 by default.
-    public var maximumPageSize = 1_000
+    public var maximumPageSize: Int {
+        get { unencoded.maximumPageSize }
+        set { unencoded.maximumPageSize = newValue }
+    }
 
     private let encoder: any DataEncoder
     private let decoder: any DataDecoder
@@ -44,10 +52,9 @@ public final class RequestProcessor {
     ///   - decoder: Reads requests.
     ///   - modelMap: The model type for each model id that is served.
     public init(database: any Database, encoder: any DataEncoder, decoder: any DataDecoder, modelMap: @escaping (ModelKey) -> (any ModelProtocol.Type)?) {
-        self.database = database
+        self.unencoded = UnencodedRequestProcessor(database: database, modelMap: modelMap)
         self.encoder = encoder
         self.decoder = decoder
-        self.modelMap = modelMap
     }
 
     // MARK: Any request
@@ -61,9 +68,9 @@ public final class RequestProcessor {
         do {
             let message = try decode(data, expecting: MessageKind.requests, description: "a request")
             switch message {
-            case .instanceStatusRequest(let request): return try encoder.encodeMessage(.instanceStatuses, statuses(for: request))
-            case .instanceUpdateRequest(let request): return try encoder.encodeMessage(.instanceUpdate, update(for: request))
-            case .modelUpdateRequest(let request): return try encoder.encodeMessage(.modelUpdate, update(for: request))
+            case .instanceStatusRequest(let request): return try encoder.encodeMessage(.instanceStatuses, unencoded.process(instanceStatusRequest: request).wireBody)
+            case .instanceUpdateRequest(let request): return try encoder.encodeMessage(.instanceUpdate, unencoded.process(instanceUpdateRequest: request).wireBody)
+            case .modelUpdateRequest(let request): return try encoder.encodeMessage(.modelUpdate, unencoded.process(modelUpdateRequest: request).wireBody)
             case .command(let command): return try run(command)
             case .instanceStatuses, .instanceUpdate, .modelUpdate, .commandDone, .error:
                 throw SyncError.unexpectedMessage(kind: "response", expected: "a request")
@@ -89,7 +96,7 @@ public final class RequestProcessor {
         guard case .instanceStatusRequest(let request) = try decode(data, expecting: [.instanceStatusRequest], description: "an instance status request") else {
             throw .malformedMessage("not an instance status request")
         }
-        return try encoder.encodeMessage(.instanceStatuses, statuses(for: request))
+        return try encoder.encodeMessage(.instanceStatuses, unencoded.process(instanceStatusRequest: request).wireBody)
     }
 
     /// Answers a request of ``UpdateConsumer/instanceUpdateRequest(for:of:after:)`` with
@@ -98,7 +105,7 @@ public final class RequestProcessor {
         guard case .instanceUpdateRequest(let request) = try decode(data, expecting: [.instanceUpdateRequest], description: "an instance update request") else {
             throw .malformedMessage("not an instance update request")
         }
-        return try encoder.encodeMessage(.instanceUpdate, update(for: request))
+        return try encoder.encodeMessage(.instanceUpdate, unencoded.process(instanceUpdateRequest: request).wireBody)
     }
 
     /// Answers a request of ``UpdateConsumer/modelUpdateRequest(for:after:limit:startingAt:)``
@@ -107,7 +114,7 @@ public final class RequestProcessor {
         guard case .modelUpdateRequest(let request) = try decode(data, expecting: [.modelUpdateRequest], description: "a model update request") else {
             throw .malformedMessage("not a model update request")
         }
-        return try encoder.encodeMessage(.modelUpdate, update(for: request))
+        return try encoder.encodeMessage(.modelUpdate, unencoded.process(modelUpdateRequest: request).wireBody)
     }
 
     /// Runs a command made with a generated `…Command(…)` function and
@@ -128,63 +135,6 @@ public final class RequestProcessor {
 
     private func decode(_ data: Data, expecting kinds: Set<MessageKind>, description: String) throws(SyncError) -> IncomingMessage {
         try IncomingMessage.decode(data, with: decoder, expecting: kinds, description: description, modelType: modelMap, database: database)
-    }
-
-    private func history() throws(SyncError) -> any HistoryDatabase {
-        guard let history = database.historyDatabase else {
-            throw .historyRequired(database: String(describing: type(of: database)))
-        }
-        return history
-    }
-
-    private func modelType(_ model: ModelKey) throws(SyncError) -> any ModelProtocol.Type {
-        guard let type = modelMap(model) else { throw .unknownModel(model) }
-        return type
-    }
-
-    private func statuses(for request: InstanceStatusRequest) throws(SyncError) -> RecordsResponse {
-        let history = try history()
-        _ = try modelType(request.model)
-        // Every instance with a record after the cursor, once, in order of its first change.
-        var seen: Set<InstanceKey> = []
-        let scan = RecordScan(of: history, after: request.after, limit: nil) { record -> InstanceKey? in
-            guard record.path.model == request.model, seen.insert(record.path.instance).inserted else { return nil }
-            return record.path.instance
-        }
-        let records = scan.elements.compactMap { instance -> WireRecord? in
-            let path = Path.status(model: request.model, instance: instance)
-            return history.latestRecord(at: path).flatMap { WireRecord($0, type: InstanceStatus.self) }
-        }
-        return RecordsResponse(model: request.model, instance: nil, records: records, cursor: scan.cursor, isComplete: true)
-    }
-
-    private func update(for request: InstanceUpdateRequest) throws(SyncError) -> RecordsResponse {
-        let history = try history()
-        let type = try modelType(request.model)
-        guard history.latestRecord(at: .status(model: request.model, instance: request.instance)) != nil else {
-            throw .unknownInstance(model: request.model, instance: request.instance)
-        }
-        let scan = RecordScan(of: history, after: request.after, limit: nil) { record -> WireRecord? in
-            guard record.path.model == request.model, record.path.instance == request.instance else { return nil }
-            return WireRecord(record, type: RequestProcessor.valueType(at: record.path, in: type))
-        }
-        return RecordsResponse(model: request.model, instance: request.instance, records: scan.elements, cursor: scan.cursor, isComplete: true)
-    }
-
-    private func update(for request: ModelUpdateRequest) throws(SyncError) -> RecordsResponse {
-        let history = try history()
-        let type = try modelType(request.model)
-        guard request.limit > 0 else { throw .invalidLimit(request.limit) }
-        let limit = Swift.min(request.limit, Swift.max(1, maximumPageSize))
-        let scan = RecordScan(of: history, after: request.after, limit: limit) { record -> WireRecord? in
-            guard record.path.model == request.model else { return nil }
-            return WireRecord(record, type: RequestProcessor.valueType(at: record.path, in: type))
-        }
-        return RecordsResponse(model: request.model, instance: nil, records: scan.elements, cursor: scan.cursor, isComplete: scan.isComplete)
-    }
-
-    private static func valueType(at path: Path, in type: any ModelProtocol.Type) -> (any DatabaseValue.Type)? {
-        path.isStatus ? InstanceStatus.self : type._$propertyType(path.property)
     }
 
     private func run(_ command: ReceivedCommand) throws(SyncError) -> Data {

@@ -46,23 +46,31 @@ import Foundation
 /// local one. With a plain ``Database`` (also one wrapped in an ``ObservableDatabase``) the
 /// functions throw ``SyncError/historyRequired(database:)``.
 ///
-/// Use a consumer from one thread at a time.
+/// It builds requests and applies responses with an ``UnencodedUpdateConsumer``, and
+/// encodes and decodes them; use that one directly to pass requests and responses as
+/// values. Use a consumer from one thread at a time.
 public final class UpdateConsumer {
 
+    /// Builds the requests and applies the decoded responses.
+    public let unencoded: UnencodedUpdateConsumer
+
     /// The database updates are applied to.
-    public let database: any Database
+    public var database: any Database { unencoded.database }
 
     /// Returns the model type for a model id, or `nil` for models this side does not sync.
-    public let modelMap: (ModelKey) -> (any ModelProtocol.Type)?
+    public var modelMap: (ModelKey) -> (any ModelProtocol.Type)? { unencoded.modelMap }
 
     /// How far into the future (by this machine's clock) a received timestamp may lie; a
     /// response with a later record is refused with ``SyncError/timestampTooFarAhead(_:)``.
     /// One day by default. It keeps a broken clock or hostile data from dragging every
     /// later local timestamp along.
-    public var maximumClockSkew: TimeInterval = 86_400
+    public var maximumClockSkew: TimeInterval {
+        get { unencoded.maximumClockSkew }
+        set { unencoded.maximumClockSkew = newValue }
+    }
 
     let encoder: any DataEncoder
-    private let decoder: any DataDecoder
+    let decoder: any DataDecoder
 
     /// Creates a consumer that applies updates to a database.
     ///
@@ -72,10 +80,9 @@ public final class UpdateConsumer {
     ///   - decoder: Reads responses.
     ///   - modelMap: The model type for each model id that is synchronized.
     public init(database: any Database, encoder: any DataEncoder, decoder: any DataDecoder, modelMap: @escaping (ModelKey) -> (any ModelProtocol.Type)?) {
-        self.database = database
+        self.unencoded = UnencodedUpdateConsumer(database: database, modelMap: modelMap)
         self.encoder = encoder
         self.decoder = decoder
-        self.modelMap = modelMap
     }
 
     // MARK: Instance statuses
@@ -84,8 +91,7 @@ public final class UpdateConsumer {
     /// (everything when `nil`), with their statuses. Answered by
     /// ``RequestProcessor/process(instanceStatusRequest:)``.
     public func instanceStatusRequest<Model: ModelProtocol>(for model: Model.Type, after cursor: SyncCursor? = nil) throws(SyncError) -> Data {
-        try requireKnown(model)
-        return try encoder.encodeMessage(.instanceStatusRequest, InstanceStatusRequest(model: Model.modelId, after: cursor))
+        try encoder.encodeMessage(.instanceStatusRequest, unencoded.instanceStatusRequest(for: model, after: cursor))
     }
 
     /// A request for the instances of a model that are new or changed at or after a date.
@@ -107,8 +113,7 @@ public final class UpdateConsumer {
     /// A request for the records of one instance after a cursor (everything when `nil`).
     /// Answered by ``RequestProcessor/process(instanceUpdateRequest:)``.
     public func instanceUpdateRequest<Model: ModelProtocol>(for instance: InstanceKey, of model: Model.Type, after cursor: SyncCursor? = nil) throws(SyncError) -> Data {
-        try requireKnown(model)
-        return try encoder.encodeMessage(.instanceUpdateRequest, InstanceUpdateRequest(model: Model.modelId, instance: instance, after: cursor))
+        try encoder.encodeMessage(.instanceUpdateRequest, unencoded.instanceUpdateRequest(for: instance, of: model, after: cursor))
     }
 
     /// A request for the records of one instance written at or after a date.
@@ -144,9 +149,7 @@ public final class UpdateConsumer {
     /// The producer may send fewer than `limit` records per page (see
     /// ``RequestProcessor/maximumPageSize``).
     public func modelUpdateRequest<Model: ModelProtocol>(for model: Model.Type, after cursor: SyncCursor? = nil, limit: Int, startingAt page: SyncCursor? = nil) throws(SyncError) -> Data {
-        try requireKnown(model)
-        guard limit > 0 else { throw .invalidLimit(limit) }
-        return try encoder.encodeMessage(.modelUpdateRequest, ModelUpdateRequest(model: Model.modelId, after: page ?? cursor, limit: limit))
+        try encoder.encodeMessage(.modelUpdateRequest, unencoded.modelUpdateRequest(for: model, after: cursor, limit: limit, startingAt: page))
     }
 
     /// A request for one page of at most `limit` records of a model written at or after a
@@ -172,9 +175,9 @@ public final class UpdateConsumer {
     public func apply(data: Data) throws(SyncError) -> SyncResult {
         let message = try IncomingMessage.decode(data, with: decoder, expecting: MessageKind.responses, description: "a response", modelType: modelMap)
         switch message {
-        case .instanceStatuses(let response): return try store(response, as: .instanceStatuses)
-        case .instanceUpdate(let response): return try store(response, as: .instanceUpdate)
-        case .modelUpdate(let response): return try store(response, as: .modelUpdate)
+        case .instanceStatuses(let response): return try unencoded.apply(SyncResponse(response), as: .instanceStatuses)
+        case .instanceUpdate(let response): return try unencoded.apply(SyncResponse(response), as: .instanceUpdate)
+        case .modelUpdate(let response): return try unencoded.apply(SyncResponse(response), as: .modelUpdate)
         case .commandDone(let done): return SyncResult(cursor: nil, instances: [done.instance])
         case .error(let error): throw error
         case .instanceStatusRequest, .instanceUpdateRequest, .modelUpdateRequest, .command:
@@ -188,66 +191,11 @@ public final class UpdateConsumer {
         let message = try IncomingMessage.decode(data, with: decoder, expecting: [kind, .error], description: description, modelType: modelMap)
         switch message {
         case .instanceStatuses(let response), .instanceUpdate(let response), .modelUpdate(let response):
-            return try store(response, as: kind)
+            return try unencoded.apply(SyncResponse(response), as: kind)
         case .error(let error):
             throw error
         case .instanceStatusRequest, .instanceUpdateRequest, .modelUpdateRequest, .command, .commandDone:
             throw .unexpectedMessage(kind: "another message", expected: description)
         }
-    }
-
-    /// Checks a whole response, then stores its records.
-    private func store(_ response: RecordsResponse, as kind: MessageKind) throws(SyncError) -> SyncResult {
-        guard let history = database.historyDatabase else {
-            throw .historyRequired(database: String(describing: type(of: database)))
-        }
-        guard modelMap(response.model) != nil else { throw .unknownModel(response.model) }
-        if kind == .instanceUpdate, response.instance == nil {
-            throw .malformedMessage("an instance update names no instance")
-        }
-        let latestAccepted = Timestamp(latestAt: Date().addingTimeInterval(maximumClockSkew))
-        for wire in response.records {
-            guard wire.path.model == response.model else {
-                throw .malformedMessage("a record at \(wire.path) in a response about model \(response.model)")
-            }
-            if let instance = response.instance, wire.path.instance != instance {
-                throw .malformedMessage("a record at \(wire.path) in a response about instance \(instance)")
-            }
-            if kind == .instanceStatuses, !wire.path.isStatus {
-                throw .malformedMessage("a record at \(wire.path) in an instance status response")
-            }
-            guard wire.timestamp <= latestAccepted else { throw .timestampTooFarAhead(wire.timestamp) }
-        }
-
-        var result = SyncResult(cursor: response.cursor, isComplete: response.isComplete)
-        var seen: Set<InstanceKey> = []
-        var records: [Record] = []
-        for wire in response.records {
-            if seen.insert(wire.path.instance).inserted { result.instances.append(wire.path.instance) }
-            if let record = wire.record {
-                records.append(record)
-            } else {
-                result.skippedRecords += 1
-            }
-        }
-        result.appliedRecords = records.count
-        try store(records, in: history)
-        return result
-    }
-
-    /// Stores records; in one batch (one transaction, all or nothing) where the database
-    /// supports it.
-    private func store(_ records: [Record], in history: any HistoryDatabase) throws(SyncError) {
-        do {
-            try history.inBatchIfSupported {
-                for record in records { history.apply(record) }
-            }
-        } catch {
-            throw .storageFailed(String(describing: error))
-        }
-    }
-
-    private func requireKnown<Model: ModelProtocol>(_ model: Model.Type) throws(SyncError) {
-        guard modelMap(Model.modelId) != nil else { throw .unknownModel(Model.modelId) }
     }
 }

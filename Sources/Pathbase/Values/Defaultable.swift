@@ -9,11 +9,17 @@ import Foundation
 /// var count: Int // Reads as 0 until a value is stored
 /// ```
 ///
-/// Conform your own types to use them the same way.
+/// Conform your own types to use them the same way, by giving ``defaultValue``.
+/// Conformances written for StateModel, with `static let default = …`, also work (see
+/// MIGRATING.md); a conformance must give one of the two.
 public protocol Defaultable {
 
     /// The value a property of this type has before anything is stored.
     static var defaultValue: Self { get }
+
+    /// The same value under StateModel's name; it is ``defaultValue`` unless a conformance
+    /// written for StateModel gives it instead.
+    static var `default`: Self { get }
 }
 
 extension Int: Defaultable { public static var defaultValue: Int { 0 } }

@@ -13,6 +13,7 @@ extension SQLiteDatabase: QueryPushdownDatabase {
             do throws(SQLiteDatabaseError) {
                 let statement = try queryStatements.statement(for: query.text, connection: try openHandle())
                 defer { statement.reset() }
+                queryStatements.answered += 1
                 for (offset, parameter) in query.parameters.enumerated() {
                     statement.bind(parameter, at: Int32(offset + 1))
                 }
@@ -48,6 +49,13 @@ extension SQLiteDatabase: QueryPushdownDatabase {
             }
         }
     }
+
+    /// How many queries and inverse lookups this database has answered in SQL: tests check
+    /// that a query reached SQL — directly and through wrappers — rather than being evaluated
+    /// on models.
+    package var queriesAnsweredInSQL: Int {
+        lock.withLock { queryStatements.answered }
+    }
 }
 
 /// Inverse lookups through prepared statements (see ``Pathbase/ModelProtocol/referrers(through:)-(KeyPath<Source,Self?>)``).
@@ -59,6 +67,7 @@ extension SQLiteDatabase: InverseLookupDatabase {
                 let connection = try openHandle()
                 let statement = inList ? statements.selectListReferrers : statements.selectReferrers
                 defer { statement.reset() }
+                queryStatements.answered += 1
                 statement.bind(model, at: 1)
                 statement.bind(property, at: 2)
                 statement.bind(target, at: 3)
@@ -100,6 +109,9 @@ final class QueryStatementCache {
     /// Enough for the query shapes of an app's screens; beyond it, the cache starts over.
     private let capacity = 64
     private var statements: [String: Statement] = [:]
+
+    /// Queries and inverse lookups answered (``SQLiteDatabase/queriesAnsweredInSQL``).
+    var answered = 0
 
     func statement(for sql: String, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Statement {
         if let statement = statements[sql] { return statement }

@@ -1,0 +1,78 @@
+/// A wrapper whose base is known only at run time: ``ObservableDatabase``, which SwiftUI
+/// needs as one non-generic type. It has no capability of its own by type; code that needs
+/// one finds it through ``erasedBase``.
+package protocol ErasedDatabaseWrapper: Database {
+    var erasedBase: any Database { get }
+}
+
+/// The one place that finds what a database can do beyond ``Database``: history, batches,
+/// pruning, queries in SQL, model id checks. Wrappers have the capabilities of their base by
+/// type (see ``DatabaseWrapper``), so a cast answers; only a wrapper erased to a
+/// non-generic type (``ErasedDatabaseWrapper``) is looked through.
+extension Database {
+
+    /// This database as a history database, or `nil` if it keeps no history.
+    ///
+    /// Synchronization, conflict detection, instance history and import use records and
+    /// timestamps only when this is not `nil`.
+    var historyDatabase: (any HistoryDatabase)? {
+        if let history = self as? any HistoryDatabase { return history }
+        return (self as? any ErasedDatabaseWrapper)?.erasedBase.historyDatabase
+    }
+
+    /// This database as a batch database, or `nil` if a failing batch could not take back
+    /// its writes.
+    var batchDatabase: (any BatchDatabase)? {
+        if let batches = self as? any BatchDatabase { return batches }
+        return (self as? any ErasedDatabaseWrapper)?.erasedBase.batchDatabase
+    }
+
+    /// This database as a prunable database, or `nil` if it cannot prune.
+    var prunableDatabase: (any PrunableHistoryDatabase)? {
+        if let prunable = self as? any PrunableHistoryDatabase { return prunable }
+        return (self as? any ErasedDatabaseWrapper)?.erasedBase.prunableDatabase
+    }
+
+    /// The database that runs queries for this one (in SQL), looking through wrappers that
+    /// show their base's current state; `nil` if queries are evaluated on models.
+    var queryPushdown: (any QueryPushdownDatabase)? {
+        if let pushdown = self as? any QueryPushdownDatabase { return pushdown }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.queryPushdown }
+        if let wrapper = self as? any DatabaseWrapper, wrapper.showsBaseCurrentState {
+            return wrapper.base.queryPushdown
+        }
+        return nil
+    }
+
+    /// The database that runs read transactions for this one, looking through wrappers that
+    /// show their base's current state; `nil` if reads are not grouped.
+    var readTransactionDatabase: (any ReadTransactionDatabase)? {
+        if let reading = self as? any ReadTransactionDatabase { return reading }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.readTransactionDatabase }
+        if let wrapper = self as? any DatabaseWrapper, wrapper.showsBaseCurrentState {
+            return wrapper.base.readTransactionDatabase
+        }
+        return nil
+    }
+
+    /// The registry of the model types used with this database's data, looking through
+    /// every wrapper, editing context and history view, so that two types with one model id are caught
+    /// whichever way they reach the data; `nil` for a database that keeps none (your own).
+    var modelTypeRegistry: ModelTypeRegistry? {
+        if let checking = self as? any ChecksModelTypes { return checking.modelTypes }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.modelTypeRegistry }
+        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.modelTypeRegistry }
+        if let context = self as? EditingContext { return context.database.modelTypeRegistry }
+        if let view = self as? HistoryView { return view.base.modelTypeRegistry }
+        return nil
+    }
+
+    /// Runs `body` in one batch where the database has batches, else directly. The one
+    /// place that decides how grouped writes (commits, imports, undo, sync) run.
+    func inBatchIfSupported<Result>(_ body: () throws -> Result) throws -> Result {
+        if let batches = batchDatabase {
+            return try batches.batch(body)
+        }
+        return try body()
+    }
+}

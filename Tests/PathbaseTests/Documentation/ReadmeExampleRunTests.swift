@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@Suite("README: the examples run as one program")
+struct ReadmeExampleRunTests {
+
+    /// The `ReadmeExamples` executable, built next to the test binary.
+    private static var program: URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+        ]
+        return candidates
+            .map { $0.appendingPathComponent("ReadmeExamples") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    @Test("The program exits 0 and prints what the README says it prints")
+    func run() throws {
+        let program = try #require(Self.program, "ReadmeExamples was not built next to the tests")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let process = Process()
+        process.executableURL = program
+        process.currentDirectoryURL = folder // the examples create people.sqlite here
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+
+        #expect(process.terminationStatus == 0, "output:\n\(lines.joined(separator: "\n"))")
+        // Quick start, caching, observation and queries print these, in this order.
+        let expected = ["Bob", "2", "deleted", "Write docs", "ann will change", "name will change"]
+        let printed = lines.filter { expected.contains($0) }
+        #expect(printed == expected, "output:\n\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.hasSuffix(" Carol") }, "the history example prints Carol's name with its timestamp")
+        // The collections example: adults sorted by name, then the count after two deletes.
+        #expect(lines.contains(#"["Ada", "Alan"]"#), "output:\n\(lines.joined(separator: "\n"))")
+        #expect(lines.contains("1 Ada"), "output:\n\(lines.joined(separator: "\n"))")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("people.sqlite").path))
+    }
+}
