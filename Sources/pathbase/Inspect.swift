@@ -49,10 +49,7 @@ struct Inspect: ParsableCommand {
             for summary in summaries {
                 print("\(summary.model)  \(summary.created)  \(summary.deleted)")
             }
-            // Codable collections, by name, with the fields their structs stored.
-            for collection in database.collectionSummaries() {
-                print("collection \(collection.name) (model \(collection.model)): \(collection.fields.keys.sorted().joined(separator: ", "))")
-            }
+            for line in CollectionListing.lines(of: database) { print(line) }
         }
         try failures.check()
     }
