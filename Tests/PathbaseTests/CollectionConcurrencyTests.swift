@@ -64,6 +64,30 @@ struct CollectionConcurrencyTests {
     }
 
     @Test(arguments: sharedKinds)
+    func handlesOnSeveralThreadsNeverGetTheSameId(kind: DatabaseKind) throws {
+        let database = kind.make()
+        let count = try StressSettings.count("PATHBASE_COLLECTION_STRESS_IDS", default: 500)
+        // Nothing but ids, from a handle per thread: the tightest race on the counter.
+        let handles = (0 ..< Self.threadCount).map { _ in database.collection(CollectionNode.self) }
+        let made = Locked<[Int]>([])
+        let failures = Locked<[String]>([])
+        let finished = TestThread.run(count: Self.threadCount) { thread in
+            var ids: [Int] = []
+            do {
+                for _ in 0 ..< count { ids.append(try handles[thread].nextId()) }
+            } catch {
+                failures.withLock { $0.append("thread \(thread): \(error)") }
+            }
+            made.withLock { $0 += ids }
+        }
+        #expect(finished, "a thread did not finish")
+        #expect(failures.current.isEmpty, "\(failures.current)")
+        let ids = made.current
+        #expect(ids.count == Self.threadCount * count)
+        #expect(Set(ids).count == ids.count, "\(ids.count - Set(ids).count) ids were given twice")
+    }
+
+    @Test(arguments: sharedKinds)
     func threadsUpdatingTheSameStructsLeaveEachWhole(kind: DatabaseKind) throws {
         let database = kind.make()
         let steps = try Self.steps()
