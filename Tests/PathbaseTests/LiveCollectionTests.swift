@@ -44,6 +44,29 @@ struct LiveCollectionTests {
     }
 
     @Test
+    func oneChangeIsAbsorbedWithoutAReFetch() throws {
+        let counting = WriteCountingDatabase(wrapping: InMemoryHistoryDatabase())
+        let database = ObservableDatabase(wrapping: counting)
+        let users = database.collection(CollectionUser.self)
+        let everyone = makeUsers(count: 30, seed: 4)
+        try users.save(everyone)
+        let live = try users.live(where: \.age >= 18, sortedBy: [.ascending(\.name), .ascending(\.age)])
+        let scans = counting.scans
+        var moved = everyone[0]
+        moved.name = "Zoe"
+        moved.age = 50
+        try users.save(moved)
+        try users.delete(id: everyone[1].id)
+        // The struct each write touched was read again; the collection was not listed again.
+        #expect(counting.scans == scans)
+        let now = [moved] + everyone.dropFirst(2)
+        let expected = now.filter { ($0.age ?? -1) >= 18 }
+            .sorted { $0.id.collectionInstanceKey < $1.id.collectionInstanceKey }
+            .sorted { ($0.name, $0.age ?? -1) < ($1.name, $1.age ?? -1) }
+        #expect(live.results == expected)
+    }
+
+    @Test
     func resultsFollowASyncApply() throws {
         let producer = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1))
         let consumer = ObservableDatabase(wrapping: InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 2)))
