@@ -1,3 +1,8 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
 import Foundation
 import Observation
 import Pathbase
@@ -31,6 +36,10 @@ struct LiveCollectionTests {
         #expect(changed.value == 1)
         #expect(live.results == expected(everyone + [newcomer]))
 
+        // And as an ObservableObject.
+        let willChange = ObservedFireCount()
+        let subscription = live.objectWillChange.sink { willChange.fire() }
+
         // A change that moves one out; a deletion.
         var young = newcomer
         young.age = 10
@@ -41,6 +50,8 @@ struct LiveCollectionTests {
         var now = everyone.filter { $0.id != firstAdult.id }
         now.append(young)
         #expect(live.results == expected(now))
+        #expect(willChange.value == 2)
+        subscription.cancel()
     }
 
     @Test

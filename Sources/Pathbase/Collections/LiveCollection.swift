@@ -1,7 +1,12 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
 import Observation
 
-/// A collection query's results that keep themselves up to date: an `Observable` object
-/// for SwiftUI, and an `AsyncSequence` of result lists for any task.
+/// A collection query's results that keep themselves up to date: an `Observable` (and
+/// `ObservableObject`) object for SwiftUI, and an `AsyncSequence` of result lists for any task.
 ///
 /// ```swift
 /// let database = ObservableDatabase(wrapping: try SQLiteDatabase(path: "app.sqlite"))
@@ -18,7 +23,7 @@ import Observation
 /// apply, undo). On a database that is not observed it keeps its first results. Its
 /// structs are `Sendable`, since results cross to the tasks that iterate ``updates()``
 /// (``isLive`` tells).
-public final class LiveCollection<Element: Codable & Identifiable & Sendable>: Observable, @unchecked Sendable where Element.ID: CollectionIdentifier {
+public final class LiveCollection<Element: Codable & Identifiable & Sendable>: Observable, ObservableObject, @unchecked Sendable where Element.ID: CollectionIdentifier {
     // @unchecked: the matches and continuations are guarded by `lock`.
 
     /// What the results are.
@@ -26,6 +31,9 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
 
     /// The collection read.
     public let collection: CodableCollection<Element>
+
+    /// Fires before the results change, on the thread of the write.
+    public let objectWillChange = ObservableObjectPublisher()
 
     private let registrar = ObservationRegistrar()
     private let lock = Lock()
@@ -110,6 +118,7 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
         }
         let wasIncluded = lock.withLock { included[instance] != nil }
         guard entry != nil || wasIncluded || error != nil else { return }
+        objectWillChange.send()
         registrar.withMutation(of: self, keyPath: \.results) {
             lock.withLock {
                 if let error { failure = error }
