@@ -7,7 +7,7 @@ import PathbaseSQLite
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write every record of a Pathbase file (or those after a time) to a JSON export.",
-        discussion: "The export keeps each record's path, timestamp and exact value type; `pathbase import` or `importRecords(from:)` rebuild the same state in any database. Reads the file only. Shows progress on a terminal."
+        discussion: "The export keeps each record's path, timestamp and exact value type; `pathbase import` or `importRecords(from:)` rebuild the same state in any database. Lists the Codable collections exported, by name with their fields. Reads the file only. Shows progress on a terminal."
     )
 
     @Argument(help: "The Pathbase SQLite file.")
@@ -31,12 +31,14 @@ struct Export: ParsableCommand {
         let database = try ExistingFile.openForReading(file, failures: failures)
         defer { database.close() }
         let records = database.records(after: cursor)
+        let collections = CollectionListing.lines(of: database)
         try failures.check()
         let progress = TerminalProgress("Exporting", total: records.count)
         let data = try RecordArchive.encode(records, progress: progress.update)
         progress.finish()
         try data.write(to: URL(fileURLWithPath: out), options: .atomic)
         print("Exported \(records.count) records from \(file) to \(out).")
+        for line in collections { print(line) }
     }
 }
 
@@ -44,7 +46,7 @@ struct Export: ParsableCommand {
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add the records of a JSON export to a Pathbase file (created if missing).",
-        discussion: "Records keep their timestamps, so the newest value of each path wins and importing twice changes nothing. A damaged export, or one with a record outside the exchange contract (such as a negative model id), is rejected before anything is written. Shows progress on a terminal."
+        discussion: "Records keep their timestamps, so the newest value of each path wins and importing twice changes nothing. A damaged export, or one with a record outside the exchange contract (such as a negative model id), is rejected before anything is written. Lists the Codable collections the file then holds, by name with their fields. Shows progress on a terminal."
     )
 
     @Argument(help: "The Pathbase SQLite file to import into.")
@@ -66,7 +68,9 @@ struct Import: ParsableCommand {
         let progress = TerminalProgress("Importing", total: records.count)
         try database.importRecords(records, progress: progress.update)
         progress.finish()
+        let collections = CollectionListing.lines(of: database)
         try failures.check()
         print("Imported \(records.count) records from \(input) into \(file).")
+        for line in collections { print(line) }
     }
 }

@@ -7,7 +7,7 @@ import PathbaseSQLite
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the models of a database file, or the current properties of one instance.",
-        discussion: "Without --model and --instance, lists every model id with its numbers of created and deleted instances. With both, prints the instance's properties: id, stored value and the timestamp of its write. Values are printed as stored, without knowing the model types. Reads only: the file is never changed; a missing or empty file, or an instance that does not exist, is an error (exit code 1)."
+        discussion: "Without --model and --instance, lists every model id with its numbers of created and deleted instances, then every Codable collection by name with its fields. With both, prints the instance's properties: id (or field name, for a collection), stored value and the timestamp of its write. Values are printed as stored, without knowing the model types. Reads only: the file is never changed; a missing or empty file, or an instance that does not exist, is an error (exit code 1)."
     )
 
     @Argument(help: "The Pathbase SQLite file.")
@@ -34,10 +34,11 @@ struct Inspect: ParsableCommand {
             guard !records.isEmpty else {
                 throw CommandFailure("model \(model) has no instance \(instance) in \(file)")
             }
-            print("Model \(model), instance \(instance):")
+            let collection = database.collectionSummaries().first { $0.model == model }
+            print("Model \(model)\(collection.map { " (collection \($0.name))" } ?? ""), instance \(instance):")
             print("property  value  (written at)")
             for record in records {
-                let name = record.path.isStatus ? "status" : "\(record.path.property)"
+                let name = collection?.propertyName(record.path.property) ?? (record.path.isStatus ? "status" : "\(record.path.property)")
                 print("\(name)  \(ExistingFile.describe(record.value))  (\(record.timestamp))")
             }
         } else {
@@ -48,6 +49,7 @@ struct Inspect: ParsableCommand {
             for summary in summaries {
                 print("\(summary.model)  \(summary.created)  \(summary.deleted)")
             }
+            for line in CollectionListing.lines(of: database) { print(line) }
         }
         try failures.check()
     }

@@ -156,6 +156,47 @@ struct CommandLineTests {
         expectOneLineFailure(try CommandRunner.run(["check", "missing.sqlite"], in: directory), mentioning: "missing.sqlite: no such file")
     }
 
+    // MARK: Codable collections
+
+    /// A struct of an app that stores Codable collections.
+    private struct Visit: Codable, Identifiable {
+        var id: Int
+        var place: String
+        var nights: Int?
+    }
+
+    /// A file with the collection "visits": instances 1 and 2.
+    private static func makeCollectionFile(_ name: String, in directory: TemporaryDirectory) throws -> ModelKey {
+        let database = try SQLiteDatabase(path: directory.file(name))
+        let visits = database.collection(Visit.self, name: "visits")
+        try visits.save([Visit(id: 1, place: "Oslo", nights: 2), Visit(id: 2, place: "Lima", nights: nil)])
+        database.close()
+        return visits.modelKey
+    }
+
+    @Test("inspect, export and import list collections by name with their fields; an instance shows field names")
+    func collectionsByName() throws {
+        let directory = try TemporaryDirectory()
+        let model = try Self.makeCollectionFile("trips.sqlite", in: directory)
+        let listing = "collection visits (model \(model)): id, nights, place\n"
+        let summary = try CommandRunner.run(["inspect", "trips.sqlite"], in: directory)
+        #expect(summary.status == 0)
+        #expect(summary.output.hasSuffix(listing), "\(summary.output)")
+        let instance = try CommandRunner.run(["inspect", "trips.sqlite", "--model", "\(model)", "--instance", "1"], in: directory)
+        #expect(instance.status == 0)
+        #expect(instance.output.hasPrefix("Model \(model) (collection visits), instance 1:"), "\(instance.output)")
+        #expect(instance.output.contains("place  \"Oslo\""), "\(instance.output)")
+        #expect(instance.output.contains("nights  2"), "\(instance.output)")
+        let exported = try CommandRunner.run(["export", "trips.sqlite", "--out", "trips.json"], in: directory)
+        #expect(exported.status == 0)
+        #expect(exported.output.hasSuffix("to trips.json.\n" + listing), "\(exported.output)")
+        let imported = try CommandRunner.run(["import", "copy.sqlite", "trips.json"], in: directory)
+        #expect(imported.status == 0)
+        #expect(imported.output.hasSuffix("into copy.sqlite.\n" + listing), "\(imported.output)")
+        let copy = try SQLiteDatabase(path: directory.file("copy.sqlite"))
+        #expect(try copy.collection(Visit.self, name: "visits").fetch(id: 2)?.place == "Lima")
+    }
+
     // MARK: export and import
 
     @Test("export then import rebuilds the records in a new file; silent progress when not on a terminal")

@@ -82,6 +82,31 @@ struct CollectionHistorySyncTests {
         #expect(tagsA == ["second"])
     }
 
+    @Test(arguments: [false, true])
+    func aDeletionAndAnEditOnTwoReplicasConverge(sqlite: Bool) throws {
+        let first: any HistoryDatabase = try sqlite ? SQLiteDatabase() : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1))
+        let second: any HistoryDatabase = try sqlite ? SQLiteDatabase() : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 2))
+        let usersA = first.collection(CollectionUser.self, name: "users")
+        let usersB = second.collection(CollectionUser.self, name: "users")
+        let grace = CollectionUser(id: UUID(), name: "Grace", age: 45, tags: [])
+        try usersA.save([ada, grace])
+        try pull(usersB, from: first, into: second)
+        // A deletes Ada; B edits her, and adds a struct of its own.
+        try usersA.delete(id: ada.id)
+        guard var onB = try usersB.fetch(id: ada.id) else { Issue.record("not synchronized"); return }
+        onB.age = 40
+        try usersB.save(onB)
+        let linus = CollectionUser(id: UUID(), name: "Linus", age: 29, tags: ["kernel"])
+        try usersB.save(linus)
+        try pull(usersB, from: first, into: second)
+        try pull(usersA, from: second, into: first)
+        // The same structs on both: the deletion holds (an edit of a field does not revive).
+        let onFirst = try usersA.fetch().sorted { $0.name < $1.name }
+        let onSecond = try usersB.fetch().sorted { $0.name < $1.name }
+        #expect(onFirst == onSecond)
+        #expect(onFirst == [grace, linus])
+    }
+
     @Test
     func undoRestoresAField() throws {
         let undoable = UndoableDatabase(wrapping: InMemoryHistoryDatabase(), depth: 10)

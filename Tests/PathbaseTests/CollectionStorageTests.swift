@@ -124,6 +124,21 @@ struct CollectionStorageTests {
         #expect(try database.collection(CollectionUser.self, name: "people").fetch(id: ada.id) == ada)
     }
 
+    @Test(arguments: DatabaseKind.backends)
+    func aRenamedKeyIsANewFieldAndTheOldValueStays(kind: DatabaseKind) throws {
+        struct Renamed: Codable, Identifiable { var id: UUID; var fullName: String?; var age: Int? }
+        let database = kind.make()
+        let before = database.collection(CollectionUser.self, name: "renamed")
+        try before.save(ada)
+        let after = database.collection(Renamed.self, name: "renamed")
+        guard var renamed = try after.fetch(id: ada.id) else { Issue.record("not found"); return }
+        #expect(renamed.fullName == nil && renamed.age == 36)
+        renamed.fullName = "Augusta Ada"
+        try after.save(renamed)
+        #expect(try after.fetch(id: ada.id)?.fullName == "Augusta Ada")
+        #expect(try before.fetch(id: ada.id)?.name == "Ada")
+    }
+
     @Test
     func aBatchThatFailsStoresNothing() throws {
         let database = try SQLiteDatabase()

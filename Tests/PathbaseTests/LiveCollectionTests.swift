@@ -1,3 +1,8 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
 import Foundation
 import Observation
 import Pathbase
@@ -31,6 +36,10 @@ struct LiveCollectionTests {
         #expect(changed.value == 1)
         #expect(live.results == expected(everyone + [newcomer]))
 
+        // And as an ObservableObject.
+        let willChange = ObservedFireCount()
+        let subscription = live.objectWillChange.sink { willChange.fire() }
+
         // A change that moves one out; a deletion.
         var young = newcomer
         young.age = 10
@@ -41,6 +50,31 @@ struct LiveCollectionTests {
         var now = everyone.filter { $0.id != firstAdult.id }
         now.append(young)
         #expect(live.results == expected(now))
+        #expect(willChange.value == 2)
+        subscription.cancel()
+    }
+
+    @Test
+    func oneChangeIsAbsorbedWithoutAReFetch() throws {
+        let counting = WriteCountingDatabase(wrapping: InMemoryHistoryDatabase())
+        let database = ObservableDatabase(wrapping: counting)
+        let users = database.collection(CollectionUser.self)
+        let everyone = makeUsers(count: 30, seed: 4)
+        try users.save(everyone)
+        let live = try users.live(where: \.age >= 18, sortedBy: [.ascending(\.name), .ascending(\.age)])
+        let scans = counting.scans
+        var moved = everyone[0]
+        moved.name = "Zoe"
+        moved.age = 50
+        try users.save(moved)
+        try users.delete(id: everyone[1].id)
+        // The struct each write touched was read again; the collection was not listed again.
+        #expect(counting.scans == scans)
+        let now = [moved] + everyone.dropFirst(2)
+        let expected = now.filter { ($0.age ?? -1) >= 18 }
+            .sorted { $0.id.collectionInstanceKey < $1.id.collectionInstanceKey }
+            .sorted { ($0.name, $0.age ?? -1) < ($1.name, $1.age ?? -1) }
+        #expect(live.results == expected)
     }
 
     @Test

@@ -15,23 +15,8 @@ final class RepositoryPerson {
     var partner: RepositoryPerson?
 }
 
-/// Every backend the repository runs on, wrappers included.
-enum RepositoryBackend: String, CaseIterable, Sendable {
-    case inMemory, inMemoryHistory, sqlite, minimal, cached, observable, observableSQLite
-
-    func make() -> any Database {
-        switch self {
-        case .inMemory: InMemoryDatabase()
-        case .inMemoryHistory: InMemoryHistoryDatabase()
-        case .sqlite: SQLiteTestFiles.makeDatabase(path: nil)
-        case .minimal: MinimalDatabase()
-        case .cached: CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 4))
-        case .observable: ObservableDatabase(wrapping: InMemoryDatabase())
-        case .observableSQLite: CachedDatabase(wrapping: ObservableDatabase(wrapping: SQLiteTestFiles.makeDatabase(path: nil)), cache: MaximumCountCache(maxCount: 4))
-        }
-    }
-}
-
+/// One generic body, written against ``Repository`` only, run on every backend alone and under
+/// every wrapper and ordered pair of wrappers (``DatabaseKind``).
 @Suite("Repository over collections and models")
 struct RepositoryTests {
 
@@ -50,23 +35,23 @@ struct RepositoryTests {
         #expect(try repository.count() == 9)
     }
 
-    @Test(arguments: RepositoryBackend.allCases)
-    func oneBodyRunsOnCollectionsOnEveryBackend(backend: RepositoryBackend) throws {
-        let users = backend.make().collection(CollectionUser.self)
+    @Test(arguments: DatabaseKind.allCases)
+    func oneBodyRunsOnCollectionsOnEveryBackend(kind: DatabaseKind) throws {
+        let users = kind.make().collection(CollectionUser.self)
         try exercise(users, make: { CollectionUser(id: UUID(), name: "u\($0)", age: $0 * 5, tags: []) }, id: \.id, age: { $0.age ?? 0 })
     }
 
-    @Test(arguments: RepositoryBackend.allCases)
-    func oneBodyRunsOnModelsOnEveryBackend(backend: RepositoryBackend) throws {
-        let database = backend.make()
+    @Test(arguments: DatabaseKind.allCases)
+    func oneBodyRunsOnModelsOnEveryBackend(kind: DatabaseKind) throws {
+        let database = kind.make()
         try exercise(database.repository(of: RepositoryPerson.self), make: {
             RepositoryPerson.create(in: database, id: $0 + 1, name: "p\($0)", age: $0 * 5, partner: nil)
         }, id: \.id, age: \.age)
     }
 
-    @Test(arguments: RepositoryBackend.allCases)
-    func cyclicGraphsRoundTrip(backend: RepositoryBackend) throws {
-        let database = backend.make()
+    @Test(arguments: DatabaseKind.allCases)
+    func cyclicGraphsRoundTrip(kind: DatabaseKind) throws {
+        let database = kind.make()
         // Structs referring to each other by id.
         let nodes = database.collection(CollectionNode.self)
         try nodes.save([CollectionNode(id: 1, title: "a", next: 2), CollectionNode(id: 2, title: "b", next: 1)])

@@ -2,13 +2,17 @@ import Pathbase
 
 /// A database that forwards to another one and remembers every path written through it.
 ///
-/// Used to prove that an operation performs no write at all, on any database kind.
+/// Used to prove that an operation performs no write at all, on any database kind, or reads
+/// no whole model (`scans`).
 final class WriteCountingDatabase: Database {
 
     let base: any Database
 
     /// The paths written so far, in order.
     private(set) var writes: [Path] = []
+
+    /// How many times every instance of a model was listed (`all(model:where:)`).
+    private(set) var scans = 0
 
     init(wrapping base: any Database) {
         self.base = base
@@ -24,7 +28,8 @@ final class WriteCountingDatabase: Database {
     }
 
     func all<T>(model: ModelKey, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
-        base.all(model: model, where: predicate)
+        scans += 1
+        return base.all(model: model, where: predicate)
     }
 
     /// Forgets the writes seen so far.

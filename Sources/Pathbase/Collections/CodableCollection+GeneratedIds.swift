@@ -11,10 +11,12 @@ extension CodableCollection where Element.ID == Int {
     /// The replica number is the history clock's replica id on a ``HistoryDatabase``, else a
     /// random number; both are kept in the database with the counter, so ids keep counting
     /// up after reopening. The counter is local to the database: it is not meant to be
-    /// synchronized.
+    /// synchronized. Every handle on the same storage, on any thread, gets ids of its own.
     public func nextId() throws -> Int {
-        try generatorLock.withLock {
-            try database.inBatchIfSupported { () throws -> Int in
+        // The batch first, then the lock: the order of a caller that asks for an id inside
+        // its own batch, so the two never wait for each other the other way round.
+        try database.inBatchIfSupported { () throws -> Int in
+            try GeneratedIdLocks.shared.withLock(storage: database.storageIdentity, model: modelKey) { () throws -> Int in
                 let replicaPath = Path(model: CollectionKeys.counterModel, instance: modelKey, property: 1)
                 let counterPath = Path(model: CollectionKeys.counterModel, instance: modelKey, property: 2)
                 let replica: Int

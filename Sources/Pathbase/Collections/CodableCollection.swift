@@ -45,8 +45,6 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     let indexedKeys: Result<[String], CollectionError>
 
     private let lock = Lock()
-    /// Serializes ``nextId()`` of this handle.
-    let generatorLock = Lock()
     private var isRegistered = false
     /// The fields of recently fetched or saved structs, by instance: the base that `save`
     /// compares with, so that only fields changed since are written.
@@ -297,6 +295,8 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     /// Registers the name in the database's catalog before the first write.
     private func ensureRegistered() throws {
         if lock.withLock({ isRegistered }) { return }
+        // A declared index that is no field fails before the name is registered.
+        _ = try indexedKeys.get()
         try database.inBatchIfSupported { try layout.checkCatalog(in: database, registering: true) }
         try createIndexes()
         lock.withLock { isRegistered = true }

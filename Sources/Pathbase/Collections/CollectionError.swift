@@ -36,6 +36,7 @@ public enum CollectionError: Error, Equatable, LocalizedError {
     /// An instance in the catalog or an integer id generator is not what it should be.
     case idGeneratorExhausted(collection: String)
 
+    /// What went wrong, naming the collection, the instance and the key concerned.
     public var errorDescription: String? {
         switch self {
         case let .missingField(collection, id, key):

@@ -23,31 +23,43 @@ public protocol CollectionIdentifier: DatabaseValue, Hashable, Sendable {
 }
 
 extension UUID: CollectionIdentifier {
+    /// The instance key the id is stored under.
     public var collectionInstanceKey: InstanceKey { CollectionKeys.instance(hashing: uuidString) }
+    /// Whether the instance key is the id itself.
     public static var isExactInstanceKey: Bool { false }
 }
 
 extension String: CollectionIdentifier {
+    /// The instance key the id is stored under.
     public var collectionInstanceKey: InstanceKey { CollectionKeys.instance(hashing: self) }
+    /// Whether the instance key is the id itself.
     public static var isExactInstanceKey: Bool { false }
 }
 
 extension Int: CollectionIdentifier {
+    /// The instance key the id is stored under.
     public var collectionInstanceKey: InstanceKey { self }
+    /// Whether the instance key is the id itself.
     public static var isExactInstanceKey: Bool { true }
 }
 
 extension Int64: CollectionIdentifier {
+    /// The instance key the id is stored under.
     public var collectionInstanceKey: InstanceKey { InstanceKey(self) }
+    /// Whether the instance key is the id itself.
     public static var isExactInstanceKey: Bool { true }
 }
 
 extension Int32: CollectionIdentifier {
+    /// The instance key the id is stored under.
     public var collectionInstanceKey: InstanceKey { InstanceKey(self) }
+    /// Whether the instance key is the id itself.
     public static var isExactInstanceKey: Bool { true }
 }
 
 extension UInt32: CollectionIdentifier {
+    /// The instance key the id is stored under.
     public var collectionInstanceKey: InstanceKey { InstanceKey(self) }
+    /// Whether the instance key is the id itself.
     public static var isExactInstanceKey: Bool { true }
 }

@@ -20,9 +20,13 @@ public final class CollectionSyncModel: ModelProtocol, @unchecked Sendable {
     /// Unused: collections are requested by their own model key.
     public static var modelId: ModelKey { CollectionKeys.catalogModel }
 
+    /// The database the instance is read from.
     public let database: any Database
+
+    /// The instance key.
     public let id: InstanceKey
 
+    /// A handle of an instance; sync makes these, apps use the collection.
     public init(database: any Database, id: InstanceKey) {
         self.database = database
         self.id = id
@@ -31,6 +35,7 @@ public final class CollectionSyncModel: ModelProtocol, @unchecked Sendable {
     /// Collections have no model-level reset; deleting goes through the collection.
     public func deleteAndClearProperties() {}
 
+    /// The stored type of a collection field, as registered by the collections of this process.
     public static func _$propertyType(_ property: PropertyKey) -> (any DatabaseValue.Type)? {
         CollectionFieldTypes.shared.type(of: property)
     }

@@ -85,6 +85,10 @@ private struct FieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPro
         let storable = try storableType(of: type, key: key)
         if let value = decoder.read(storable, key: key.stringValue) as? T { return value }
         if let value = decoder.layout.defaults[key.stringValue] as? T { return value }
+        // A stored nil is no value; a stored value of another type is not a missing one.
+        if contains(key), case .missing = decoder.readOptional(storable, key: key.stringValue) {
+            throw mismatch(type, key)
+        }
         throw CollectionError.missingField(collection: decoder.layout.name, id: decoder.instanceDescription, key: key.stringValue)
     }
 
@@ -92,8 +96,16 @@ private struct FieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPro
         let storable = try storableType(of: type, key: key)
         switch decoder.readOptional(storable, key: key.stringValue) {
         case .stored(let value): return value as? T
-        case .missing: return decoder.layout.defaults[key.stringValue] as? T
+        case .missing:
+            // The key was stored, so a value of another type is there: never a silent nil.
+            if contains(key) { throw mismatch(type, key) }
+            return decoder.layout.defaults[key.stringValue] as? T
         }
+    }
+
+    /// The error for a key whose stored value is not of the type the struct asks for.
+    private func mismatch<T>(_ type: T.Type, _ key: Key) -> CollectionError {
+        .undecodableField(collection: decoder.layout.name, id: decoder.instanceDescription, key: key.stringValue, reason: "the stored value is not a \(T.self)")
     }
 
     private func storableType<T>(of type: T.Type, key: Key) throws -> any DatabaseValue.Type {

@@ -1,7 +1,12 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
 import Observation
 
-/// A collection query's results that keep themselves up to date: an `Observable` object
-/// for SwiftUI, and an `AsyncSequence` of result lists for any task.
+/// A collection query's results that keep themselves up to date: an `Observable` (and
+/// `ObservableObject`) object for SwiftUI, and an `AsyncSequence` of result lists for any task.
 ///
 /// ```swift
 /// let database = ObservableDatabase(wrapping: try SQLiteDatabase(path: "app.sqlite"))
@@ -18,7 +23,7 @@ import Observation
 /// apply, undo). On a database that is not observed it keeps its first results. Its
 /// structs are `Sendable`, since results cross to the tasks that iterate ``updates()``
 /// (``isLive`` tells).
-public final class LiveCollection<Element: Codable & Identifiable & Sendable>: Observable, @unchecked Sendable where Element.ID: CollectionIdentifier {
+public final class LiveCollection<Element: Codable & Identifiable & Sendable>: Observable, ObservableObject, @unchecked Sendable where Element.ID: CollectionIdentifier {
     // @unchecked: the matches and continuations are guarded by `lock`.
 
     /// What the results are.
@@ -27,10 +32,16 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
     /// The collection read.
     public let collection: CodableCollection<Element>
 
+    /// Fires before the results change, on the thread of the write.
+    public let objectWillChange = ObservableObjectPublisher()
+
     private let registrar = ObservationRegistrar()
     private let lock = Lock()
     /// Every match, in the query's order; ``results`` is a page of it.
     private var matches: [CollectionMatch<Element>]
+    /// Each match by instance, to tell at once whether a write concerns it and to find it
+    /// in `matches` by binary search.
+    private var included: [InstanceKey: CollectionMatch<Element>]
     private var continuations: [Int: AsyncStream<[Element]>.Continuation] = [:]
     private var nextContinuation = 0
     private var failure: CollectionError?
@@ -41,6 +52,7 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
         self.query = query
         self.collection = collection
         matches = try collection.matches(of: query, paged: false)
+        included = Dictionary(matches.lazy.map { ($0.instance, $0) }, uniquingKeysWith: { first, _ in first })
         listenerToken = collection.database.instanceObservers?.addListener { [weak self] path in
             self?.absorb(path)
         }
@@ -104,13 +116,26 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
                 error = .undecodableField(collection: collection.name, id: String(instance), key: "", reason: String(describing: failure))
             }
         }
-        let wasIncluded = lock.withLock { matches.contains { $0.instance == instance } }
+        let wasIncluded = lock.withLock { included[instance] != nil }
         guard entry != nil || wasIncluded || error != nil else { return }
+        objectWillChange.send()
         registrar.withMutation(of: self, keyPath: \.results) {
             lock.withLock {
                 if let error { failure = error }
-                matches.removeAll { $0.instance == instance }
-                if let entry { matches.insert(entry, at: insertionIndex(for: entry)) }
+                if let old = included.removeValue(forKey: instance) {
+                    // The order is total (ties go by instance), so the old match sits just
+                    // before where it would be inserted.
+                    let index = insertionIndex(for: old) - 1
+                    if matches.indices.contains(index), matches[index].instance == instance {
+                        matches.remove(at: index)
+                    } else {
+                        matches.removeAll { $0.instance == instance }
+                    }
+                }
+                if let entry {
+                    matches.insert(entry, at: insertionIndex(for: entry))
+                    included[instance] = entry
+                }
                 let page = query.page(of: matches).map(\.element)
                 for continuation in continuations.values { continuation.yield(page) }
             }

@@ -65,10 +65,16 @@ extension QueryFilter: RepositoryFilter {
 
 extension CodableCollection: Repository {
 
+    /// The structs a filter includes, in instance key order, paged.
+    ///
+    /// ```swift
+    /// let page = try users.fetch(where: \.age >= 18, offset: 20, limit: 20)
+    /// ```
     public func fetch(where filter: CollectionFilter<Element>, offset: Int, limit: Int?) throws -> [Element] {
         try fetch(CollectionQuery(where: filter, offset: offset, limit: limit))
     }
 
+    /// How many structs are stored.
     public func count() throws -> Int {
         try count(where: .all)
     }
@@ -93,28 +99,34 @@ public final class ModelRepository<Model: ModelProtocol>: Repository {
         self.database = database
     }
 
+    /// Every active instance, by id.
     public func fetch() throws -> [Model] {
         database.fetch(QueryDescriptor<Model>())
     }
 
+    /// The active instance with an id, or `nil`.
     public func fetch(id: InstanceKey) throws -> Model? {
         database.active(id: id)
     }
 
+    /// The active instances a filter includes, by id, paged.
     public func fetch(where filter: QueryFilter<Model>, offset: Int, limit: Int?) throws -> [Model] {
         database.fetch(QueryDescriptor(where: filter, offset: offset, limit: limit))
     }
 
+    /// Makes the instance active in this database (creating or restoring it).
     public func save(_ model: Model) throws {
         let handle = Model(database: database, id: model.id)
         if handle.status != .created { handle.insert() }
     }
 
+    /// Marks the instance deleted; its values stay.
     public func delete(id: InstanceKey) throws {
         let handle = Model(database: database, id: id)
         if handle.status == .created { handle.delete() }
     }
 
+    /// How many instances are active.
     public func count() throws -> Int {
         database.count(QueryDescriptor<Model>())
     }

@@ -55,6 +55,14 @@ extension Database {
         return nil
     }
 
+    /// The identity of the database that holds this one's data, looking through every
+    /// wrapper: two handles that reach the same storage by different wrappers share it.
+    var storageIdentity: ObjectIdentifier {
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.storageIdentity }
+        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.storageIdentity }
+        return ObjectIdentifier(self)
+    }
+
     /// The registry of the model types used with this database's data, looking through
     /// every wrapper, editing context and history view, so that two types with one model id are caught
     /// whichever way they reach the data; `nil` for a database that keeps none (your own).
