@@ -6,6 +6,7 @@ let usage = """
       sqlite   SQLiteDatabase against raw SQLite C calls, the in-memory database and a GRDB record
       objects  only the object lines of sqlite (issue 18), for quick and profiling runs
       query    queries run in SQL against closure filters, raw SQLite and re-running a query
+      collections  Codable collections against a GRDB Codable record, raw SQL, and themselves at 10^4 rows
       --smoke  tiny counts and one round: proves the lines run (CI), figures mean nothing
     """
 
@@ -39,6 +40,13 @@ for suite in suites {
             try QueryBenchmark.run()
         } catch {
             print("query benchmark failed: \(error)")
+            exit(1)
+        }
+    case "collections":
+        do {
+            try CollectionBenchmark.run()
+        } catch {
+            print("collections benchmark failed: \(error)")
             exit(1)
         }
     default:

@@ -44,6 +44,17 @@ extension Database {
         return nil
     }
 
+    /// The database that runs read transactions for this one, looking through wrappers that
+    /// show their base's current state; `nil` if reads are not grouped.
+    var readTransactionDatabase: (any ReadTransactionDatabase)? {
+        if let reading = self as? any ReadTransactionDatabase { return reading }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.readTransactionDatabase }
+        if let wrapper = self as? any DatabaseWrapper, wrapper.showsBaseCurrentState {
+            return wrapper.base.readTransactionDatabase
+        }
+        return nil
+    }
+
     /// The registry of the model types used with this database's data, looking through
     /// every wrapper, editing context and history view, so that two types with one model id are caught
     /// whichever way they reach the data; `nil` for a database that keeps none (your own).

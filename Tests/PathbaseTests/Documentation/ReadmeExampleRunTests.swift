@@ -40,6 +40,9 @@ struct ReadmeExampleRunTests {
         let printed = lines.filter { expected.contains($0) }
         #expect(printed == expected, "output:\n\(lines.joined(separator: "\n"))")
         #expect(lines.contains { $0.hasSuffix(" Carol") }, "the history example prints Carol's name with its timestamp")
+        // The collections example: adults sorted by name, then the count after two deletes.
+        #expect(lines.contains(#"["Ada", "Alan"]"#), "output:\n\(lines.joined(separator: "\n"))")
+        #expect(lines.contains("1 Ada"), "output:\n\(lines.joined(separator: "\n"))")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("people.sqlite").path))
     }
 }
