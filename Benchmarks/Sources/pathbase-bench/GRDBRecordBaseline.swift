@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// The baseline for the `sqlite.objects-*` lines: a hand-written GRDB record with a fixed
-/// three-column schema, the way an app would write it without Pathbase. Its row coding is
+/// The baseline row of the object lines: a hand-written GRDB record with a fixed
+/// five-column schema, the way an app would write it without Pathbase. Its row coding is
 /// written out by hand (no `Codable`), GRDB's fastest record path.
 struct BenchRow: FetchableRecord, PersistableRecord {
     static let databaseTableName = "bench_row"
@@ -10,12 +10,17 @@ struct BenchRow: FetchableRecord, PersistableRecord {
     var count: Int
     var name: String
     var score: Double
+    var flag: Bool
+    var note: String
 
-    init(id: Int, count: Int, name: String, score: Double) {
+    /// The row holding what `BenchObject` number `id` holds in the object lines.
+    init(id: Int, names: [String]) {
         self.id = id
-        self.count = count
-        self.name = name
-        self.score = score
+        count = id
+        name = names[id % names.count]
+        score = Double(id)
+        flag = id % 2 == 0
+        note = names[(id &+ 1) % names.count]
     }
 
     init(row: Row) {
@@ -23,6 +28,8 @@ struct BenchRow: FetchableRecord, PersistableRecord {
         count = row[1]
         name = row[2]
         score = row[3]
+        flag = row[4]
+        note = row[5]
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -30,14 +37,23 @@ struct BenchRow: FetchableRecord, PersistableRecord {
         container["count"] = count
         container["name"] = name
         container["score"] = score
+        container["flag"] = flag
+        container["note"] = note
+    }
+
+    var checksum: Int {
+        count &+ name.utf8.count &+ Int(score) &+ (flag ? 1 : 0) &+ note.utf8.count
     }
 }
 
-/// A WAL file holding `BenchRow`s.
+/// A WAL file holding `BenchRow`s (`synchronous = NORMAL`, like `SQLiteDatabase`), and
+/// optionally a history table: every version of every row, by (id, time).
 final class GRDBRecordBaseline {
     let queue: DatabaseQueue
+    let path: String
 
-    init(path: String) throws {
+    init(path: String, history: Bool = false) throws {
+        self.path = path
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -51,34 +67,63 @@ final class GRDBRecordBaseline {
                 table.column("count", .integer).notNull()
                 table.column("name", .text).notNull()
                 table.column("score", .double).notNull()
+                table.column("flag", .boolean).notNull()
+                table.column("note", .text).notNull()
+            }
+            if history {
+                try db.execute(sql: """
+                    CREATE TABLE bench_row_history (
+                        id INTEGER NOT NULL, time INTEGER NOT NULL,
+                        count INTEGER NOT NULL, name TEXT NOT NULL, score DOUBLE NOT NULL,
+                        flag BOOLEAN NOT NULL, note TEXT NOT NULL,
+                        PRIMARY KEY (id, time)
+                    ) WITHOUT ROWID
+                    """)
             }
         }
     }
 
-    /// Inserts one row per id in one transaction, then reads each back by its id.
-    func createThenReadEach(ids: Range<Int>, names: [String]) throws -> Int {
+    /// Inserts one row in its own transaction.
+    func insert(_ row: BenchRow) throws {
+        try queue.write { db in try row.insert(db) }
+    }
+
+    /// Inserts one row and its first version in history, in one transaction.
+    func insertWithHistory(_ row: BenchRow, time: Int64) throws {
         try queue.write { db in
-            for id in ids {
-                try BenchRow(id: id, count: id, name: names[id % names.count], score: Double(id)).insert(db)
-            }
-        }
-        return try queue.read { db in
-            var total = 0
-            for id in ids {
-                guard let row = try BenchRow.fetchOne(db, key: id) else { continue }
-                total &+= row.count &+ row.name.utf8.count &+ Int(row.score)
-            }
-            return total
+            try row.insert(db)
+            try db.execute(
+                sql: "INSERT INTO bench_row_history(id, time, count, name, score, flag, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [row.id, time, row.count, row.name, row.score, row.flag, row.note]
+            )
         }
     }
 
-    /// Inserts (or replaces) every row in one transaction, then reads them all back.
-    func createThenReadAll(count: Int, names: [String]) throws -> [BenchRow] {
+    /// Inserts rows in one transaction (to fill the file before the reading lines).
+    func insertAll(_ rows: [BenchRow]) throws {
         try queue.write { db in
-            for index in 0 ..< count {
-                try BenchRow(id: index, count: index, name: names[index], score: Double(index)).save(db)
-            }
+            for row in rows { try row.insert(db) }
         }
-        return try queue.read { db in try BenchRow.fetchAll(db) }
     }
+
+    /// Reads one row by its id in its own read transaction.
+    func read(id: Int) throws -> BenchRow? {
+        try queue.read { db in try BenchRow.fetchOne(db, key: id) }
+    }
+
+    /// Reads every row, in one read transaction.
+    func readAll() throws -> [BenchRow] {
+        try queue.read { db in try BenchRow.fetchAll(db) }
+    }
+
+    /// The file's size once its WAL is checkpointed into it.
+    func fileBytes() throws -> Int {
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        return fileSize(path)
+    }
+}
+
+/// The size of a file in bytes (0 if it is missing).
+func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
 }

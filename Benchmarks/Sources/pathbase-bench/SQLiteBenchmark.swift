@@ -13,7 +13,7 @@ enum SQLiteBenchmark {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let count = 100_000
+        let count = BenchScale.count(100_000, smoke: 200)
         let names = benchNames(count)
 
         // Batched writes: three properties of every instance per round, one transaction.
@@ -44,7 +44,7 @@ enum SQLiteBenchmark {
         })
 
         // Single sets outside a batch: each is its own transaction.
-        let singles = 2_000
+        let singles = BenchScale.count(2_000, smoke: 20)
         let items = workload.items
         compare("sqlite.autocommit-set", operations: singles, rounds: 3, {
             for index in 0 ..< singles { items[index].count = index &+ 7 }
@@ -83,60 +83,12 @@ enum SQLiteBenchmark {
             blackHole(raw.createdInstances(model: 1))
         })
 
-        // Create objects, then read each back by its id, against a hand-written GRDB record.
-        // Every round creates new ids on both sides, so both insert. Both sides write in one
-        // transaction and read in another (GRDB's and Pathbase's `read { }`): on a
-        // WAL file, a read outside a transaction takes and releases SQLite's shared-memory
-        // lock, two system calls that cost about as much as the lookup.
-        let grdb = try GRDBRecordBaseline(path: path("grdb"))
-        let objects = try freshDatabase("objects")
-        var objectRound = 0, rowRound = 0
-        compare("sqlite.objects-vs-grdb-record", operations: count, rounds: 3, {
-            let ids = objectRound * count ..< (objectRound + 1) * count
-            objectRound += 1
-            try? objects.batch {
-                for id in ids {
-                    BenchItem.create(in: objects, id: id, count: id, name: names[id % count], score: Double(id))
-                }
-            }
-            let total = try? objects.read {
-                var total = 0
-                for id in ids {
-                    let item = BenchItem(database: objects, id: id)
-                    total &+= item.count &+ item.name.utf8.count &+ Int(item.score)
-                }
-                return total
-            }
-            blackHole(total)
-        }, baseline: {
-            let ids = rowRound * count ..< (rowRound + 1) * count
-            rowRound += 1
-            blackHole((try? grdb.createThenReadEach(ids: ids, names: names)) ?? 0)
-        })
-
-        // Create (or overwrite) every object, then list them all and read their properties,
-        // against the GRDB record's `save` and `fetchAll` (one table scan).
-        let grdbListing = try GRDBRecordBaseline(path: path("grdb-listing"))
-        let listed = try freshDatabase("listing")
-        compare("sqlite.objects-listing-vs-grdb-fetchall", operations: count, rounds: 3, {
-            let workload = ModelWorkload(database: listed, count: count, names: names)
-            try? listed.batch { workload.create() }
-            let total = try? listed.read {
-                var total = 0
-                for item in listed.all(of: BenchItem.self) {
-                    total &+= item.count &+ item.name.utf8.count &+ Int(item.score)
-                }
-                return total
-            }
-            blackHole(total)
-        }, baseline: {
-            let rows = (try? grdbListing.createThenReadAll(count: count, names: names)) ?? []
-            blackHole(rows.reduce(0) { $0 &+ $1.count &+ $1.name.utf8.count &+ Int($1.score) })
-        })
+        try ObjectBenchmark.run()
 
         // Per-operation cost from 10^4 to 10^6 instances. One operation is one instance
         // created: a status and three values, both sides.
-        for (exponent, size, rounds) in [(4, 10_000, 5), (5, 100_000, 3), (6, 1_000_000, 1)] {
+        let sizes = BenchScale.isSmoke ? [(4, 30, 1), (5, 60, 1), (6, 90, 1)] : [(4, 10_000, 5), (5, 100_000, 3), (6, 1_000_000, 1)]
+        for (exponent, size, rounds) in sizes {
             let sizeNames = benchNames(size)
             let sizeDatabase = try freshDatabase("scale-\(exponent)")
             let sizeWorkload = ModelWorkload(database: sizeDatabase, count: size, names: sizeNames)
@@ -155,7 +107,7 @@ enum SQLiteBenchmark {
                 }
                 sizeRaw.execute("COMMIT")
             })
-            let sample = (0 ..< 20_000).map { _ in Int.random(in: 0 ..< size) }
+            let sample = (0 ..< BenchScale.count(20_000, smoke: 50)).map { _ in Int.random(in: 0 ..< size) }
             let sizeItems = sizeWorkload.items
             compare("sqlite.cold-get.1e\(exponent)", operations: sample.count, rounds: 3, {
                 var total = 0
@@ -169,13 +121,13 @@ enum SQLiteBenchmark {
         }
     }
 
-    private static func path(_ name: String) -> String {
+    static func path(_ name: String) -> String {
         directory.appendingPathComponent("\(name).sqlite").path
     }
 
-    private static func freshDatabase(_ name: String) throws -> SQLiteDatabase {
+    static func freshDatabase(_ name: String, options: SQLiteDatabase.Options = SQLiteDatabase.Options()) throws -> SQLiteDatabase {
         let file = path(name)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
-        return try SQLiteDatabase(path: file)
+        return try SQLiteDatabase(path: file, options: options)
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
 
 let usage = """
-    usage: pathbase-bench <suite>...
+    usage: pathbase-bench <suite>... [--smoke]
       memory   in-memory databases against a plain [Path: Any] dictionary
       sqlite   SQLiteDatabase against raw SQLite C calls, the in-memory database and a GRDB record
+      objects  only the object lines of sqlite (issue 18), for quick and profiling runs
       query    queries run in SQL against closure filters, raw SQLite and re-running a query
       collections  Codable collections against a GRDB Codable record, raw SQL, and themselves at 10^4 rows
+      --smoke  tiny counts and one round: proves the lines run (CI), figures mean nothing
     """
 
-let suites = CommandLine.arguments.dropFirst()
+let suites = CommandLine.arguments.dropFirst().filter { $0 != "--smoke" }
 if suites.isEmpty {
     print(usage)
     exit(1)
@@ -22,6 +24,15 @@ for suite in suites {
             try SQLiteBenchmark.run()
         } catch {
             print("sqlite benchmark failed: \(error)")
+            exit(1)
+        }
+    case "objects":
+        do {
+            try FileManager.default.createDirectory(at: SQLiteBenchmark.directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: SQLiteBenchmark.directory) }
+            try ObjectBenchmark.run()
+        } catch {
+            print("objects benchmark failed: \(error)")
             exit(1)
         }
     case "query":

@@ -51,6 +51,8 @@ extension SQLiteDatabase {
     }
 
     private func runTransaction<Result>(begin: Statement, _ body: () throws -> Result) throws -> Result {
+        // What the transaction saw of the file may change once it ends.
+        defer { listingColumns.transactionEnded() }
         try execute(begin)
         transaction.began()
         let result: Result

@@ -13,7 +13,9 @@ extension SQLiteDatabase {
     /// ``fetch(_:at:)`` to get it thrown instead.
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
         reporting(nil) { () throws(SQLiteDatabaseError) in
-            try readCurrent(path, as: Value.self)?.value
+            // Without `Timestamped<Value>`: its generic metadata, looked up on every call of
+            // this unspecialized method, cost a third of a listing's reads.
+            try readCurrent(path, as: Value.self) { value, _ in value }
         }
     }
 
@@ -159,13 +161,31 @@ extension SQLiteDatabase {
     }
 
     func readCurrent<Value: DatabaseValue>(_ path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
-        _ = try openHandle()
+        try readCurrent(path, as: type) { value, timestamp in Timestamped(value: value, timestamp: timestamp) }
+    }
+
+    /// The current value at a path and its timestamp, made into a `Result` by `make`; `nil`
+    /// if none is stored or it is not a `Value`. Inside a transaction, a listed model's
+    /// values come from ``ListingColumns``.
+    @inline(__always)
+    func readCurrent<Value: DatabaseValue, Result>(_ path: Path, as type: Value.Type, _ make: (Value, Timestamp) -> Result) throws(SQLiteDatabaseError) -> Result? {
+        let handle = try openHandle()
+        if transaction.inBatch {
+            switch try listingColumns.value(at: path, connection: handle) {
+            case .absent:
+                return nil
+            case .kept(let kept):
+                return try codec.decode(type, from: kept, tag: KeptValue.tagColumn, value: KeptValue.valueColumn).map { make($0, kept.timestamp) }
+            case .notKept:
+                break
+            }
+        }
         let statement = statements.selectCurrent
         statement.bindPath(path)
         defer { statement.reset() }
         guard try hasRow(statement),
               let value = try codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
-        return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
+        return make(value, statement.timestamp(at: 2))
     }
 
     func read<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
@@ -191,7 +211,7 @@ extension SQLiteDatabase {
     }
 
     func readStatuses(model: ModelKey, at timestamp: Timestamp?) throws(SQLiteDatabaseError) -> [(InstanceKey, InstanceStatus)] {
-        _ = try openHandle()
+        let handle = try openHandle()
         var statuses: [(InstanceKey, InstanceStatus)] = []
         if let timestamp, keepsHistory {
             // Rows come by instance, then time: the last row of each instance is its
@@ -222,6 +242,10 @@ extension SQLiteDatabase {
             if let status = try codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2), status != .notCreated {
                 statuses.append((Int(statement.int64(at: 0)), status))
             }
+        }
+        if timestamp == nil, transaction.inBatch {
+            // A listing: reads of the instances' properties are likely to follow.
+            listingColumns.listed(model, instances: statuses.count, connection: handle)
         }
         return statuses
     }

@@ -76,6 +76,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     var codec: ValueCodec
     let queryStatements = QueryStatementCache()
     let activeInstances = ActiveInstances()
+    /// The properties of models listed in the running transaction, one scan each.
+    let listingColumns = ListingColumns()
     /// Batch nesting, the batch's first failure, and the caches a rollback must reset.
     let transaction = TransactionState()
 
@@ -121,6 +123,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         self.errorHandler = options.errorHandler
         transaction.register(codec)
         transaction.register(activeInstances)
+        transaction.register(listingColumns)
         if let newest = connection.newestTimestamp {
             clock.receive(newest)
         }
@@ -158,6 +161,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         statements.finalize()
         queryStatements.finalize()
         activeInstances.finalize()
+        listingColumns.finalize()
         codec.finalize()
         do throws(SQLiteDatabaseError) {
             try connection.close()

@@ -6,7 +6,7 @@ protocol NativeValue: DatabaseValue {
     static var tag: ValueTag { get }
     /// The value as SQLite stores it.
     var stored: StoredValue { get }
-    static func read(from statement: Statement, at column: Int32) -> Self?
+    static func read(from statement: some ValueColumns, at column: Int32) -> Self?
 }
 
 /// A fixed-width integer stored as SQLite INTEGER.
@@ -15,7 +15,7 @@ protocol NativeInteger: NativeValue, FixedWidthInteger {}
 extension NativeInteger {
     var stored: StoredValue { .integer(Int64(truncatingIfNeeded: self)) }
 
-    static func read(from statement: Statement, at column: Int32) -> Self? {
+    static func read(from statement: some ValueColumns, at column: Int32) -> Self? {
         Self(truncatingIfNeeded: statement.int64(at: column))
     }
 }
@@ -34,13 +34,13 @@ extension UInt64: NativeInteger { static var tag: ValueTag { .uint64 } }
 extension Bool: NativeValue {
     static var tag: ValueTag { .bool }
     var stored: StoredValue { .integer(self ? 1 : 0) }
-    static func read(from statement: Statement, at column: Int32) -> Bool? { statement.int64(at: column) != 0 }
+    static func read(from statement: some ValueColumns, at column: Int32) -> Bool? { statement.int64(at: column) != 0 }
 }
 
 extension Double: NativeValue {
     static var tag: ValueTag { .double }
     var stored: StoredValue { .real(self) }
-    static func read(from statement: Statement, at column: Int32) -> Double? {
+    static func read(from statement: some ValueColumns, at column: Int32) -> Double? {
         // SQLite stores NaN as NULL.
         statement.isNull(at: column) ? .nan : statement.double(at: column)
     }
@@ -49,7 +49,7 @@ extension Double: NativeValue {
 extension Float: NativeValue {
     static var tag: ValueTag { .float }
     var stored: StoredValue { .real(Double(self)) }
-    static func read(from statement: Statement, at column: Int32) -> Float? {
+    static func read(from statement: some ValueColumns, at column: Int32) -> Float? {
         statement.isNull(at: column) ? .nan : Float(statement.double(at: column))
     }
 }
@@ -57,19 +57,19 @@ extension Float: NativeValue {
 extension String: NativeValue {
     static var tag: ValueTag { .string }
     var stored: StoredValue { .text(self) }
-    static func read(from statement: Statement, at column: Int32) -> String? { statement.string(at: column) }
+    static func read(from statement: some ValueColumns, at column: Int32) -> String? { statement.string(at: column) }
 }
 
 extension Data: NativeValue {
     static var tag: ValueTag { .data }
     var stored: StoredValue { .blob(self) }
-    static func read(from statement: Statement, at column: Int32) -> Data? { statement.data(at: column) }
+    static func read(from statement: some ValueColumns, at column: Int32) -> Data? { statement.data(at: column) }
 }
 
 extension Date: NativeValue {
     static var tag: ValueTag { .date }
     var stored: StoredValue { .real(timeIntervalSinceReferenceDate) }
-    static func read(from statement: Statement, at column: Int32) -> Date? {
+    static func read(from statement: some ValueColumns, at column: Int32) -> Date? {
         Date(timeIntervalSinceReferenceDate: statement.double(at: column))
     }
 }
@@ -77,7 +77,7 @@ extension Date: NativeValue {
 extension InstanceStatus: NativeValue {
     static var tag: ValueTag { .status }
     var stored: StoredValue { .integer(Int64(rawValue)) }
-    static func read(from statement: Statement, at column: Int32) -> InstanceStatus? {
+    static func read(from statement: some ValueColumns, at column: Int32) -> InstanceStatus? {
         UInt8(exactly: statement.int64(at: column)).flatMap(InstanceStatus.init(rawValue:))
     }
 }
@@ -95,7 +95,7 @@ extension Array: NativeValue where Element == Int {
         return .blob(bytes)
     }
 
-    static func read(from statement: Statement, at column: Int32) -> [Int]? {
+    static func read(from statement: some ValueColumns, at column: Int32) -> [Int]? {
         statement.withBytes(at: column) { buffer in
             guard buffer.count % 8 == 0 else { return nil }
             return (0 ..< buffer.count / 8).map { offset in

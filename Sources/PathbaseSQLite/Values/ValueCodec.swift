@@ -80,10 +80,10 @@ final class ValueCodec: RowMirror {
 
     // MARK: Reading
 
-    /// Reads the value in columns (`tagColumn`, `valueColumn`) as `Value`; `nil` if it was
-    /// stored as another type or no longer decodes. Throws when SQLite fails to read the
-    /// table of value types.
-    func decode<Value: DatabaseValue>(_ type: Value.Type, from statement: Statement, tag tagColumn: Int32, value valueColumn: Int32) throws(SQLiteDatabaseError) -> Value? {
+    /// Reads the value in columns (`tagColumn`, `valueColumn`) of a row (a statement's, or
+    /// one kept in memory) as `Value`; `nil` if it was stored as another type or no longer
+    /// decodes. Throws when SQLite fails to read the table of value types.
+    func decode<Value: DatabaseValue>(_ type: Value.Type, from statement: some ValueColumns, tag tagColumn: Int32, value valueColumn: Int32) throws(SQLiteDatabaseError) -> Value? {
         let tagValue = statement.int64(at: tagColumn)
         if tagValue >= ValueTag.codableBase {
             let base = unwrappedType(Value.self)
@@ -111,7 +111,7 @@ final class ValueCodec: RowMirror {
 
     /// Reads a `Native` as `Value`, which the caller checked is the same type.
     @inline(__always)
-    private func read<Native: NativeValue, Value>(_ native: Native.Type, as type: Value.Type, from statement: Statement, at column: Int32) -> Value? {
+    private func read<Native: NativeValue, Value>(_ native: Native.Type, as type: Value.Type, from statement: some ValueColumns, at column: Int32) -> Value? {
         Native.read(from: statement, at: column).map { unsafeBitCast($0, to: Value.self) }
     }
 
@@ -136,7 +136,7 @@ final class ValueCodec: RowMirror {
         return nativeType.read(from: statement, at: valueColumn) ?? ValueCodec.storedNil
     }
 
-    private func decodeJSON<Value: DatabaseValue>(_ type: Value.Type, from statement: Statement, at column: Int32) -> Value? {
+    private func decodeJSON<Value: DatabaseValue>(_ type: Value.Type, from statement: some ValueColumns, at column: Int32) -> Value? {
         // Not a storage failure: the bytes were read. JSON that no longer decodes as the type
         // (its `Codable` shape changed) is "not a `Value`", which `get` answers with `nil`.
         try? decoder.decode(type, from: statement.data(at: column))

@@ -1,0 +1,207 @@
+import Foundation
+import GRDBSQLite
+import Pathbase
+
+/// The current values of the properties of models listed in the running transaction, each
+/// property read with one range scan, so that a listing — `all(of:)`, then every property
+/// of every instance — costs one scan per property instead of one b-tree descent per value.
+///
+/// Listing a model's current instances inside a transaction (`read { }` or `batch { }`)
+/// marks the model. The first read of one of its properties then scans that property's
+/// range of `current_values` (the primary key is ordered model, property, instance, so it
+/// is contiguous) and answers this and later reads of the property from memory.
+///
+/// What is kept is exactly what the file holds for the transaction: other connections can't
+/// change what a transaction sees, and everything is dropped when the transaction ends, when
+/// it or one of its savepoints rolls back, and when this connection changed any row since
+/// the columns were read (`sqlite3_total_changes64`); a model must be listed again after
+/// that. A property with more than ``maximumRows`` rows is not kept (memory), and a value
+/// whose storage class is not the one its tag writes (a file edited by hand) is read from
+/// the file, as without the columns. Used while holding the database's lock.
+final class ListingColumns: RowMirror {
+
+    /// The most rows one kept property may have: about 60 bytes each.
+    static let maximumRows = 200_000
+
+    /// What a read of a path finds here.
+    enum Lookup {
+        /// The path's property is not kept: read the file.
+        case notKept
+        /// The property is kept and the path has no current value.
+        case absent
+        /// The path's current value.
+        case kept(KeptValue)
+    }
+
+    private struct ColumnKey: Hashable {
+        let model: ModelKey
+        let property: PropertyKey
+    }
+
+    /// A kept property: its values by instance; `nil` when it has too many rows to keep.
+    private var columns: [ColumnKey: [InstanceKey: KeptValue?]?] = [:]
+    /// The models listed, with how many instances each listing returned.
+    private var listedModels: [ModelKey: Int] = [:]
+    private var changesWhenListed: Int64 = 0
+    private var scanStatement: Statement?
+
+    /// A model's current instances were listed in the running transaction.
+    func listed(_ model: ModelKey, instances: Int, connection: OpaquePointer) {
+        dropIfChanged(connection: connection)
+        listedModels[model] = instances
+    }
+
+    /// The current value of `path`, if its property is kept or its model was listed.
+    func value(at path: Path, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Lookup {
+        guard !listedModels.isEmpty else { return .notKept }
+        dropIfChanged(connection: connection)
+        guard let instances = listedModels[path.model] else { return .notKept }
+        let key = ColumnKey(model: path.model, property: path.property)
+        let column: [InstanceKey: KeptValue?]?
+        if let known = columns[key] {
+            column = known
+        } else {
+            column = try scan(key, expectedRows: instances, connection: connection)
+            columns[key] = column
+        }
+        guard let column else { return .notKept }
+        switch column[path.instance] {
+        case nil: return .absent
+        case .some(nil): return .notKept
+        case .some(.some(let value)): return .kept(value)
+        }
+    }
+
+    /// The transaction ended: what it saw may change.
+    func transactionEnded() {
+        columns.removeAll()
+        listedModels.removeAll()
+    }
+
+    func rowsRolledBack() {
+        transactionEnded()
+    }
+
+    func finalize() {
+        scanStatement?.finalize()
+        scanStatement = nil
+        transactionEnded()
+    }
+
+    /// Drops everything when this connection changed a row since the models were listed.
+    private func dropIfChanged(connection: OpaquePointer) {
+        let changes = sqlite3_total_changes64(connection)
+        if changes != changesWhenListed {
+            transactionEnded()
+            changesWhenListed = changes
+        }
+    }
+
+    /// Reads one property's current values; `nil` if it has more than ``maximumRows``.
+    private func scan(_ key: ColumnKey, expectedRows: Int, connection: OpaquePointer) throws(SQLiteDatabaseError) -> [InstanceKey: KeptValue?]? {
+        if scanStatement == nil {
+            scanStatement = try Statement(
+                sql: "SELECT instance, type, value, time, counter, replica FROM current_values WHERE model = ?1 AND property = ?2",
+                connection: connection
+            )
+        }
+        guard let scan = scanStatement else { return nil }
+        defer { scan.reset() }
+        scan.bind(key.model, at: 1)
+        scan.bind(key.property, at: 2)
+        var values: [InstanceKey: KeptValue?] = [:]
+        values.reserveCapacity(min(expectedRows, Self.maximumRows))
+        while true {
+            switch scan.step() {
+            case SQLITE_ROW:
+                guard values.count < Self.maximumRows else { return nil }
+                // `nil` (kept as such) marks a value to read from the file.
+                values.updateValue(KeptValue(scan), forKey: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)))
+            case SQLITE_DONE:
+                return values
+            case let code:
+                throw .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)))
+            }
+        }
+    }
+}
+
+/// A current value kept in memory: its tag in column 0 and its value in column 1, read
+/// exactly as SQLite reads a row of `current_values`.
+struct KeptValue: ValueColumns {
+
+    static let tagColumn: Int32 = 0
+    static let valueColumn: Int32 = 1
+
+    let tag: Int64
+    let value: StoredValue
+    let timestamp: Pathbase.Timestamp
+
+    /// The value of a row (instance, type, value, time, counter, replica); `nil` if its
+    /// storage class is not the one its tag writes.
+    init?(_ row: Statement) {
+        tag = row.int64(at: 1)
+        let storageClass = sqlite3_column_type(row.handle, 2)
+        guard storageClass == Self.storageClass(ofTag: tag) || (storageClass == SQLITE_NULL && Self.mayBeNull(tag: tag)) else {
+            return nil
+        }
+        switch storageClass {
+        case SQLITE_INTEGER: value = .integer(row.int64(at: 2))
+        case SQLITE_FLOAT: value = .real(row.double(at: 2))
+        case SQLITE_TEXT: value = .text(row.string(at: 2))
+        case SQLITE_BLOB: value = .blob(row.data(at: 2))
+        default: value = .null
+        }
+        timestamp = row.timestamp(at: 3)
+    }
+
+    /// The storage class a value of this tag is written as.
+    private static func storageClass(ofTag tag: Int64) -> Int32 {
+        if tag >= ValueTag.codableBase { return SQLITE_BLOB }
+        switch ValueTag(rawValue: tag) {
+        case .null, nil: return SQLITE_NULL
+        case .bool, .int, .int8, .int16, .int32, .int64, .uint, .uint8, .uint16, .uint32, .uint64, .status: return SQLITE_INTEGER
+        case .double, .float, .date: return SQLITE_FLOAT
+        case .string: return SQLITE_TEXT
+        case .data, .integerArray: return SQLITE_BLOB
+        }
+    }
+
+    /// Floating point NaN is stored as NULL.
+    private static func mayBeNull(tag: Int64) -> Bool {
+        tag == ValueTag.double.rawValue || tag == ValueTag.float.rawValue || tag == ValueTag.date.rawValue
+    }
+
+    // MARK: ValueColumns, with SQLite's conversions of the storage classes kept here
+
+    func int64(at column: Int32) -> Int64 {
+        guard column == Self.valueColumn else { return tag }
+        if case .integer(let integer) = value { return integer }
+        return 0
+    }
+
+    func double(at column: Int32) -> Double {
+        if case .real(let real) = value { return real }
+        return 0
+    }
+
+    func isNull(at column: Int32) -> Bool {
+        if case .null = value { return true }
+        return false
+    }
+
+    func string(at column: Int32) -> String {
+        if case .text(let text) = value { return text }
+        return ""
+    }
+
+    func data(at column: Int32) -> Data {
+        if case .blob(let bytes) = value { return bytes }
+        return Data()
+    }
+
+    func withBytes<Result>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        guard case .blob(let bytes) = value, !bytes.isEmpty else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try bytes.withUnsafeBytes(body)
+    }
+}

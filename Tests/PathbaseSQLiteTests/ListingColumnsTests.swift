@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import Pathbase
+import PathbaseSQLite
+import Testing
+
+@Suite("SQLiteDatabase: a listing in a transaction reads each property with one scan and stays exact")
+struct ListingColumnsTests {
+
+    /// Every stored kind of value, as one person.
+    private static func fill(_ database: SQLiteDatabase) {
+        let alice = Person.create(in: database, id: 1, name: "Alice", age: 30)
+        alice.address = Address(street: "Main", number: 3)
+        alice.nickname = "Al"
+        alice.isAdmin = true
+        alice.avatar = Data([1, 2, 3])
+        alice.score = .nan
+        alice.tags = ["a", "b"]
+        alice.priority = .high
+        alice.birthday = Date(timeIntervalSinceReferenceDate: 12.5)
+        let bob = Person.create(in: database, id: 2, name: "Bob", age: 40)
+        bob.partner = alice
+        bob.friends = [alice]
+        bob.avatar = Data()
+        Person.create(in: database, id: 3, name: "", age: 0).delete()
+    }
+
+    /// Everything a person's properties read as.
+    private static func snapshot(_ people: [Person]) -> [String] {
+        people.sorted { $0.id < $1.id }.map { person in
+            "\(person.id) \(person.name) \(person.age) \(person.address) \(person.nickname ?? "nil") \(person.isAdmin) "
+                + "\(Array(person.avatar)) \(person.score) \(person.partner?.id ?? -1) \(person.friends.map(\.id)) "
+                + "\(person.tags.sorted()) \(person.priority) \(person.birthday?.timeIntervalSinceReferenceDate ?? -1)"
+        }
+    }
+
+    @Test("Listing inside read { } reads every kind of value as listing outside a transaction does")
+    func sameValuesInsideAndOutside() throws {
+        let database = try SQLiteDatabase()
+        Self.fill(database)
+        let outside = Self.snapshot(database.all(of: Person.self))
+        let inside = try database.read { Self.snapshot(database.all(of: Person.self)) }
+        #expect(inside == outside)
+        #expect(inside.count == 2)
+        #expect(inside.first?.hasPrefix("1 Alice 30 Address(street: \"Main\", number: 3) Al true [1, 2, 3] nan -1 [] [\"a\", \"b\"] high 12.5") == true)
+        // A value read as another type than it was written as reads as nil, as outside.
+        let wrongType: Int? = try database.read {
+            _ = database.all(of: Person.self)
+            return database.get(Path(model: Person.modelId, instance: 1, property: 1))
+        }
+        #expect(wrongType == nil)
+    }
+
+    @Test("A write after the listing is seen by the reads that follow it in the same batch")
+    func writeAfterListing() throws {
+        let database = try SQLiteDatabase()
+        Self.fill(database)
+        let (before, after, added) = try database.batch { () -> (String, String, [String]) in
+            let alice = try #require(database.all(of: Person.self).first { $0.id == 1 })
+            let before = alice.name
+            alice.name = "Alicia"
+            let added = Person.create(in: database, id: 4, name: "Dan", age: 5)
+            return (before, alice.name, [added.name, "\(added.age)"])
+        }
+        #expect(before == "Alice")
+        #expect(after == "Alicia")
+        #expect(added == ["Dan", "5"])
+    }
+
+    @Test("What a rolled-back nested batch wrote is not read from the listing afterwards")
+    func rolledBackSavepoint() throws {
+        let database = try SQLiteDatabase()
+        Self.fill(database)
+        let name = try database.batch { () -> String in
+            #expect(throws: TestError.self) {
+                try database.batch {
+                    database.get(id: 1, of: Person.self)?.name = "Changed"
+                    // Listed after the write: the kept names include "Changed".
+                    #expect(database.all(of: Person.self).first { $0.id == 1 }?.name == "Changed")
+                    throw TestError()
+                }
+            }
+            return database.get(id: 1, of: Person.self)?.name ?? "missing"
+        }
+        #expect(name == "Alice")
+    }
+
+    @Test("A read block after another connection's commit reads the new values")
+    func nextTransactionSeesOtherConnection() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file()
+        let database = try SQLiteDatabase(path: path)
+        let other = try SQLiteDatabase(path: path)
+        Self.fill(database)
+        let first = try database.read { database.all(of: Person.self).map(\.name).sorted() }
+        other.get(id: 1, of: Person.self)?.name = "Theirs"
+        let second = try database.read { database.get(id: 1, of: Person.self)?.name }
+        #expect(first == ["Alice", "Bob"])
+        #expect(second == "Theirs")
+    }
+
+    @Test("A value whose storage class does not match its tag (a file edited by hand) reads as without a listing")
+    func handEditedValue() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file()
+        do {
+            let database = try SQLiteDatabase(path: path)
+            Self.fill(database)
+        }
+        // The age of Alice becomes the text '31' under the tag of Int.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE current_values SET value = '31' WHERE model = ? AND property = 2 AND instance = 1", arguments: [Person.modelId])
+        }
+        try queue.close()
+        let database = try SQLiteDatabase(path: path)
+        let outside = database.get(id: 1, of: Person.self)?.age
+        let inside = try database.read { database.all(of: Person.self).first { $0.id == 1 }?.age }
+        #expect(outside == 31)
+        #expect(inside == outside)
+    }
+}
