@@ -52,6 +52,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
 
     /// The file's path, or `nil` for an in-memory database.
     public let path: String?
+    /// What goes with this database: its temporary asset folder, files removed on close.
+    let lifetime = DatabaseLifetime()
 
     /// Whether every record is kept, or only current values (see ``Options/keepsHistory``).
     public let keepsHistory: Bool
@@ -143,6 +145,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         codec.finalize()
         connection.close()
         self.connection = nil
+        lifetime.databaseClosed()
     }
 
     // MARK: Helpers for the operations (called while holding the lock)
