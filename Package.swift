@@ -90,11 +90,17 @@ let package = Package(
             ],
             path: "Tests/ReadmeExamples"
         ),
+        // What several test targets share: seeded randomness, stress settings, thread barriers.
+        .target(
+            name: "PathbaseTestSupport",
+            path: "Tests/PathbaseTestSupport"
+        ),
         .testTarget(
             name: "PathbaseTests",
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                "PathbaseTestSupport",
                 // Built so that a test can run the README's examples.
                 "ReadmeExamples",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
@@ -105,9 +111,20 @@ let package = Package(
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                "PathbaseTestSupport",
                 // Built so that the durability tests can launch it.
                 "PathbaseCrashWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Runs the built `pathbase` executable as a real process and checks its output.
+        .testTarget(
+            name: "PathbaseCLITests",
+            dependencies: [
+                "Pathbase",
+                "PathbaseSQLite",
+                // Built so that the tests can launch it.
+                "pathbase",
             ]
         ),
         .testTarget(

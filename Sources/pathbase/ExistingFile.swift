@@ -3,24 +3,26 @@ import Foundation
 import Pathbase
 import PathbaseSQLite
 
-/// Opens an existing Pathbase file for the commands that read one.
+/// Opens Pathbase files for the commands, and turns the failures that the database reports
+/// to its error handler into a thrown error.
 enum ExistingFile {
 
-    /// Opens `path`, whatever its history setting; never creates a file.
-    static func open(_ path: String) throws -> SQLiteDatabase {
+    /// Opens an existing file for reading only: never creates, upgrades or writes it.
+    /// A missing or empty file throws with a readable message.
+    static func openForReading(_ path: String, failures: FailureLog) throws -> SQLiteDatabase {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw MissingFile(path: path)
+            throw CommandFailure("\(path): no such file")
         }
-        let quiet = SQLiteDatabase.Options(errorHandler: { error in
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-        })
         do throws(SQLiteDatabaseError) {
-            return try SQLiteDatabase(path: path, options: quiet)
-        } catch .historyModeMismatch(_, let fileKeepsHistory) {
-            var options = quiet
-            options.keepsHistory = fileKeepsHistory
-            return try SQLiteDatabase(path: path, options: options)
+            return try SQLiteDatabase(path: path, options: .init(readOnly: true, errorHandler: failures.handler))
+        } catch .noDatabase {
+            throw CommandFailure("\(path) is empty: it holds no Pathbase database (left unchanged)")
         }
+    }
+
+    /// Opens a file for writing, creating it when missing, with the file's history setting.
+    static func openForWriting(_ path: String, failures: FailureLog) throws -> SQLiteDatabase {
+        try SQLiteDatabase(path: path, options: .init(errorHandler: failures.handler))
     }
 
     /// A stored value as the CLI prints it: strings quoted, other values as Swift prints them.
@@ -33,8 +35,25 @@ enum ExistingFile {
     }
 }
 
-/// The file a reading command was given does not exist.
-struct MissingFile: Error, CustomStringConvertible {
-    let path: String
-    var description: String { "\(path): no such file" }
+/// Collects what a database reports to its error handler (its non-throwing reads and
+/// writes can't throw), so that a command fails with it instead of printing and going on.
+final class FailureLog: @unchecked Sendable {
+
+    private let lock = NSLock()
+    private var first: SQLiteDatabaseError?
+
+    var handler: @Sendable (SQLiteDatabaseError) -> Void {
+        { [self] error in
+            lock.lock()
+            if first == nil { first = error }
+            lock.unlock()
+        }
+    }
+
+    /// Throws the first reported failure, if any.
+    func check() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if let first { throw first }
+    }
 }

@@ -7,7 +7,7 @@ import PathbaseSQLite
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write every record of a Pathbase file (or those after a time) to a JSON export.",
-        discussion: "The export keeps each record's path, timestamp and exact value type; `pathbase import` or `importRecords(from:)` rebuild the same state in any database."
+        discussion: "The export keeps each record's path, timestamp and exact value type; `pathbase import` or `importRecords(from:)` rebuild the same state in any database. Reads the file only. Shows progress on a terminal."
     )
 
     @Argument(help: "The Pathbase SQLite file.")
@@ -20,17 +20,22 @@ struct Export: ParsableCommand {
     var after: String?
 
     func run() throws {
-        let database = try ExistingFile.open(file)
-        defer { database.close() }
         var cursor: Timestamp?
         if let after {
             guard let date = ISO8601DateFormatter().date(from: after) else {
-                throw ValidationError("'\(after)' is not an ISO 8601 time such as 2026-11-21T10:00:00Z")
+                throw CommandFailure("'\(after)' is not an ISO 8601 time such as 2026-11-21T10:00:00Z")
             }
             cursor = Timestamp(latestAt: date)
         }
+        let failures = FailureLog()
+        let database = try ExistingFile.openForReading(file, failures: failures)
+        defer { database.close() }
         let records = database.records(after: cursor)
-        try RecordArchive.encode(records).write(to: URL(fileURLWithPath: out), options: .atomic)
+        try failures.check()
+        let progress = TerminalProgress("Exporting", total: records.count)
+        let data = try RecordArchive.encode(records, progress: progress.update)
+        progress.finish()
+        try data.write(to: URL(fileURLWithPath: out), options: .atomic)
         print("Exported \(records.count) records from \(file) to \(out).")
     }
 }
@@ -39,7 +44,7 @@ struct Export: ParsableCommand {
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add the records of a JSON export to a Pathbase file (created if missing).",
-        discussion: "Records keep their timestamps, so the newest value of each path wins and importing twice changes nothing. A damaged export is rejected before anything is written."
+        discussion: "Records keep their timestamps, so the newest value of each path wins and importing twice changes nothing. A damaged export, or one with a record outside the exchange contract (such as a negative model id), is rejected before anything is written. Shows progress on a terminal."
     )
 
     @Argument(help: "The Pathbase SQLite file to import into.")
@@ -49,11 +54,19 @@ struct Import: ParsableCommand {
     var input: String
 
     func run() throws {
+        guard FileManager.default.fileExists(atPath: input) else {
+            throw CommandFailure("\(input): no such file")
+        }
         let data = try Data(contentsOf: URL(fileURLWithPath: input))
+        // Decoded once, and checked whole before the database file is opened or created.
         let records = try RecordArchive.decode(data)
-        let database = FileManager.default.fileExists(atPath: file) ? try ExistingFile.open(file) : try SQLiteDatabase(path: file)
+        let failures = FailureLog()
+        let database = try ExistingFile.openForWriting(file, failures: failures)
         defer { database.close() }
-        try database.importRecords(from: data)
+        let progress = TerminalProgress("Importing", total: records.count)
+        try database.importRecords(records, progress: progress.update)
+        progress.finish()
+        try failures.check()
         print("Imported \(records.count) records from \(input) into \(file).")
     }
 }

@@ -6,7 +6,7 @@ import PathbaseSQLite
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print every record of one instance, oldest first, with its timestamp.",
-        discussion: "Each line is a write: when (date, counter and replica of the timestamp), which property (or the status) and the value written, as stored. A file that keeps no history has only current values."
+        discussion: "Each line is a write: when (date, counter and replica of the timestamp), which property (or the status) and the value written, as stored. A file that keeps no history has only current values. Reads only: the file is never changed; a missing or empty file, or an instance that does not exist, is an error (exit code 1)."
     )
 
     @Argument(help: "The Pathbase SQLite file.")
@@ -19,17 +19,18 @@ struct History: ParsableCommand {
     var instance: Int
 
     func run() throws {
-        let database = try ExistingFile.open(file)
+        let failures = FailureLog()
+        let database = try ExistingFile.openForReading(file, failures: failures)
         defer { database.close() }
         let records = try database.records(model: model, instance: instance)
         guard !records.isEmpty else {
-            print("Model \(model) has no instance \(instance) in \(file).")
-            return
+            throw CommandFailure("model \(model) has no instance \(instance) in \(file)")
         }
         print("History of model \(model), instance \(instance)\(database.keepsHistory ? "" : " (current values only: the file keeps no history)"):")
         for record in records {
             let name = record.path.isStatus ? "status" : "property \(record.path.property)"
             print("\(record.timestamp)  \(name) = \(ExistingFile.describe(record.value))")
         }
+        try failures.check()
     }
 }

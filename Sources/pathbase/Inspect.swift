@@ -7,7 +7,7 @@ import PathbaseSQLite
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the models of a database file, or the current properties of one instance.",
-        discussion: "Without --model and --instance, lists every model id with its numbers of created and deleted instances. With both, prints the instance's properties: id, stored value and the timestamp of its write. Values are printed as stored, without knowing the model types."
+        discussion: "Without --model and --instance, lists every model id with its numbers of created and deleted instances. With both, prints the instance's properties: id, stored value and the timestamp of its write. Values are printed as stored, without knowing the model types. Reads only: the file is never changed; a missing or empty file, or an instance that does not exist, is an error (exit code 1)."
     )
 
     @Argument(help: "The Pathbase SQLite file.")
@@ -26,13 +26,13 @@ struct Inspect: ParsableCommand {
     }
 
     func run() throws {
-        let database = try ExistingFile.open(file)
+        let failures = FailureLog()
+        let database = try ExistingFile.openForReading(file, failures: failures)
         defer { database.close() }
         if let model, let instance {
             let records = try database.currentRecords(model: model, instance: instance)
             guard !records.isEmpty else {
-                print("Model \(model) has no instance \(instance) in \(file).")
-                return
+                throw CommandFailure("model \(model) has no instance \(instance) in \(file)")
             }
             print("Model \(model), instance \(instance):")
             print("property  value  (written at)")
@@ -49,5 +49,6 @@ struct Inspect: ParsableCommand {
                 print("\(summary.model)  \(summary.created)  \(summary.deleted)")
             }
         }
+        try failures.check()
     }
 }

@@ -10,10 +10,14 @@ import PathbaseSQLite
 // Batch n marks instance n of model 1 created and sets its properties 1...10 to n, all in
 // one batch (or, with `context`, in an editing context committed at once), so after a
 // crash each instance must have all eleven values or none.
+//
+// After each commit returns, the writer reports the batch: it writes "n\n" to standard
+// output with one unbuffered write, so the line reaches the parent even if the writer is
+// killed right after. Every reported batch must be in the file after the crash.
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let first = Int(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: PathbaseCrashWriter FILE FIRST_INSTANCE [BATCH_COUNT]\n".utf8))
+    FileHandle.standardError.write(Data("usage: PathbaseCrashWriter FILE FIRST_INSTANCE [BATCH_COUNT] [batch|context]\n".utf8))
     exit(2)
 }
 let limit = arguments.count >= 4 ? Int(arguments[3]) : nil
@@ -36,6 +40,7 @@ do {
         } else {
             try database.batch { write(into: database) }
         }
+        try FileHandle.standardOutput.write(contentsOf: Data("\(instance)\n".utf8))
         instance += 1
     }
 } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import Pathbase
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 @Suite("SQLiteDatabase: batches are all-or-nothing")
@@ -116,43 +117,55 @@ struct BatchTests {
     }
 
     @Test("Other threads wait for a batch, and see all of it or none of it")
-    func batchIsolation() async throws {
+    func otherThreadsWait() throws {
         let database = try SQLiteDatabase()
-        let writer = Task.detached {
-            try database.batch {
-                for id in 1 ... 200 {
-                    Item.create(in: database, id: id, title: "item")
-                }
+        let halfway = Handoff<Bool>()
+        let reading = Handoff<ThreadProbe>()
+        let seen = Handoff<Int>()
+        let reader = TestThread {
+            guard halfway.take() != nil else { return }
+            reading.put(ThreadProbe.current())
+            seen.put(database.all(of: Item.self).count)
+        }
+        try database.batch {
+            for id in 1 ... 100 {
+                Item.create(in: database, id: id, title: "item")
+            }
+            halfway.put(true)
+            // The reader is inside its read now: it must wait for the batch, not see half of
+            // it. Seeing the thread blocked proves that the read really overlapped the batch.
+            let probe = try #require(reading.take(), "the reader never started its read")
+            #expect(waitUntil { probe.isWaiting || reader.isFinished }, "the reader neither blocked nor finished")
+            #expect(!reader.isFinished, "the reader read during the batch")
+            for id in 101 ... 200 {
+                Item.create(in: database, id: id, title: "item")
             }
         }
-        var counts: Set<Int> = []
-        for _ in 0 ..< 50 {
-            counts.insert(database.all(of: Item.self).count)
-            await Task.yield()
-        }
-        try await writer.value
-        counts.insert(database.all(of: Item.self).count)
-        #expect(counts.isSubset(of: [0, 200]))
+        #expect(seen.take() == 200)
+        #expect(reader.join())
     }
 
     @Test("Concurrent writers from many threads lose nothing")
-    func concurrentWriters() async throws {
+    func concurrentWriters() throws {
         let directory = TemporaryDirectory()
         let database = try SQLiteDatabase(path: directory.file())
-        await withTaskGroup(of: Void.self) { group in
-            for thread in 0 ..< 4 {
-                group.addTask {
-                    for index in 0 ..< 50 {
-                        let id = thread * 1000 + index
-                        if index.isMultiple(of: 2) {
-                            Item.create(in: database, id: id, title: "single")
-                        } else {
-                            _ = try? database.batch { Item.create(in: database, id: id, title: "batched") }
-                        }
+        let failures = Locked<[String]>([])
+        let finished = TestThread.run(count: 4) { thread in
+            for index in 0 ..< 50 {
+                let id = thread * 1000 + index
+                if index.isMultiple(of: 2) {
+                    Item.create(in: database, id: id, title: "single")
+                } else {
+                    do {
+                        try database.batch { Item.create(in: database, id: id, title: "batched") }
+                    } catch {
+                        failures.withLock { $0.append("\(id): \(error)") }
                     }
                 }
             }
         }
+        #expect(finished)
+        #expect(failures.current.isEmpty)
         #expect(database.all(of: Item.self).count == 200)
     }
 }

@@ -2,9 +2,16 @@ import Foundation
 import GRDB
 import Pathbase
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 /// Crash safety and multi-process use of one file, with real child processes.
+///
+/// A `PathbaseCrashWriter` child writes batches and reports each one after its commit
+/// returned; the test kills it with SIGKILL at a point drawn from a seeded generator, then
+/// checks the file: every batch whole or absent, every reported batch present, SQLite's
+/// integrity check ok. `PATHBASE_KILL_ROUNDS` sets the number of kills (the reliability stage
+/// raises it); `PATHBASE_KILL_SEED` replays the kill points of a printed seed.
 @Suite("SQLite durability: kill -9 during batches, two processes on one file", .serialized)
 struct DurabilityTests {
 
@@ -20,87 +27,133 @@ struct DurabilityTests {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    private static func temporaryFile() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-durability-\(UUID().uuidString).sqlite").path
+    /// A running writer and the batches it reported.
+    private struct RunningWriter {
+        let process: Process
+        let reports: CrashWriterReports
     }
 
-    private static func remove(_ file: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
-    }
-
-    private static func launch(_ writer: URL, _ arguments: [String]) throws -> Process {
+    private static func launch(_ writer: URL, _ arguments: [String]) throws -> RunningWriter {
         let process = Process()
+        let output = Pipe()
         process.executableURL = writer
         process.arguments = arguments
+        process.standardOutput = output
         try process.run()
-        return process
+        return RunningWriter(process: process, reports: CrashWriterReports(output))
     }
 
-    /// Every instance in the file has all eleven values of its batch, or none.
-    private static func checkBatchesComplete(in file: String) throws -> Int {
-        let database = try SQLiteDatabase(path: file)
-        defer { database.close() }
-        var valuesPerInstance: [InstanceKey: Int] = [:]
-        for record in database.records(after: nil) where record.path.model == 1 {
-            valuesPerInstance[record.path.instance, default: 0] += 1
-        }
-        for (instance, count) in valuesPerInstance {
-            #expect(count == 11, "instance \(instance) has \(count) of its 11 values: a batch was half-written")
-            for property in 1 ... 10 {
-                let value: Int? = database.get(Path(model: 1, instance: instance, property: property))
-                #expect(value == instance)
+    /// What the file holds after a crash.
+    private struct FileCheck {
+        /// Instances with all eleven values.
+        var wholeBatches: Set<Int> = []
+        /// Instances with some but not all of their values: half-written batches.
+        var partialBatches: [Int] = []
+        /// SQLite's `PRAGMA integrity_check`.
+        var integrity: String?
+    }
+
+    /// Every instance in the file with all eleven values of its batch, or none.
+    private static func check(_ file: String) throws -> FileCheck {
+        var result = FileCheck()
+        do {
+            let database = try SQLiteDatabase(path: file)
+            defer { database.close() }
+            var valuesPerInstance: [InstanceKey: Int] = [:]
+            for record in database.records(after: nil) where record.path.model == 1 {
+                valuesPerInstance[record.path.instance, default: 0] += 1
             }
+            for (instance, count) in valuesPerInstance {
+                let values = (1 ... 10).map { database.get(Path(model: 1, instance: instance, property: $0)) as Int? }
+                if count == 11, values.allSatisfy({ $0 == instance }) {
+                    result.wholeBatches.insert(instance)
+                } else {
+                    result.partialBatches.append(instance)
+                }
+            }
+            let created = database.all(model: 1) { instance, status in status == .created ? instance : nil }
+            #expect(Set(created) == Set(valuesPerInstance.keys), "an instance's status and values disagree")
         }
-        let created = database.all(model: 1) { instance, status in status == .created ? instance : nil }
-        #expect(Set(created) == Set(valuesPerInstance.keys))
-        return valuesPerInstance.count
+        result.integrity = try DatabaseQueue(path: file).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        return result
     }
 
-    @Test("A writer killed with SIGKILL at random moments, 100 times: every batch is whole or absent")
+    /// Kills writers at seeded random points, `rounds` times, on one WAL file, checking the
+    /// file after each kill; prints the figures.
+    private static func killWriters(mode: String, defaultRounds: Int) throws {
+        let writer = try #require(Self.writer, "PathbaseCrashWriter was not built next to the tests")
+        let rounds = try StressSettings.count("PATHBASE_KILL_ROUNDS", default: defaultRounds)
+        let seed = try StressSettings.seed("PATHBASE_KILL_SEED")
+        let replay = "replay with PATHBASE_KILL_SEED=\(StressSettings.describe(seed))"
+        print("[reliability] kill -9 (\(mode)): \(rounds) rounds, seed \(StressSettings.describe(seed))")
+        var random = SplitMix64(seed: seed)
+        let directory = TemporaryDirectory()
+        let file = directory.file()
+        var reported: Set<Int> = []
+        var inFile = 0
+        var partial = 0
+        var lostCount = 0
+        var damaged = 0
+
+        for round in 0 ..< rounds {
+            // The kill point: after some reported batches, then a random delay that lands
+            // anywhere inside a later batch.
+            let batchesBeforeKill = Int.random(in: 1 ... 5, using: &random)
+            let delay = UInt32.random(in: 0 ... 20_000, using: &random)
+            let running = try launch(writer, [file, "\(round * 1_000_000)", "\(Int.max / 2)", mode])
+            let started = running.reports.waitFor(batchesBeforeKill, timeout: 60)
+            if started { usleep(delay) }
+            kill(running.process.processIdentifier, SIGKILL)
+            running.process.waitUntilExit()
+            running.reports.readRemaining()
+            try #require(started, "round \(round): the writer reported \(running.reports.batches.count) of \(batchesBeforeKill) batches before it ended or timed out; \(replay)")
+            #expect(running.process.terminationReason == .uncaughtSignal, "round \(round): the writer exited by itself; \(replay)")
+            #expect(running.reports.garbage.isEmpty, "round \(round): unreadable reports \(running.reports.garbage)")
+            reported.formUnion(running.reports.batches)
+
+            let check = try check(file)
+            #expect(check.partialBatches.isEmpty, "round \(round): half-written batches \(check.partialBatches.sorted()); \(replay)")
+            let lost = reported.subtracting(check.wholeBatches)
+            #expect(lost.isEmpty, "round \(round): reported committed but missing: \(lost.sorted().prefix(10)); \(replay)")
+            #expect(check.integrity == "ok", "round \(round): integrity_check says \(check.integrity ?? "nothing"); \(replay)")
+            inFile = check.wholeBatches.count
+            lostCount = lost.count
+            if check.integrity != "ok" { damaged += 1 }
+            partial += check.partialBatches.count
+        }
+        #expect(!reported.isEmpty, "no batch was ever committed: the writer never got going")
+        print("[reliability] kill -9 (\(mode)): \(rounds) kills, \(reported.count) batches reported committed, \(inFile) whole batches in the file, \(partial) half-written, \(lostCount) reported but lost, integrity_check not ok \(damaged) times")
+    }
+
+    @Test("A writer killed with SIGKILL at seeded random moments: every batch whole or absent, every reported batch present")
     func killedWriters() throws {
-        let writer = try #require(Self.writer, "PathbaseCrashWriter was not built next to the tests")
-        let file = Self.temporaryFile()
-        defer { Self.remove(file) }
-        var instances = 0
-        for round in 0 ..< 100 {
-            let process = try Self.launch(writer, [file, "\(round * 1_000_000)"])
-            usleep(UInt32.random(in: 5_000 ... 60_000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            instances = try Self.checkBatchesComplete(in: file)
-        }
-        #expect(instances > 0, "no batch was ever committed: the writer never got going")
+        try Self.killWriters(mode: "batch", defaultRounds: 20)
     }
 
-    @Test("A writer committing editing contexts, killed with SIGKILL 30 times: every commit is whole or absent")
+    @Test("A writer committing editing contexts, killed with SIGKILL: every commit whole or absent, every reported commit present")
     func killedContextCommits() throws {
-        let writer = try #require(Self.writer, "PathbaseCrashWriter was not built next to the tests")
-        let file = Self.temporaryFile()
-        defer { Self.remove(file) }
-        for round in 0 ..< 30 {
-            let process = try Self.launch(writer, [file, "\(round * 1_000_000)", "\(Int.max / 2)", "context"])
-            usleep(UInt32.random(in: 5_000 ... 60_000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            _ = try Self.checkBatchesComplete(in: file)
-        }
+        try Self.killWriters(mode: "context", defaultRounds: 10)
     }
 
     @Test("Two processes writing one file at once: no write lost, the file intact")
     func twoWriters() throws {
         let writer = try #require(Self.writer, "PathbaseCrashWriter was not built next to the tests")
-        let file = Self.temporaryFile()
-        defer { Self.remove(file) }
+        let directory = TemporaryDirectory()
+        let file = directory.file()
         // Create the file first, so that the two writers do not race to create the schema.
         try SQLiteDatabase(path: file).close()
         let first = try Self.launch(writer, [file, "0", "300"])
         let second = try Self.launch(writer, [file, "1000000", "300"])
-        first.waitUntilExit()
-        second.waitUntilExit()
-        #expect(first.terminationStatus == 0)
-        #expect(second.terminationStatus == 0)
-        #expect(try Self.checkBatchesComplete(in: file) == 600)
-        let integrity = try DatabaseQueue(path: file).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
-        #expect(integrity == "ok")
+        #expect(first.reports.waitFor(300, timeout: 300))
+        #expect(second.reports.waitFor(300, timeout: 300))
+        first.process.waitUntilExit()
+        second.process.waitUntilExit()
+        #expect(first.process.terminationStatus == 0)
+        #expect(second.process.terminationStatus == 0)
+        let check = try Self.check(file)
+        #expect(check.wholeBatches == Set(first.reports.batches + second.reports.batches))
+        #expect(check.wholeBatches.count == 600)
+        #expect(check.partialBatches.isEmpty)
+        #expect(check.integrity == "ok")
     }
 }

@@ -132,13 +132,28 @@ struct KeepsNoHistoryTests {
         #expect(reopened.get(id: 1, of: Item.self)?.title == "two")
     }
 
-    @Test("A file keeps the history setting it was created with")
+    @Test("A file keeps the history setting it was created with: the default options adopt it, an explicit other one throws")
     func modeMismatch() throws {
         let directory = TemporaryDirectory()
         let path = directory.file()
-        _ = try SQLiteDatabase(path: path, options: .init(keepsHistory: false))
-        #expect(throws: SQLiteDatabaseError.historyModeMismatch(path: path, fileKeepsHistory: false)) {
-            _ = try SQLiteDatabase(path: path)
+        do {
+            let created = try SQLiteDatabase(path: path, options: .init(keepsHistory: false))
+            Item.create(in: created, id: 1, title: "one")
+            created.get(id: 1, of: Item.self)?.title = "two"
+            created.close()
         }
+        let adopted = try SQLiteDatabase(path: path)
+        #expect(adopted.keepsHistory == false)
+        #expect(adopted.get(id: 1, of: Item.self)?.title == "two")
+        // Still no history: only the current record of the title.
+        #expect(adopted.records(at: Path(model: 2, instance: 1, property: 1)).count == 1)
+        adopted.close()
+        #expect(throws: SQLiteDatabaseError.historyModeMismatch(path: path, fileKeepsHistory: false)) {
+            _ = try SQLiteDatabase(path: path, options: .init(keepsHistory: true))
+        }
+        let explicit = try SQLiteDatabase(path: path, options: .init(keepsHistory: false))
+        #expect(explicit.keepsHistory == false)
+        // A new file keeps history by default.
+        #expect(try SQLiteDatabase(path: directory.file("new.sqlite")).keepsHistory)
     }
 }

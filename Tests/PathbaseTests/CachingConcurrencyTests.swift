@@ -1,4 +1,5 @@
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 // Model ids 1700–1749 for the caching tests (raw paths only in this file).
@@ -10,29 +11,27 @@ struct CachingConcurrencyTests {
     static let writesPerTask = 20_000
     static let model: ModelKey = 1747
 
-    /// Each task writes its own paths and reads each one back at once.
-    static func hammer<D: Database & Sendable>(_ database: D) async -> Int {
-        await withTaskGroup(of: Int.self) { group in
-            for task in 0 ..< taskCount {
-                group.addTask {
-                    var misread = 0
-                    for index in 0 ..< writesPerTask {
-                        let path = Path(model: model, instance: index % 2_000, property: task)
-                        database.set(index * 8 + task, for: path)
-                        let value: Int? = database.get(path)
-                        if value != index * 8 + task { misread += 1 }
-                    }
-                    return misread
-                }
+    /// Each thread writes its own paths and reads each one back at once; returns the misreads.
+    static func hammer<D: Database & Sendable>(_ database: D) -> Int {
+        let misread = Locked(0)
+        let finished = TestThread.run(count: taskCount) { task in
+            var wrong = 0
+            for index in 0 ..< writesPerTask {
+                let path = Path(model: model, instance: index % 2_000, property: task)
+                database.set(index * 8 + task, for: path)
+                let value: Int? = database.get(path)
+                if value != index * 8 + task { wrong += 1 }
             }
-            return await group.reduce(0, +)
+            misread.withLock { $0 += wrong }
         }
+        #expect(finished)
+        return misread.current
     }
 
-    @Test("8 tasks writing and reading through one cache lose no write", arguments: [1, 64, 100_000])
-    func noLostWrites(maxCount: Int) async {
+    @Test("8 threads writing and reading through one cache lose no write", arguments: [1, 64, 100_000])
+    func noLostWrites(maxCount: Int) {
         let database = CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: maxCount))
-        #expect(await Self.hammer(database) == 0)
+        #expect(Self.hammer(database) == 0)
         // The last value of every path, read through the cache and from the database.
         for task in 0 ..< Self.taskCount {
             for instance in 0 ..< 2_000 {
@@ -46,32 +45,29 @@ struct CachingConcurrencyTests {
         }
     }
 
-    @Test("8 tasks on a cached history database lose no write", arguments: [8, 100_000])
-    func noLostWritesWithHistory(maxCount: Int) async {
+    @Test("8 threads on a cached history database lose no write", arguments: [8, 100_000])
+    func noLostWritesWithHistory(maxCount: Int) {
         let database = CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: maxCount))
-        #expect(await Self.hammer(database) == 0)
+        #expect(Self.hammer(database) == 0)
         #expect(database.records().count == Self.taskCount * Self.writesPerTask)
     }
 
     /// Writers and readers share a few paths while a small cache keeps evicting them; at the
     /// end the cache must agree with the database on every path (no stale value put back).
-    static func contend<Wrapped: Database & Sendable>(_ database: CachedDatabase<Wrapped>) async {
+    static func contend<Wrapped: Database & Sendable>(_ database: CachedDatabase<Wrapped>) {
         let paths = (0 ..< 32).map { Path(model: model, instance: $0, property: 99) }
-        await withTaskGroup(of: Void.self) { group in
-            for task in 0 ..< taskCount {
-                group.addTask {
-                    var generator = SplitMix64(seed: UInt64(task))
-                    for step in 0 ..< 20_000 {
-                        let path = paths[Int(generator.next() % UInt64(paths.count))]
-                        if task % 2 == 0 {
-                            database.set(step * 8 + task, for: path)
-                        } else {
-                            let _: Int? = database.get(path)
-                        }
-                    }
+        let finished = TestThread.run(count: taskCount) { task in
+            var generator = SplitMix64(seed: UInt64(task))
+            for step in 0 ..< 20_000 {
+                let path = paths[Int(generator.next() % UInt64(paths.count))]
+                if task % 2 == 0 {
+                    database.set(step * 8 + task, for: path)
+                } else {
+                    let _: Int? = database.get(path)
                 }
             }
         }
+        #expect(finished)
         for path in paths {
             let stored: Int? = database.base.get(path)
             let cached: Int? = database.cache.value(at: path, as: Int.self)
@@ -82,15 +78,15 @@ struct CachingConcurrencyTests {
     }
 
     @Test("Concurrent readers filling the cache never put back a value a writer replaced")
-    func noStaleFills() async {
-        await Self.contend(CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: 16)))
-        await Self.contend(CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 16)))
+    func noStaleFills() {
+        Self.contend(CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: 16)))
+        Self.contend(CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 16)))
     }
 
     @Test("Instances created concurrently through a cache are all listed, with their values")
-    func concurrentCreation() async {
+    func concurrentCreation() {
         let database = CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 500))
-        await ConcurrentWriteTests.createConcurrently(in: database, perTask: 1_000)
+        ConcurrentWriteTests.createConcurrently(in: database, perThread: 1_000)
         let counters = database.all(of: Counter.self)
         #expect(counters.count == Self.taskCount * 1_000)
         #expect(counters.allSatisfy { $0.owner == $0.id / 1_000 && $0.value == 1 })

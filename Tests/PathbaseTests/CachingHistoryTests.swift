@@ -1,4 +1,5 @@
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 // Model ids 1700–1749 for the caching tests.

@@ -1,4 +1,5 @@
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 // Model ids 1700–1749 for the caching tests (raw paths only in this file).
@@ -186,23 +187,22 @@ struct CachingMaximumCountCacheTests {
     }
 
     @Test("Many threads storing and reading at once keep the cache consistent")
-    func concurrentUse() async {
+    func concurrentUse() {
         let cache = MaximumCountCache(maxCount: 100)
-        await withTaskGroup(of: Void.self) { group in
-            for task in 0 ..< 8 {
-                group.addTask {
-                    for index in 0 ..< 20_000 {
-                        // Each task owns its property, so its values are predictable.
-                        let path = Path(model: 1702, instance: index % 300, property: task)
-                        cache.store(index % 300 * 10 + task, for: path)
-                        if let value = cache.value(at: path, as: Int.self) {
-                            #expect(value == index % 300 * 10 + task)
-                        }
-                        if index % 1000 == 0 { cache.removeValue(at: path) }
-                    }
+        let wrong = Locked(0)
+        let finished = TestThread.run(count: 8) { thread in
+            for index in 0 ..< 20_000 {
+                // Each thread owns its property, so its values are predictable.
+                let path = Path(model: 1702, instance: index % 300, property: thread)
+                cache.store(index % 300 * 10 + thread, for: path)
+                if let value = cache.value(at: path, as: Int.self), value != index % 300 * 10 + thread {
+                    wrong.withLock { $0 += 1 }
                 }
+                if index % 1000 == 0 { cache.removeValue(at: path) }
             }
         }
+        #expect(finished)
+        #expect(wrong.current == 0)
         #expect(cache.count <= 100)
     }
 }

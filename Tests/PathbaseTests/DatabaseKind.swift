@@ -107,6 +107,18 @@ struct DatabaseKind: Sendable, Hashable, CustomStringConvertible {
     static let sqliteFile = plain(.sqliteFile)
     static let sqliteMemory = plain(.sqliteMemory)
 
+    /// Whether databases of this kind keep history by type (are ``HistoryDatabase``s).
+    /// Declared, not found by a cast: a kind that loses history fails
+    /// ``DatabaseKindCapabilityTests`` instead of silently skipping the history checks. The
+    /// non-generic ObservableDatabase has no history by type, and a wrapper around it sees none.
+    var keepsHistory: Bool {
+        let backendKeepsHistory = switch backend {
+        case .inMemoryHistory, .sqliteFile, .sqliteMemory: true
+        case .inMemory, .minimal: false
+        }
+        return backendKeepsHistory && !wrappers.contains(.observable)
+    }
+
     /// Whether the data lives in SQLite, which runs queries in SQL.
     var isSQLite: Bool { backend == .sqliteFile || backend == .sqliteMemory }
 

@@ -42,6 +42,25 @@ enum ContextDatabaseKind: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether databases of this kind keep history; declared, see ``DatabaseKind/keepsHistory``.
+    var keepsHistory: Bool {
+        switch self {
+        case .plain(let kind): kind.keepsHistory
+        case .history: true
+        }
+    }
+
+    /// The number of records in `database`, made by `make()`; `nil` for a kind without
+    /// history. A kind declared with history that lost it fails the test.
+    func recordCount(of database: any Database, sourceLocation: SourceLocation = #_sourceLocation) -> Int? {
+        guard keepsHistory else { return nil }
+        guard let history = database as? any HistoryDatabase else {
+            Issue.record("\(self) is declared to keep history but is no longer a HistoryDatabase", sourceLocation: sourceLocation)
+            return nil
+        }
+        return history.records(after: nil).count
+    }
+
     var description: String {
         switch self {
         case .plain(let kind): kind.description
@@ -95,7 +114,7 @@ struct EditingContextTests {
     func nothingVisibleBeforeCommit(kind: ContextDatabaseKind) {
         let database = kind.make()
         let existing = Manuscript.create(in: database, id: 1, title: "Existing", words: 100)
-        let recordCount = (database as? any HistoryDatabase)?.records(after: nil).count
+        let recordCount = kind.recordCount(of: database)
         let context = database.createEditingContext()
         #expect(!context.hasChanges)
 
@@ -111,7 +130,7 @@ struct EditingContextTests {
         #expect(existing.title == "Existing")
         #expect(existing.status == .created)
         #expect(ids(database.all(of: Manuscript.self)) == [1])
-        #expect((database as? any HistoryDatabase)?.records(after: nil).count == recordCount)
+        #expect(kind.recordCount(of: database) == recordCount)
     }
 
     @Test("changedPaths lists each edited path once, in the order first edited")
@@ -210,7 +229,7 @@ struct EditingContextTests {
     func discard(kind: ContextDatabaseKind) {
         let database = kind.make()
         Parcel.create(in: database, id: 1, value: 1)
-        let recordCount = (database as? any HistoryDatabase)?.records(after: nil).count
+        let recordCount = kind.recordCount(of: database)
         let context = database.createEditingContext()
         context.get(id: 1, of: Parcel.self)?.value = 99
         context.get(id: 1, of: Parcel.self)?.delete()
@@ -227,7 +246,7 @@ struct EditingContextTests {
         context.commitChanges()
         #expect(database.get(id: 1, of: Parcel.self)?.value == 1)
         #expect(database.get(id: 2, of: Parcel.self) == nil)
-        #expect((database as? any HistoryDatabase)?.records(after: nil).count == recordCount)
+        #expect(kind.recordCount(of: database) == recordCount)
     }
 
     @Test("Nested contexts: the inner commit goes to the outer context only", arguments: ContextDatabaseKind.allCases)

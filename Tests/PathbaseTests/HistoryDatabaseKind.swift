@@ -37,9 +37,19 @@ enum HistoryDatabaseKind: String, CaseIterable, Sendable, CustomStringConvertibl
         }
     }
 
+    /// Whether databases of this kind can prune their history. Declared, not found by a
+    /// cast: a kind that loses the capability fails ``DatabaseKindCapabilityTests`` instead of
+    /// silently dropping out of the pruning tests.
+    var isPrunable: Bool {
+        switch self {
+        case .inMemoryHistory, .observable, .sqliteFile, .sqliteMemory: true
+        case .undoable: false
+        }
+    }
+
     /// The kinds whose databases can prune their history.
     static var prunable: [HistoryDatabaseKind] {
-        allCases.filter { $0.make() is any PrunableHistoryDatabase }
+        allCases.filter(\.isPrunable)
     }
 
     /// The kinds that are not wrappers themselves, to be wrapped by an ``UndoableDatabase``.

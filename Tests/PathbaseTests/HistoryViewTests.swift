@@ -1,5 +1,6 @@
 import Foundation
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 // Model ids 1300–1319.
@@ -327,7 +328,7 @@ struct HistoryViewTests {
     }
 
     @Test("A view can be read from many threads while it moves")
-    func concurrentReads() async {
+    func concurrentReads() {
         let database = InMemoryHistoryDatabase()
         let exhibit = Exhibit.create(in: database, id: 1, visitors: 0)
         var moments: [Timestamp] = []
@@ -337,22 +338,16 @@ struct HistoryViewTests {
         }
         let view = database.view(at: moments[0])
         let snapshot = moments
-        await withTaskGroup(of: Bool.self) { group in
-            for index in 0..<8 {
-                group.addTask {
-                    var valid = true
-                    for step in 0..<200 {
-                        if index == 0 { view.moveView(to: snapshot[step % snapshot.count]) }
-                        let visitors = view.get(id: 1, of: Exhibit.self)?.visitors ?? -1
-                        valid = valid && (1...50).contains(visitors)
-                    }
-                    return valid
-                }
-            }
-            for await valid in group {
-                #expect(valid)
+        let invalid = Locked(0)
+        let finished = TestThread.run(count: 8) { index in
+            for step in 0..<200 {
+                if index == 0 { view.moveView(to: snapshot[step % snapshot.count]) }
+                let visitors = view.get(id: 1, of: Exhibit.self)?.visitors ?? -1
+                if !(1...50).contains(visitors) { invalid.withLock { $0 += 1 } }
             }
         }
+        #expect(finished)
+        #expect(invalid.current == 0)
     }
 
     // MARK: Documented samples

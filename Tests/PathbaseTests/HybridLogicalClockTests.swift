@@ -1,5 +1,6 @@
 import Foundation
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 @Suite("HybridLogicalClock and Timestamp")
@@ -55,21 +56,19 @@ struct HybridLogicalClockTests {
         #expect(clock.now() > local)
     }
 
-    @Test("now() from many tasks at once never repeats")
-    func concurrentReadings() async {
+    @Test("now() from many threads at once never repeats")
+    func concurrentReadings() {
         let clock = HybridLogicalClock(replica: 3)
-        let stamps = await withTaskGroup(of: [Timestamp].self) { group in
-            for _ in 0..<8 {
-                group.addTask { (0..<5_000).map { _ in clock.now() } }
-            }
-            var all: [Timestamp] = []
-            for await part in group {
-                #expect(part == part.sorted())
-                all += part
-            }
-            return all
+        let parts = Locked<[[Timestamp]]>([])
+        let finished = TestThread.run(count: 8) { _ in
+            let part = (0..<5_000).map { _ in clock.now() }
+            parts.withLock { $0.append(part) }
         }
-        #expect(Set(stamps).count == 40_000)
+        #expect(finished)
+        for part in parts.current {
+            #expect(part == part.sorted())
+        }
+        #expect(Set(parts.current.joined()).count == 40_000)
     }
 
     @Test("Timestamps order by time, then counter, then replica")

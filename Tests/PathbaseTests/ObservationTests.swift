@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import Pathbase
+import PathbaseTestSupport
 import PathbaseSQLite
 import Testing
 #if canImport(Combine)
@@ -304,14 +305,7 @@ struct ObservationChangeStreamTests {
     func changeStream() async {
         let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
         let stream = database.changes
-        let reader = Task {
-            var paths: [Path] = []
-            for await path in stream {
-                paths.append(path)
-                if paths.count == 3 { break }
-            }
-            return paths
-        }
+        let reader = Task { await stream.first(3) }
         let gauge = Dial.create(in: database, id: 7, label: "A")
         gauge.level = 2
         let paths = await reader.value
@@ -327,14 +321,7 @@ struct ObservationChangeStreamTests {
         let database = UndoableDatabase(wrapping: observed)
         let gauge = Dial.create(in: database, id: 1, label: "A")
         let stream = observed.changes
-        let reader = Task {
-            var paths: [Path] = []
-            for await path in stream {
-                paths.append(path)
-                if paths.count == 3 { break }
-            }
-            return paths
-        }
+        let reader = Task { await stream.first(3) }
         let context = database.createEditingContext()
         Dial(database: context, id: 1).level = 5
         context.commitChanges()
@@ -348,11 +335,9 @@ struct ObservationChangeStreamTests {
     func streamEnds() async {
         let database = ObservableDatabase(wrapping: InMemoryDatabase())
         let stream = database.changes
-        let reader = Task {
-            for await _ in stream { break }
-        }
+        let reader = Task { await stream.first(1) }
         Dial.create(in: database, id: 1, label: "A").level = 1
-        await reader.value
+        #expect(await reader.value.count == 1)
         // Writing after the reader is gone must not fail or block.
         Dial(database: database, id: 1).level = 2
         #expect(Dial(database: database, id: 1).level == 2)
@@ -381,10 +366,7 @@ struct ObservationReadmeTests {
         let willChange = ObservedFireCount()
         let subscription = alice.objectWillChange.sink { willChange.fire() }
         let stream = database.changes
-        let reader = Task { () -> Path? in
-            for await path in stream { return path }
-            return nil
-        }
+        let reader = Task { await stream.first(1).first }
         ObservedReadmePerson(database: database, id: 1).name = "Alicia"
         #expect(tracked.value == 1)
         #expect(willChange.value == 1)

@@ -1,5 +1,6 @@
 import Observation
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 // Model ids 2100–2119.

@@ -59,6 +59,21 @@ func snapshot(_ database: any HistoryDatabase, model: ModelKey? = nil) -> [Strin
         .map { "\($0.path) @ \($0.timestamp): \(String(reflecting: $0.value))" }
 }
 
+/// Every record of a database, each path's current record as the database answers it, and
+/// every instance status, as text: what a rejected payload must leave exactly as it was.
+func fullSnapshot(_ database: any HistoryDatabase) -> [String] {
+    let records = database.records(after: nil, limit: nil)
+    let paths = Set(records.map(\.path)).sorted { "\($0)" < "\($1)" }
+    let current = paths.map { path in
+        let latest = database.latestRecord(at: path)
+        return "current \(path) @ \(latest.map { "\($0.timestamp)" } ?? "-"): \(String(reflecting: latest?.value))"
+    }
+    let statuses = Set(records.map(\.path.model)).sorted().flatMap { model in
+        database.all(model: model) { instance, status in "status \(model)/\(instance): \(status)" }.sorted()
+    }
+    return snapshot(database) + current + statuses
+}
+
 /// A timestamp in the past, for records whose order a test controls.
 func stamp(_ microsecond: Int64, counter: UInt32 = 0, replica: UInt32 = 1) -> Timestamp {
     Timestamp(time: 1_700_000_000_000_000 + microsecond, counter: counter, replica: replica)

@@ -1,5 +1,6 @@
 import Foundation
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 // Model ids 1340–1359.
@@ -277,23 +278,24 @@ struct UndoTests {
         let mine = Sketch.create(in: database, id: 1, strokes: 0)
         let theirs = Sketch.create(in: database, id: 2, strokes: 0)
         database.removeAllSteps()
-        let started = DispatchSemaphore(value: 0)
-        let written = DispatchSemaphore(value: 0)
         let theirPath = theirs.path(of: .strokes)
-        let other = Thread {
-            started.wait()
-            database.set(7, for: theirPath)
-            written.signal()
-        }
-        other.start()
+        let writing = Handoff<ThreadProbe>()
+        let written = Handoff<Bool>()
         try database.batch {
             mine.strokes = 1
-            started.signal()
-            // The other thread's write must wait for the batch, not join it.
-            Thread.sleep(forTimeInterval: 0.05)
+            let other = TestThread {
+                writing.put(ThreadProbe.current())
+                database.set(7, for: theirPath)
+                written.put(true)
+            }
+            // The other thread is inside its write now; the write must wait for the batch,
+            // not join it. Seeing the thread blocked proves the two really overlapped.
+            let probe = try #require(writing.take(), "the other thread never started its write")
+            #expect(waitUntil { probe.isWaiting || other.isFinished }, "the other thread neither blocked nor finished")
+            #expect(!other.isFinished, "the other thread's write went through during the batch")
             #expect(theirs.strokes == 0)
         }
-        written.wait()
+        #expect(written.take() == true)
         #expect(theirs.strokes == 7)
         database.undo() // the other thread's write, made after the batch
         #expect(theirs.strokes == 0)

@@ -251,6 +251,19 @@ print(live.results.count)                               // Observable: SwiftUI a
 let friendsOfAlice = alice.referrers(through: \Person.friends)   // a @ReferenceList
 let partnersOfAlice = alice.referrers(through: \Person.partner)  // a @Reference
 
+struct User: Codable, Identifiable { var id: UUID; var name: String; var age: Int?; var tags: [String] }
+
+let users = file.collection(User.self, name: "users", indexes: [\.name, \.age])
+let ada = User(id: UUID(), name: "Ada", age: 36, tags: ["math"])
+try users.save(ada)                                   // upsert: writes the fields that changed
+try users.save([User(id: UUID(), name: "Alan", age: 41, tags: []),
+                User(id: UUID(), name: "Kid", age: 9, tags: [])])   // one transaction
+let grownUps = try users.fetch(where: \.age >= 18 && \.name != "", sortedBy: \.name, limit: 20)
+print(grownUps.map(\.name))                          // ["Ada", "Alan"]
+let one = try users.fetch(id: ada.id)
+try users.delete(id: ada.id); try users.delete(where: \.age < 13)
+print(try users.count(), one?.name ?? "")             // 1 Ada
+
 actor PeopleImporter {
     let store: SQLiteDatabase
 

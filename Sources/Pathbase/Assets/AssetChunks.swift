@@ -27,7 +27,7 @@ public struct AssetChunks: AsyncSequence, Sendable {
     let store: AssetStore?
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(asset: asset, chunkSize: max(chunkSize, 1), store: store)
+        Iterator(asset: asset, chunkSize: Swift.max(chunkSize, 1), store: store)
     }
 
     /// Reads the next chunk when asked.

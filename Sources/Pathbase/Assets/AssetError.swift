@@ -27,6 +27,10 @@ public enum AssetError: Error, Hashable, LocalizedError {
     /// The database keeps no assets: it is a database of your own without an asset folder.
     case noAssetFolder
 
+    /// A transfer from another replica cannot go on: a chunk at the wrong offset, more
+    /// bytes than the asset has, or a source that ended early.
+    case transferFailed(Asset, reason: String)
+
     /// Reading or writing a file failed.
     case fileSystem(path: String, reason: String)
 
@@ -42,6 +46,8 @@ public enum AssetError: Error, Hashable, LocalizedError {
             "\(size) is not an asset size: sizes are not negative."
         case .noAssetFolder:
             "This database keeps no assets: use InMemoryDatabase, InMemoryHistoryDatabase or SQLiteDatabase, or make your database an AssetStoringDatabase."
+        case .transferFailed(let asset, let reason):
+            "The transfer of \(asset) failed: \(reason)"
         case .fileSystem(let path, let reason):
             "Cannot read or write the asset file \(path): \(reason)"
         }

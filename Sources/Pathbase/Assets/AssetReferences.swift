@@ -1,54 +1,57 @@
 import Foundation
 
-/// Finds the assets that records reference, for garbage collection.
+/// Finds the assets that records reference, for garbage collection and transfers.
 enum AssetReferences {
 
-    /// The hashes of every asset referenced by a record of `database`: with history, every
-    /// record kept; without, every current value.
-    static func hashes(in database: any AssetStoringDatabase) throws -> Set<String> {
-        var hashes = Set<String>()
+    /// Every asset referenced by a record of `database`: with history, every record kept;
+    /// without, every current value.
+    static func assets(in database: any AssetStoringDatabase) throws -> Set<Asset> {
+        var assets = Set<Asset>()
         if let history = database.historyDatabase {
             for record in history.records(after: nil, limit: nil) {
-                try collect(record.value, into: &hashes)
+                try collect(record.value, into: &assets)
             }
-        } else if let memory = database as? InMemoryDatabase {
-            for entry in memory.currentValues() {
-                try collect(entry.value, into: &hashes)
+        } else if let current = database.currentValuesWithoutHistory {
+            for entry in current {
+                try collect(entry.value, into: &assets)
             }
         } else {
             throw AssetError.noAssetFolder
         }
-        return hashes
+        return assets
     }
 
     /// Adds the assets in `value`: itself, or nested anywhere in its encoded form.
-    static func collect(_ value: any DatabaseValue, into hashes: inout Set<String>) throws {
+    static func collect(_ value: any DatabaseValue, into assets: inout Set<Asset>) throws {
         switch value {
         case let asset as Asset:
-            hashes.insert(asset.hash)
+            assets.insert(asset)
         case is Int, is Double, is Bool, is String, is Data, is Date, is InstanceStatus, is [Int], is Float:
             return // the native values hold no asset
         case let encoded as EncodedValue:
-            scan(encoded.json, into: &hashes)
+            try scan(encoded.json, into: &assets)
         default:
-            scan(try JSONEncoder().encode(value), into: &hashes)
+            try scan(JSONEncoder().encode(value), into: &assets)
         }
     }
 
-    /// The hashes after every `"assetSHA256":"` in JSON text.
-    private static func scan(_ json: Data, into hashes: inout Set<String>) {
-        let marker = Array("\"\(Asset.CodingKeys.hash.rawValue)\":\"".utf8)
-        let bytes = [UInt8](json)
-        var index = 0
-        while index + marker.count + 64 <= bytes.count {
-            if bytes[index] == marker[0], Array(bytes[index..<(index + marker.count)]) == marker {
-                let start = index + marker.count
-                let hash = String(decoding: bytes[start..<(start + 64)], as: UTF8.self)
-                if Asset.isValidHash(hash) { hashes.insert(hash) }
-                index = start + 64
-            } else {
-                index += 1
+    /// The assets in JSON text: every object with an asset's two keys and a valid hash.
+    private static func scan(_ json: Data, into assets: inout Set<Asset>) throws {
+        // Most values hold no asset: look for the key before parsing.
+        guard json.range(of: Data(Asset.CodingKeys.hash.rawValue.utf8)) != nil else { return }
+        walk(try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]), into: &assets)
+    }
+
+    private static func walk(_ object: Any, into assets: inout Set<Asset>) {
+        if let dictionary = object as? [String: Any] {
+            if let hash = dictionary[Asset.CodingKeys.hash.rawValue] as? String,
+               let size = (dictionary[Asset.CodingKeys.size.rawValue] as? NSNumber)?.int64Value,
+               let asset = try? Asset(hash: hash, size: size) { // not a valid hash: not an asset
+                assets.insert(asset)
             }
+            for value in dictionary.values { walk(value, into: &assets) }
+        } else if let array = object as? [Any] {
+            for value in array { walk(value, into: &assets) }
         }
     }
 }

@@ -23,7 +23,7 @@ public final class AssetStore: Sendable {
     public let folder: URL
 
     /// Whether the folder is removed when the store is released (in-memory databases).
-    private let isTemporary: Bool
+    let isTemporary: Bool
 
     /// The store of the asset folder at `folder`, shared by every caller in this process.
     ///
@@ -130,8 +130,8 @@ public final class AssetStore: Sendable {
 
     // MARK: Garbage
 
-    /// Deletes every asset file whose hash is not in `referenced`, and temporary files of
-    /// writes abandoned more than an hour ago; returns how many asset files were deleted.
+    /// Deletes every asset file and partial transfer whose hash is not in `referenced`, and
+    /// temporary files of writes abandoned more than an hour ago; returns how many asset files were deleted.
     func removeFiles(notIn referenced: Set<String>) throws(AssetError) -> Int {
         let files = FileManager.default
         let names: [String]
@@ -149,6 +149,11 @@ public final class AssetStore: Sendable {
                     guard !referenced.contains(name) else { continue }
                     try files.removeItem(at: url)
                     removed += 1
+                } else if name.hasPrefix(AssetStore.partialPrefix) {
+                    // A transfer kept for resuming, of an asset nobody references any more.
+                    if !referenced.contains(String(name.dropFirst(AssetStore.partialPrefix.count))) {
+                        try files.removeItem(at: url)
+                    }
                 } else if name.hasPrefix(AssetWriter.temporaryPrefix) {
                     // A write in progress has a recent file: leave it.
                     let modified = try files.attributesOfItem(atPath: url.path)[.modificationDate] as? Date

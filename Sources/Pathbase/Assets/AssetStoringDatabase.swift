@@ -17,17 +17,6 @@ public protocol AssetStoringDatabase: Database {
 
 extension Database {
 
-    /// The database that keeps this one's assets, looking through wrappers, editing
-    /// contexts and history views; `nil` for a database of your own without a folder.
-    var assetStoringDatabase: (any AssetStoringDatabase)? {
-        if let storing = self as? any AssetStoringDatabase { return storing }
-        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.assetStoringDatabase }
-        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.assetStoringDatabase }
-        if let context = self as? EditingContext { return context.database.assetStoringDatabase }
-        if let view = self as? HistoryView { return view.base.assetStoringDatabase }
-        return nil
-    }
-
     /// The asset folder of this database.
     ///
     /// ```swift
@@ -81,11 +70,16 @@ extension Database where Self: Sendable {
     public func storeAsset<Chunks: AsyncSequence>(chunks: Chunks) async throws -> Asset where Chunks.Element == Data {
         let store = try assetStore()
         let writer = SendableWriter(try await BlockingWork.run { try store.startWrite() })
-        for try await chunk in chunks {
-            try Task.checkCancellation()
-            try await BlockingWork.run { try writer.writer.append(chunk) }
+        do {
+            for try await chunk in chunks {
+                try Task.checkCancellation()
+                try await BlockingWork.run { try writer.writer.append(chunk) }
+            }
+            return try await BlockingWork.run { try writer.writer.finish() }
+        } catch {
+            writer.writer.discard()
+            throw error
         }
-        return try await BlockingWork.run { try writer.writer.finish() }
     }
 
     /// Deletes the asset files no record of this database references any more; returns how
@@ -106,8 +100,8 @@ extension Database where Self: Sendable {
         let store = storing.assets
         let holder = SendableDatabase(storing)
         return try await BlockingWork.run {
-            let referenced = try AssetReferences.hashes(in: holder.database)
-            return try store.removeFiles(notIn: referenced)
+            let referenced = try AssetReferences.assets(in: holder.database)
+            return try store.removeFiles(notIn: Set(referenced.map(\.hash)))
         }
     }
 }

@@ -32,8 +32,17 @@ final class AssetWriter {
     }
 
     deinit {
-        // Not finished (an error or a cancelled write): the temporary file is useless.
+        discard()
+    }
+
+    /// Removes the temporary file of a write that will not finish (an error, a cancelled
+    /// task). Called by the failing writer at once: the last reference may go later, on
+    /// another thread.
+    func discard() {
         guard !isFinished else { return }
+        isFinished = true
+        // Best effort: a temporary file left behind has no valid name, and the garbage
+        // collector removes it after an hour.
         try? handle.close()
         try? FileManager.default.removeItem(at: temporaryFile)
     }

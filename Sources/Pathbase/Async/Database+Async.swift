@@ -41,7 +41,7 @@ extension Database where Self: Sendable {
     /// queue, as for ``write(_:)``. Write in ``write(_:)``, not here.
     public func read<Result>(_ body: @escaping @Sendable (Self) throws -> sending Result) async throws -> sending Result {
         try await BlockingWork.run { [self] () throws -> sending Result in
-            try inReadTransactionIfSupported { try body(self) }
+            try inReadIfSupported { try body(self) }
         }
     }
 }

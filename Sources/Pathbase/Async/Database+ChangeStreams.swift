@@ -34,9 +34,7 @@ extension Database {
     /// of one).
     public func changes<Model: ModelProtocol>(of type: Model.Type) throws(ChangeStreamError) -> AsyncStream<InstanceChange<Model>> {
         let observers = try observersForStreams()
-        return observers.stream { path in
-            path.model == Model.modelId ? InstanceChange(id: path.instance, property: path.property) : nil
-        }
+        return observers.stream(pathChanges(InstanceChange<Model>.self, model: Model.modelId, instance: nil))
     }
 
     /// The changes of one instance from now on, as an `AsyncSequence`.
@@ -50,10 +48,7 @@ extension Database {
     /// As ``changes(of:)``, for the instance with `instance`'s id only.
     public func changes<Model: ModelProtocol>(to instance: Model) throws(ChangeStreamError) -> AsyncStream<InstanceChange<Model>> {
         let observers = try observersForStreams()
-        let id = instance.id
-        return observers.stream { path in
-            path.model == Model.modelId && path.instance == id ? InstanceChange(id: id, property: path.property) : nil
-        }
+        return observers.stream(pathChanges(InstanceChange<Model>.self, model: Model.modelId, instance: instance.id))
     }
 
     private func observersForStreams() throws(ChangeStreamError) -> InstanceObservers {
@@ -83,12 +78,36 @@ extension Database where Self: Sendable {
     public func results<Model: ModelProtocol>(of query: QueryDescriptor<Model>) throws(ChangeStreamError) -> AsyncStream<[InstanceKey]> {
         guard instanceObservers != nil else { throw .notObserved }
         let live = LiveQuery(query, in: self)
+        let results = LiveResultIds(ids: { live.results.map(\.id) }, stop: { live.stopUpdating() })
         let (stream, continuation) = AsyncStream<[InstanceKey]>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        continuation.yield(live.results.map(\.id))
+        continuation.yield(results.ids())
         // The query holds the continuation and the continuation's end stops the query:
         // the cycle is broken when the stream ends.
-        live.onResultsChange { continuation.yield(live.results.map(\.id)) }
-        continuation.onTermination = { _ in live.stopUpdating() }
+        live.onResultsChange { continuation.yield(results.ids()) }
+        continuation.onTermination = { _ in results.stop() }
         return stream
+    }
+}
+
+/// What a change stream makes of a written path: a change of an instance of `model` (of
+/// `instance` only, if given), or `nil`. Generic over the change only, never the model
+/// type, whose metatype may not cross threads.
+private func pathChanges<Change: PathChange>(_ type: Change.Type, model: ModelKey, instance: InstanceKey?) -> @Sendable (Path) -> Change? {
+    { path in
+        guard path.model == model, instance == nil || path.instance == instance else { return nil }
+        return Change(id: path.instance, property: path.property)
+    }
+}
+
+/// A live query's result ids and its stop, without its model type, for the `Sendable`
+/// closures of a results stream.
+private final class LiveResultIds: @unchecked Sendable {
+    // @unchecked: both closures call a LiveQuery, which is safe from any thread.
+    let ids: () -> [InstanceKey]
+    let stop: () -> Void
+
+    init(ids: @escaping () -> [InstanceKey], stop: @escaping () -> Void) {
+        self.ids = ids
+        self.stop = stop
     }
 }

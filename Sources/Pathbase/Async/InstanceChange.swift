@@ -27,3 +27,11 @@ public struct InstanceChange<Model: ModelProtocol>: Hashable, Sendable {
         self.property = property
     }
 }
+
+/// A change a stream builds from a written path: lets the stream's closures name only the
+/// change's type, which is `Sendable`, not a model type.
+package protocol PathChange: Sendable {
+    init(id: InstanceKey, property: PropertyKey)
+}
+
+extension InstanceChange: PathChange {}

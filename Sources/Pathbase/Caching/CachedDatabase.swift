@@ -55,14 +55,14 @@ public final class CachedDatabase<Base: Database>: DatabaseWrapper {
     /// Serializes updating the wrapped database and the cache, per path.
     let pathLocks = PathLocks()
 
-    /// Creates a database that answers reads of `wrapped` from `cache` when it can.
+    /// Creates a database that answers reads of `base` from `cache` when it can.
     ///
     /// ```swift
     /// let cached = CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 10_000))
     /// ```
     ///
     /// Use a cache for one database only, and start with an empty one (or one that
-    /// describes `wrapped` exactly).
+    /// describes `base` exactly).
     public init(wrapping base: Base, cache: some DatabaseCache) {
         self.base = base
         self.cache = cache

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A scratch space over a database: edits stay in the context until committed.
 ///
 /// Create a context from any database, work with models in it as usual, then commit all
@@ -52,13 +54,19 @@ public final class EditingContext: Database, @unchecked Sendable {
     /// snapshot view, or the database.
     private let baseHistory: (any HistoryDatabase)?
     private let lock = Lock()
+    /// The pending edits, oldest first, with increasing sequence numbers.
     private var edits: [Edit] = []
     private var latestEdit: [Path: Int] = [:]
+    private var nextSequence: UInt64 = 0
+    private var reportError: @Sendable (any Error) -> Void = EditingContext.printToStandardError
     /// The newest record timestamp of each path the context used, when it first used it
     /// (only when the database keeps history), for conflict detection.
     private var seen: [Path: Timestamp?] = [:]
 
     private struct Edit {
+        /// Tells a commit which edits it wrote, whatever a concurrent discard or later
+        /// edits did to the list meanwhile.
+        let sequence: UInt64
         let path: Path
         let value: any DatabaseValue
     }
@@ -101,7 +109,8 @@ public final class EditingContext: Database, @unchecked Sendable {
         noteUse(of: path)
         lock.withLock {
             latestEdit[path] = edits.count
-            edits.append(Edit(path: path, value: value))
+            edits.append(Edit(sequence: nextSequence, path: path, value: value))
+            nextSequence += 1
         }
     }
 
@@ -125,10 +134,32 @@ public final class EditingContext: Database, @unchecked Sendable {
     /// Writes every pending edit to the database, in order, as one batch where the database
     /// supports it; the context's edits win over concurrent changes.
     ///
-    /// If the database fails to store the batch, the edits stay pending and nothing is
-    /// lost; use ``commitChanges(onConflict:)`` to learn about such failures.
+    /// If the database fails to store the batch, nothing is written, the edits stay pending
+    /// and the error goes to ``errorHandler`` (by default printed to standard error); use
+    /// ``commitChanges(onConflict:)`` to get it thrown instead.
     public func commitChanges() {
-        try? commitChanges(onConflict: .newestWins)
+        do {
+            try commitChanges(onConflict: .newestWins)
+        } catch {
+            errorHandler(error)
+        }
+    }
+
+    /// Receives the failures of ``commitChanges()``, which can't throw.
+    ///
+    /// ```swift
+    /// context.errorHandler = { error in logger.error("not saved: \(error)") }
+    /// ```
+    ///
+    /// By default the error is printed to standard error. Called on the committing thread.
+    public var errorHandler: @Sendable (any Error) -> Void {
+        get { lock.withLock { reportError } }
+        set { lock.withLock { reportError = newValue } }
+    }
+
+    /// The default ``errorHandler``.
+    public static let printToStandardError: @Sendable (any Error) -> Void = { error in
+        StandardError.write("Pathbase EditingContext: the commit failed, the edits stay pending: \(error)")
     }
 
     /// Writes every pending edit to the database, in order, as one batch where the database
@@ -139,7 +170,7 @@ public final class EditingContext: Database, @unchecked Sendable {
     ///   could not be stored. Either way nothing is written and the edits stay pending.
     public func commitChanges(onConflict policy: ConflictPolicy) throws {
         let pending: [Edit] = lock.withLock { edits }
-        guard !pending.isEmpty else { return }
+        guard let lastWritten = pending.last?.sequence else { return }
         func store() throws {
             if policy == .fail {
                 let conflicts = conflictingPaths()
@@ -151,8 +182,10 @@ public final class EditingContext: Database, @unchecked Sendable {
         }
         try database.inBatchIfSupported(store)
         lock.withLock {
-            // Edits made while committing stay pending.
-            edits.removeFirst(pending.count)
+            // Drop exactly the edits written: a discard meanwhile may have dropped them
+            // already, and edits made meanwhile stay pending. Edits are in sequence order.
+            let written = edits.prefix { $0.sequence <= lastWritten }.count
+            edits.removeFirst(written)
             latestEdit = [:]
             for (index, edit) in edits.enumerated() { latestEdit[edit.path] = index }
             seen = [:]
@@ -162,6 +195,9 @@ public final class EditingContext: Database, @unchecked Sendable {
     }
 
     /// Drops every pending edit; the context shows the database again.
+    ///
+    /// Edits that a commit running on another thread is writing are not pending any more:
+    /// the commit stores them.
     public func discardChanges() {
         lock.withLock {
             edits = []
@@ -194,10 +230,12 @@ public final class EditingContext: Database, @unchecked Sendable {
 }
 
 /// Why an editing context could not commit.
-public enum EditingContextError: Error, CustomStringConvertible, Equatable {
+public enum EditingContextError: Error, CustomStringConvertible, Equatable, LocalizedError {
 
     /// The database changed these paths after the context first used them.
     case conflicts([Path])
+
+    public var errorDescription: String? { description }
 
     public var description: String {
         switch self {

@@ -19,8 +19,10 @@ import Foundation
 ///
 /// Importing keeps the records' timestamps, so newest-wins makes imports idempotent:
 /// importing the same data twice changes nothing, and importing into a database that
-/// already has newer values keeps those. A malformed, truncated or newer-version document
-/// throws ``RecordArchiveError`` before anything is written.
+/// already has newer values keeps those. A malformed, truncated or newer-version document,
+/// or one with a record whose path breaks the exchange contract (``Path/exchangeProblem``,
+/// for example a negative model id), throws ``RecordArchiveError`` before anything is
+/// written.
 public enum RecordArchive {
 
     /// The format name in every document.
@@ -30,17 +32,43 @@ public enum RecordArchive {
     public static let version = 1
 
     /// Encodes records into an export document.
-    public static func encode(_ records: [Record]) throws -> Data {
-        let document = Document(format: format, version: version, records: try records.map(ArchivedRecord.init))
+    ///
+    /// ```swift
+    /// let data = try RecordArchive.encode(database.records(after: nil))
+    /// ```
+    ///
+    /// `progress`, if given, is called with the number of records archived so far, every
+    /// few thousand records and at the end. Throws ``RecordArchiveError`` for a value that
+    /// can't be archived or a path outside the exchange contract.
+    public static func encode(_ records: [Record], progress: ((Int) -> Void)? = nil) throws -> Data {
+        var archived: [ArchivedRecord] = []
+        archived.reserveCapacity(records.count)
+        for record in records {
+            archived.append(try ArchivedRecord(record))
+            if archived.count % progressInterval == 0 { progress?(archived.count) }
+        }
+        progress?(archived.count)
+        let document = Document(format: format, version: version, records: archived)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try encoder.encode(document)
     }
 
+    /// How many records pass between two progress reports.
+    static let progressInterval = 5_000
+
     /// Decodes an export document into records, checking all of it first.
     ///
     /// It also reads the history StateModel writes with `getEncodedHistory(until:)` (a JSON
     /// array where a document is an object; see MIGRATING.md).
+    ///
+    /// ```swift
+    /// let records = try RecordArchive.decode(data)
+    /// try database.importRecords(records)
+    /// ```
+    ///
+    /// Throws ``RecordArchiveError`` for a malformed or newer document, a value that does
+    /// not match its type, or a path outside the exchange contract.
     public static func decode(_ data: Data) throws -> [Record] {
         if StateModelHistory.matches(data) {
             return try StateModelHistory.decode(data)
@@ -68,7 +96,13 @@ public enum RecordArchive {
 }
 
 /// Why an export document could not be read. Nothing was imported.
-public enum RecordArchiveError: Error, CustomStringConvertible, Equatable {
+///
+/// ```swift
+/// do { try database.importRecords(from: data) } catch let error as RecordArchiveError {
+///     print(error.localizedDescription)
+/// }
+/// ```
+public enum RecordArchiveError: Error, CustomStringConvertible, Equatable, LocalizedError {
     /// The data is not a valid export document (not JSON, truncated, missing fields).
     case malformed(reason: String)
     /// The document was written by a newer version of the format.
@@ -77,6 +111,10 @@ public enum RecordArchiveError: Error, CustomStringConvertible, Equatable {
     case invalidValue(type: String, path: Path)
     /// A value of this type cannot be written into a document.
     case unsupportedValue(type: String, path: Path)
+    /// A record's path breaks the exchange contract (see ``Path/exchangeProblem``).
+    case invalidPath(path: Path, reason: String)
+
+    public var errorDescription: String? { description }
 
     public var description: String {
         switch self {
@@ -84,6 +122,7 @@ public enum RecordArchiveError: Error, CustomStringConvertible, Equatable {
         case .newerVersion(let found, let supported): "The export has format version \(found); this Pathbase reads up to \(supported)"
         case .invalidValue(let type, let path): "The export's value at \(path) is not a valid \(type)"
         case .unsupportedValue(let type, let path): "A value of type \(type) at \(path) cannot be exported"
+        case .invalidPath(let path, let reason): "The record at \(path) has \(reason), which no Pathbase database writes; nothing was imported"
         }
     }
 }
@@ -96,13 +135,19 @@ struct ArchivedRecord: Codable {
     let value: JSONValue
 
     init(_ record: Record) throws {
+        if let problem = record.path.exchangeProblem {
+            throw RecordArchiveError.invalidPath(path: record.path, reason: problem)
+        }
         path = record.path
         timestamp = record.timestamp
         (type, value) = try Self.archive(record.value, at: record.path)
     }
 
     func record() throws -> Record {
-        Record(path: path, timestamp: timestamp, value: try restore())
+        if let problem = path.exchangeProblem {
+            throw RecordArchiveError.invalidPath(path: path, reason: problem)
+        }
+        return Record(path: path, timestamp: timestamp, value: try restore())
     }
 
     private static func archive(_ value: any DatabaseValue, at path: Path) throws -> (String, JSONValue) {
@@ -264,13 +309,39 @@ extension Database {
     /// ``RecordArchiveError`` and changes nothing. A database without history keeps, for
     /// each path, the value of the newest record in the document.
     public func importRecords(from data: Data) throws {
-        let records = try RecordArchive.decode(data).sorted(by: Record.chronological)
-        func store() {
-            if let history = historyDatabase {
-                for record in records { history.apply(record) }
-            } else {
-                for record in records { set(erased: record.value, for: record.path) }
+        try importRecords(RecordArchive.decode(data))
+    }
+
+    /// Imports records already decoded (by ``RecordArchive/decode(_:)``), like
+    /// ``importRecords(from:)``.
+    ///
+    /// ```swift
+    /// let records = try RecordArchive.decode(data)
+    /// try database.importRecords(records) { done in print("\(done) of \(records.count)") }
+    /// ```
+    ///
+    /// Every path is checked first (``Path/exchangeProblem``): one outside the contract
+    /// throws ``RecordArchiveError/invalidPath(path:reason:)`` and nothing is written.
+    /// `progress`, if given, is called with the number of records stored so far, every few
+    /// thousand records and at the end.
+    public func importRecords(_ records: [Record], progress: ((Int) -> Void)? = nil) throws {
+        for record in records {
+            if let problem = record.path.exchangeProblem {
+                throw RecordArchiveError.invalidPath(path: record.path, reason: problem)
             }
+        }
+        let ordered = records.sorted(by: Record.chronological)
+        func store() {
+            let history = historyDatabase
+            for (index, record) in ordered.enumerated() {
+                if let history {
+                    history.apply(record)
+                } else {
+                    set(erased: record.value, for: record.path)
+                }
+                if (index + 1) % RecordArchive.progressInterval == 0 { progress?(index + 1) }
+            }
+            progress?(ordered.count)
         }
         try inBatchIfSupported(store)
     }

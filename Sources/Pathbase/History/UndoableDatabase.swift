@@ -47,6 +47,9 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     /// Changes of the batch in progress, if any, and its nesting depth.
     private var group: [Change]?
     private var groupDepth = 0
+    private var reportError: @Sendable (any Error) -> Void = { error in
+        StandardError.write("Pathbase UndoableDatabase: undo or redo failed, nothing was written: \(error)")
+    }
 
     /// The wrapped database when it keeps history, where the value before a change is its
     /// newest record; without it, the value before a change is read as the current value.
@@ -71,26 +74,97 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
 
     /// Reverts the most recent change by writing the values from before it.
     ///
+    /// ```swift
+    /// database.undo()
+    /// ```
+    ///
     /// Returns `false` if there was nothing to undo, or if the wrapped database could not
-    /// store the batch (then nothing was written and the step can still be undone).
+    /// store the batch: then nothing was written, the step can still be undone, and the
+    /// error goes to ``errorHandler`` (by default printed to standard error). Use
+    /// ``performUndo()`` to get the error thrown instead.
     @discardableResult
     public func undo() -> Bool {
+        reportingFailure { try performUndo() }
+    }
+
+    /// Reverts the most recent change like ``undo()``, but throws the wrapped database's
+    /// failure to store it.
+    ///
+    /// ```swift
+    /// let undone = try database.performUndo()
+    /// ```
+    ///
+    /// Returns `false` if there was nothing to undo. When it throws, nothing was written and
+    /// the step can still be undone.
+    @discardableResult
+    public func performUndo() throws -> Bool {
         guard let step = lock.withLock({ undoSteps.popLast() }) else { return false }
-        let written = writeInOneBatch(step.reversed().map { ($0.path, $0.before ?? Self.absentValue(for: $0.path)) })
-        lock.withLock { written ? redoSteps.append(step) : undoSteps.append(step) }
-        return written
+        do {
+            try writeInOneBatch(step.reversed().map { ($0.path, $0.before ?? Self.absentValue(for: $0.path)) })
+        } catch {
+            lock.withLock { undoSteps.append(step) }
+            throw error
+        }
+        lock.withLock { redoSteps.append(step) }
+        return true
     }
 
     /// Re-applies the most recently undone change.
     ///
+    /// ```swift
+    /// database.redo()
+    /// ```
+    ///
     /// Returns `false` if there was nothing to redo, or if the wrapped database could not
-    /// store the batch (then nothing was written and the step can still be redone).
+    /// store the batch: then nothing was written, the step can still be redone, and the
+    /// error goes to ``errorHandler``. Use ``performRedo()`` to get the error thrown instead.
     @discardableResult
     public func redo() -> Bool {
+        reportingFailure { try performRedo() }
+    }
+
+    /// Re-applies the most recently undone change like ``redo()``, but throws the wrapped
+    /// database's failure to store it.
+    ///
+    /// ```swift
+    /// let redone = try database.performRedo()
+    /// ```
+    ///
+    /// Returns `false` if there was nothing to redo. When it throws, nothing was written and
+    /// the step can still be redone.
+    @discardableResult
+    public func performRedo() throws -> Bool {
         guard let step = lock.withLock({ redoSteps.popLast() }) else { return false }
-        let written = writeInOneBatch(step.map { ($0.path, $0.after) })
-        lock.withLock { written ? undoSteps.append(step) : redoSteps.append(step) }
-        return written
+        do {
+            try writeInOneBatch(step.map { ($0.path, $0.after) })
+        } catch {
+            lock.withLock { redoSteps.append(step) }
+            throw error
+        }
+        lock.withLock { undoSteps.append(step) }
+        return true
+    }
+
+    /// Receives the failures of ``undo()`` and ``redo()``, which can't throw.
+    ///
+    /// ```swift
+    /// database.errorHandler = { error in logger.error("undo failed: \(error)") }
+    /// ```
+    ///
+    /// By default the error is printed to standard error. Called on the undoing thread.
+    public var errorHandler: @Sendable (any Error) -> Void {
+        get { lock.withLock { reportError } }
+        set { lock.withLock { reportError = newValue } }
+    }
+
+    /// Runs a throwing step; a failure goes to ``errorHandler`` and reads as `false`.
+    private func reportingFailure(_ step: () throws -> Bool) -> Bool {
+        do {
+            return try step()
+        } catch {
+            errorHandler(error)
+            return false
+        }
     }
 
     /// Forgets every undo and redo step.
@@ -184,11 +258,10 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     }
 
     /// Writes values as new records, all or nothing where the database supports batches.
-    private func writeInOneBatch(_ writes: [(Path, any DatabaseValue)]) -> Bool {
-        func apply() {
+    private func writeInOneBatch(_ writes: [(Path, any DatabaseValue)]) throws {
+        try base.inBatchIfSupported {
             for (path, value) in writes { base.set(erased: value, for: path) }
         }
-        return (try? base.inBatchIfSupported(apply)) != nil
     }
 
     private static func absentValue(for path: Path) -> any DatabaseValue {

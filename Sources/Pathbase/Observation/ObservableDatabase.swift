@@ -37,12 +37,10 @@ import Foundation
 /// **What notifies.** Every write through this database notifies the observers of exactly
 /// the instance written: a property set on any handle of the instance, a committed
 /// ``EditingContext`` created from this database, a synchronization response applied to it,
-/// and a batch. Writes made to the
-/// wrapped database directly are not seen. For undo, put the ``UndoableDatabase`` outside:
-/// `UndoableDatabase(wrapping: ObservableDatabase(wrapping: InMemoryHistoryDatabase()))`;
-/// models fetched from the undoable database are observed, and undo and redo write through
-/// the observable one. A ``CachedDatabase`` wrapping an observable database forwards its
-/// observers the same way.
+/// and a batch. Writes made to the wrapped database directly are not seen. For undo, put an
+/// ``UndoableDatabase`` around the typed ``ObservedDatabase`` and hand SwiftUI
+/// `ObservableDatabase(observed)`: models fetched from the undoable database are observed,
+/// and undo and redo write through the observed one.
 ///
 /// **Granularity.** `withObservationTracking` fires when a property it read changes
 /// (per path); `objectWillChange` fires for any change of its instance, status included.

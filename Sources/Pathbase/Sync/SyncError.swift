@@ -16,7 +16,7 @@ import Foundation
 ///     print(error) // every case has a readable description
 /// }
 /// ```
-public enum SyncError: Error, Codable, Sendable, Hashable, CustomStringConvertible {
+public enum SyncError: Error, Codable, Sendable, Hashable, CustomStringConvertible, LocalizedError {
 
     /// The data is not a message of this protocol: not decodable, truncated, a field of the
     /// wrong type, or contents that contradict each other. The text says what was wrong.
@@ -66,6 +66,9 @@ public enum SyncError: Error, Codable, Sendable, Hashable, CustomStringConvertib
 
     /// The database could not store the received records; none of them were stored.
     case storageFailed(String)
+
+    /// What went wrong, in a sentence (also `localizedDescription`).
+    public var errorDescription: String? { description }
 
     /// What went wrong, in a sentence.
     public var description: String {

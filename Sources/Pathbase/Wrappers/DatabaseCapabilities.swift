@@ -44,6 +44,17 @@ extension Database {
         return nil
     }
 
+    /// The database that runs read transactions for this one, looking through wrappers that
+    /// show their base's current state; `nil` if reads are not grouped.
+    var readTransactionDatabase: (any ReadTransactionDatabase)? {
+        if let reading = self as? any ReadTransactionDatabase { return reading }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.readTransactionDatabase }
+        if let wrapper = self as? any DatabaseWrapper, wrapper.showsBaseCurrentState {
+            return wrapper.base.readTransactionDatabase
+        }
+        return nil
+    }
+
     /// The registry of the model types used with this database's data, looking through
     /// every wrapper, editing context and history view, so that two types with one model id are caught
     /// whichever way they reach the data; `nil` for a database that keeps none (your own).
@@ -54,6 +65,23 @@ extension Database {
         if let context = self as? EditingContext { return context.database.modelTypeRegistry }
         if let view = self as? HistoryView { return view.base.modelTypeRegistry }
         return nil
+    }
+
+    /// The database that keeps this one's assets, looking through wrappers, editing
+    /// contexts and history views; `nil` for a database of your own without a folder.
+    var assetStoringDatabase: (any AssetStoringDatabase)? {
+        if let storing = self as? any AssetStoringDatabase { return storing }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.assetStoringDatabase }
+        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.assetStoringDatabase }
+        if let context = self as? EditingContext { return context.database.assetStoringDatabase }
+        if let view = self as? HistoryView { return view.base.assetStoringDatabase }
+        return nil
+    }
+
+    /// Every current value of a database that keeps no history (`InMemoryDatabase`), for
+    /// asset garbage collection; `nil` for other databases.
+    var currentValuesWithoutHistory: [(path: Path, value: any DatabaseValue)]? {
+        (self as? InMemoryDatabase)?.currentValues()
     }
 
     /// Runs `body` in one batch where the database has batches, else directly. The one

@@ -17,7 +17,8 @@ final class Connection {
 
     let queue: DatabaseQueue
     let handle: OpaquePointer
-    /// The file's setting, which equals the options' (a mismatch throws).
+    /// The file's setting: the options' if they set one (a mismatch throws), else the
+    /// existing file's, else (a new file) `true`.
     let keepsHistory: Bool
     /// The newest timestamp stored, to move the clock past.
     let newestTimestamp: Pathbase.Timestamp?
@@ -38,46 +39,66 @@ final class Connection {
         configuration.automaticMemoryManagement = false
         #endif
         do {
+            let wanted = options.keepsHistory
+            var existing: Bool?
             if let path {
                 // Rejects a file that is not Pathbase's before anything writes to it.
-                if case .pathbase(let fileKeepsHistory) = try FileCheck.inspect(path: path, busyTimeout: options.busyTimeout),
-                   fileKeepsHistory != options.keepsHistory {
-                    throw SQLiteDatabaseError.historyModeMismatch(path: path, fileKeepsHistory: fileKeepsHistory)
+                switch try FileCheck.inspect(path: path, busyTimeout: options.busyTimeout) {
+                case .pathbase(let fileKeepsHistory):
+                    if let wanted, wanted != fileKeepsHistory {
+                        throw SQLiteDatabaseError.historyModeMismatch(path: path, fileKeepsHistory: fileKeepsHistory)
+                    }
+                    existing = fileKeepsHistory
+                case .empty:
+                    if options.readOnly { throw SQLiteDatabaseError.noDatabase(path: path) }
                 }
-                configuration.journalMode = .wal
-                configuration.prepareDatabase { db in
-                    // With WAL, NORMAL keeps every commit atomic and the file consistent
-                    // across crashes; only the last commits may be lost at a power cut.
-                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                if options.readOnly {
+                    configuration.readonly = true
+                } else {
+                    configuration.journalMode = .wal
+                    configuration.prepareDatabase { db in
+                        // With WAL, NORMAL keeps every commit atomic and the file consistent
+                        // across crashes; only the last commits may be lost at a power cut.
+                        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                    }
                 }
                 queue = try DatabaseQueue(path: path, configuration: configuration)
             } else {
+                guard !options.readOnly else { throw SQLiteDatabaseError.noDatabase(path: displayPath) }
                 queue = try DatabaseQueue(configuration: configuration)
             }
-            let keepsHistory = options.keepsHistory
+            let readOnly = options.readOnly
             let opened = try queue.inDatabase { db throws -> (OpaquePointer?, Bool, Pathbase.Timestamp?) in
-                var fileKeepsHistory = keepsHistory
-                try db.inTransaction(.immediate) {
-                    // Checked again under the write lock: another process may have created it.
-                    let applicationId = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                var fileKeepsHistory = wanted ?? existing ?? true
+                if readOnly {
                     let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-                    let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-                    if applicationId == 0, tableCount == 0 {
-                        try Schema.create(in: db, keepsHistory: keepsHistory)
-                    } else if applicationId != Schema.applicationId {
-                        throw SQLiteDatabaseError.notPathbase(path: displayPath)
-                    } else if version > Schema.formatVersion {
-                        throw SQLiteDatabaseError.newerFormat(path: displayPath, found: version, supported: Schema.formatVersion)
-                    } else {
-                        fileKeepsHistory = try Schema.keepsHistory(in: db) ?? keepsHistory
-                        try Schema.migrate(db, from: version)
+                    guard version == Schema.formatVersion else {
+                        // Bringing it to the current format would write.
+                        throw SQLiteDatabaseError.cannotOpen(path: displayPath, reason: "it has the older storage format \(version); open it once for writing to bring it to format \(Schema.formatVersion)")
                     }
-                    return .commit
+                } else {
+                    try db.inTransaction(.immediate) {
+                        // Checked again under the write lock: another process may have created it.
+                        let applicationId = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                        let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+                        if applicationId == 0, tableCount == 0 {
+                            try Schema.create(in: db, keepsHistory: fileKeepsHistory)
+                        } else if applicationId != Schema.applicationId {
+                            throw SQLiteDatabaseError.notPathbase(path: displayPath)
+                        } else if version > Schema.formatVersion {
+                            throw SQLiteDatabaseError.newerFormat(path: displayPath, found: version, supported: Schema.formatVersion)
+                        } else {
+                            fileKeepsHistory = try Schema.keepsHistory(in: db) ?? fileKeepsHistory
+                            try Schema.migrate(db, from: version)
+                        }
+                        return .commit
+                    }
                 }
-                guard fileKeepsHistory == keepsHistory else {
+                if let wanted, fileKeepsHistory != wanted {
                     throw SQLiteDatabaseError.historyModeMismatch(path: displayPath, fileKeepsHistory: fileKeepsHistory)
                 }
-                let table = keepsHistory ? "records" : "current_values"
+                let table = fileKeepsHistory ? "records" : "current_values"
                 let newest = try Row.fetchOne(db, sql: "SELECT time, counter, replica FROM \(table) ORDER BY time DESC, counter DESC, replica DESC LIMIT 1")
                     .map { row in
                         Pathbase.Timestamp(time: row[0], counter: UInt32(truncatingIfNeeded: row[1] as Int64), replica: UInt32(truncatingIfNeeded: row[2] as Int64))

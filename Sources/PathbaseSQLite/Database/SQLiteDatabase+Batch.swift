@@ -23,7 +23,7 @@ extension SQLiteDatabase {
     public func batch<Result>(_ body: () throws -> Result) throws -> Result {
         try lock.withLock { () throws -> Result in
             _ = try openHandle()
-            return batchDepth == 0 ? try runTransaction(begin: statements.begin, body) : try runSavepoint(body)
+            return !transaction.inBatch ? try runTransaction(begin: statements.begin, body) : try runSavepoint(body)
         }
     }
 
@@ -46,23 +46,22 @@ extension SQLiteDatabase {
     public func read<Result>(_ body: () throws -> Result) throws -> Result {
         try lock.withLock { () throws -> Result in
             _ = try openHandle()
-            return batchDepth == 0 ? try runTransaction(begin: statements.beginDeferred, body) : try runSavepoint(body)
+            return !transaction.inBatch ? try runTransaction(begin: statements.beginDeferred, body) : try runSavepoint(body)
         }
     }
 
     private func runTransaction<Result>(begin: Statement, _ body: () throws -> Result) throws -> Result {
         try execute(begin)
-        batchDepth = 1
-        batchFailure = nil
+        transaction.began()
         let result: Result
         do {
             result = try body()
         } catch {
-            endBatch()
+            transaction.ended()
             rollback()
             throw error
         }
-        if let failure = endBatch() {
+        if let failure = transaction.ended() {
             rollback()
             throw failure
         }
@@ -76,47 +75,40 @@ extension SQLiteDatabase {
     }
 
     private func runSavepoint<Result>(_ body: () throws -> Result) throws -> Result {
-        if let batchFailure { throw batchFailure }
+        if let failure = transaction.failure { throw failure }
         do {
             try execute(statements.savepoint)
         } catch {
-            batchFailure = batchFailure ?? error
+            transaction.failed(error)
             throw error
         }
-        batchDepth += 1
-        defer { batchDepth -= 1 }
+        transaction.enteredSavepoint()
+        defer { transaction.leftSavepoint() }
         let result: Result
         do {
             result = try body()
         } catch {
             // Undo the inner writes only; the outer batch decides about the rest. After a
-            // failed write, the whole transaction is lost anyway (batchFailure stays).
-            if batchFailure == nil {
+            // failed write, the whole transaction is lost anyway (its failure stays).
+            if transaction.failure == nil {
                 do {
                     try execute(statements.rollbackToSavepoint)
                     try execute(statements.releaseSavepoint)
-                    activeInstances.removeAll()
                 } catch let failure {
-                    batchFailure = failure
+                    transaction.failed(failure)
                 }
+                // Rows written since the savepoint are gone: caches forget what they learned.
+                transaction.rolledBack()
             }
             throw error
         }
-        if let batchFailure { throw batchFailure }
+        if let failure = transaction.failure { throw failure }
         do {
             try execute(statements.releaseSavepoint)
         } catch {
-            batchFailure = batchFailure ?? error
+            transaction.failed(error)
             throw error
         }
         return result
-    }
-
-    /// Leaves the outermost batch; returns its failure, if any.
-    @discardableResult
-    private func endBatch() -> SQLiteDatabaseError? {
-        batchDepth = 0
-        defer { batchFailure = nil }
-        return batchFailure
     }
 }

@@ -95,7 +95,7 @@ extension SQLiteDatabase {
     }
 
     /// Compiles and runs a query once, under the lock.
-    private func query<Row>(_ sql: String, bind: (Statement) -> Void, row: (Statement) -> Row) throws(SQLiteDatabaseError) -> [Row] {
+    func query<Row>(_ sql: String, bind: (Statement) -> Void, row: (Statement) -> Row) throws(SQLiteDatabaseError) -> [Row] {
         try lock.withLock { () throws(SQLiteDatabaseError) -> [Row] in
             let statement = try Statement(sql: sql, connection: try openHandle())
             defer { statement.finalize() }

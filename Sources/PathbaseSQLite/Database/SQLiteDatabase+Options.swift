@@ -10,12 +10,14 @@ extension SQLiteDatabase {
     /// let database = try SQLiteDatabase(path: "cache.sqlite", options: options)
     /// ```
     ///
-    /// Every parameter has a default: history kept, a clock with a random replica id,
-    /// errors printed to standard error.
+    /// Every parameter has a default: the file's history setting (history kept in a new
+    /// file), read and write, a clock with a random replica id, errors printed to standard
+    /// error.
     public struct Options: Sendable {
 
-        /// Whether every record is kept (`true`, the default) or only the current value of
-        /// each path.
+        /// Whether every record is kept (`true`) or only the current value of each path
+        /// (`false`); `nil`, the default, adopts the setting of an existing file and keeps
+        /// history in a new one.
         ///
         /// Without history the database is smaller and writes are about twice as fast, and
         /// the history APIs answer as if older records had been pruned:
@@ -24,9 +26,20 @@ extension SQLiteDatabase {
         /// was written by then; `records(at:)` returns at most the current record and
         /// `records(after:limit:)` the current records written after the timestamp.
         ///
-        /// A file keeps the setting it was created with; opening it with the other one
-        /// throws ``SQLiteDatabaseError/historyModeMismatch(path:fileKeepsHistory:)``.
-        public var keepsHistory: Bool
+        /// A file keeps the setting it was created with: opening it with the default adopts
+        /// it (see ``SQLiteDatabase/keepsHistory``); only asking explicitly for the other
+        /// setting throws ``SQLiteDatabaseError/historyModeMismatch(path:fileKeepsHistory:)``.
+        public var keepsHistory: Bool?
+
+        /// Opens an existing file for reading only: nothing, not even the file's header or
+        /// journal mode, is ever written. `false` by default.
+        ///
+        /// A missing or empty file throws ``SQLiteDatabaseError/noDatabase(path:)`` instead of
+        /// being created, and a file of an older storage format throws instead of being
+        /// upgraded. Writes fail with SQLite's `SQLITE_READONLY` (reported to
+        /// ``errorHandler``, or thrown by the throwing variants). `pathbase inspect` and
+        /// `pathbase history` open files this way.
+        public var readOnly: Bool
 
         /// The clock that stamps the database's writes. On opening, it is moved past the
         /// newest timestamp in the file, so new writes win even if the wall clock went back.
@@ -48,7 +61,9 @@ extension SQLiteDatabase {
 
         /// Receives the errors of the non-throwing `Database` methods (`get`, `set`, `all`,
         /// `records`), which can't throw: a failed read returns `nil` or nothing, a failed
-        /// write outside a batch stores nothing, and both report here. Inside a
+        /// write outside a batch stores nothing, and both report here — also every read and
+        /// write after ``SQLiteDatabase/close()`` (``SQLiteDatabaseError/closed``), and a write
+        /// to a file another process keeps locked longer than ``busyTimeout``. Inside a
         /// ``SQLiteDatabase/batch(_:)``, a failed write makes the batch roll back and throw
         /// instead. Called on the thread of the failing call, with the database locked: don't
         /// use the database from the handler. By default, prints the error to standard error.
@@ -56,13 +71,15 @@ extension SQLiteDatabase {
 
         /// Creates options.
         public init(
-            keepsHistory: Bool = true,
+            keepsHistory: Bool? = nil,
+            readOnly: Bool = false,
             clock: HybridLogicalClock = HybridLogicalClock(),
             busyTimeout: TimeInterval = 5,
             cacheSizeInKiB: Int = 65_536,
             errorHandler: @escaping @Sendable (SQLiteDatabaseError) -> Void = Options.printToStandardError
         ) {
             self.keepsHistory = keepsHistory
+            self.readOnly = readOnly
             self.clock = clock
             self.busyTimeout = busyTimeout
             self.cacheSizeInKiB = max(0, cacheSizeInKiB)
@@ -71,7 +88,7 @@ extension SQLiteDatabase {
 
         /// The default ``errorHandler``: prints the error to standard error.
         public static let printToStandardError: @Sendable (SQLiteDatabaseError) -> Void = { error in
-            FileHandle.standardError.write(Data("Pathbase SQLiteDatabase: \(error)\n".utf8))
+            StandardError.write("Pathbase SQLiteDatabase: \(error)")
         }
     }
 }

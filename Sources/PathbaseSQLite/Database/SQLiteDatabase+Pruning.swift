@@ -17,7 +17,7 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
     /// empty database. Without history there is nothing to prune. Not allowed inside a batch.
     public func prune(before timestamp: Timestamp) throws {
         try lock.withLock { () throws(SQLiteDatabaseError) in
-            guard batchDepth == 0 else {
+            guard !transaction.inBatch else {
                 throw .sqlite(code: SQLITE_MISUSE, message: "prune(before:) cannot run inside a batch")
             }
             let handle = try openHandle()

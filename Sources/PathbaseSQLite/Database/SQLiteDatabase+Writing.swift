@@ -43,8 +43,8 @@ extension SQLiteDatabase {
     /// A non-throwing write failed: inside a batch the batch will throw it, outside it is
     /// reported.
     private func failed(_ error: SQLiteDatabaseError) {
-        if batchDepth > 0 {
-            batchFailure = batchFailure ?? error
+        if transaction.inBatch {
+            transaction.failed(error)
         } else {
             report(error)
         }
@@ -54,22 +54,22 @@ extension SQLiteDatabase {
     /// Called while holding the lock.
     func write<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) {
         _ = try openHandle()
-        if batchDepth > 0, let batchFailure {
+        if transaction.inBatch, let failure = transaction.failure {
             // The batch already failed and will roll back: write nothing more.
-            throw batchFailure
+            throw failure
         }
         let encoded: (tag: Int64, value: StoredValue)
         do throws(SQLiteDatabaseError) {
             encoded = try codec.encode(value, for: path)
         } catch {
-            if case .valueEncoding = error {} else if batchDepth > 0 { batchFailure = batchFailure ?? error }
+            if case .valueEncoding = error {} else if transaction.inBatch { transaction.failed(error) }
             throw error
         }
-        if batchDepth > 0 {
+        if transaction.inBatch {
             do throws(SQLiteDatabaseError) {
                 try writeRecord(encoded, for: path, timestamp: timestamp)
             } catch {
-                batchFailure = batchFailure ?? error
+                transaction.failed(error)
                 throw error
             }
         } else if keepsHistory {

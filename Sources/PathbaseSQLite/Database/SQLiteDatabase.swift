@@ -41,7 +41,14 @@ import Pathbase
 /// **Errors.** Opening, ``batch(_:)``, ``store(_:for:timestamp:)`` and ``fetch(_:at:)``
 /// throw. The `Database` protocol's methods can't: they report failures to
 /// ``Options/errorHandler`` (by default printed to standard error) and return `nil` or
-/// nothing; inside a batch, a failed write makes the batch roll back and throw.
+/// nothing; inside a batch, a failed write makes the batch roll back and throw. Errors are
+/// ``SQLiteDatabaseError``s whose `localizedDescription` says what happened ("The disk is
+/// full …") and which keep SQLite's result code.
+///
+/// **Transactions and memory.** What the database keeps in memory about rows of the file
+/// (the ids of `Codable` value types, the active instances of queried models) follows
+/// every rollback — of a batch, of a nested batch's savepoint, of a failed single write —
+/// through one owner of the transaction state, so it never points at rows that are gone.
 ///
 /// **Threads.** Safe to use from any thread: calls are serialized by a lock, which a batch
 /// holds until it ends, so its body can use the database and other threads wait.
@@ -55,7 +62,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     /// What goes with this database: its temporary asset folder, files removed on close.
     let lifetime = DatabaseLifetime()
 
-    /// Whether every record is kept, or only current values (see ``Options/keepsHistory``).
+    /// Whether every record is kept, or only current values: the file's setting, fixed when
+    /// it was created (see ``Options/keepsHistory``).
     public let keepsHistory: Bool
 
     /// Catches two model types that share a model id in this database.
@@ -70,9 +78,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     var codec: ValueCodec
     let queryStatements = QueryStatementCache()
     let activeInstances = ActiveInstances()
-    var batchDepth = 0
-    /// The first failed write of the running batch; the batch rolls back and throws it.
-    var batchFailure: SQLiteDatabaseError?
+    /// Batch nesting, the batch's first failure, and the caches a rollback must reset.
+    let transaction = TransactionState()
 
     /// Opens (or creates) a database file, in WAL mode.
     ///
@@ -80,9 +87,11 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     /// let database = try SQLiteDatabase(path: "/path/to/app.sqlite")
     /// ```
     ///
-    /// Throws ``SQLiteDatabaseError`` without touching the file if it is not an SQLite
-    /// database, is damaged, belongs to another application, was written by a newer
-    /// Pathbase, or was created with another ``Options/keepsHistory`` setting.
+    /// A missing file is created (unless ``Options/readOnly``). An existing file keeps its
+    /// ``Options/keepsHistory`` setting, which the default options adopt. Throws
+    /// ``SQLiteDatabaseError`` without touching the file if it is not an SQLite database, is
+    /// damaged, belongs to another application, was written by a newer Pathbase, or was
+    /// created with another ``Options/keepsHistory`` setting than one asked for explicitly.
     public convenience init(path: String, options: Options = Options()) throws(SQLiteDatabaseError) {
         try self.init(location: path, options: options)
     }
@@ -110,6 +119,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         self.keepsHistory = connection.keepsHistory
         self.clock = options.clock
         self.errorHandler = options.errorHandler
+        transaction.register(codec)
+        transaction.register(activeInstances)
         if let newest = connection.newestTimestamp {
             clock.receive(newest)
         }
@@ -125,11 +136,15 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     /// database.close()
     /// ```
     ///
+    /// After it, the throwing operations throw ``SQLiteDatabaseError/closed``; the
+    /// non-throwing `Database` methods hand it to ``Options/errorHandler`` and read `nil` or
+    /// nothing, and their writes store nothing.
+    ///
     /// Optional: a database closes when it is released. Calling it again does nothing.
     /// Called inside a batch, it reports an error and does nothing.
     public func close() {
         lock.withLock {
-            guard batchDepth == 0 else {
+            guard !transaction.inBatch else {
                 errorHandler(.sqlite(code: SQLITE_MISUSE, message: "close() inside a batch is ignored"))
                 return
             }
@@ -178,8 +193,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
             _ = statements.rollback.step()
             statements.rollback.reset()
         }
-        codec.invalidateTypeCache()
-        activeInstances.removeAll()
+        transaction.rolledBack()
     }
 }
 

@@ -13,7 +13,7 @@ import Pathbase
 /// `PRAGMA data_version` without running a statement); the next query reads it again.
 /// About 16 bytes per active instance of a queried model. Used while holding the
 /// database's lock.
-final class ActiveInstances {
+final class ActiveInstances: RowMirror {
 
     private var sets: [ModelKey: Set<InstanceKey>] = [:]
     private var dataVersion: UInt32?
@@ -58,7 +58,7 @@ final class ActiveInstances {
     }
 
     /// Forgets every set: after a rollback, what was added may not be in the file.
-    func removeAll() {
+    func rowsRolledBack() {
         sets.removeAll()
     }
 

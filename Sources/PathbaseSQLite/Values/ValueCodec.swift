@@ -12,7 +12,7 @@ import Pathbase
 /// reads as `nil` (the migration rule) while its row stays untouched.
 ///
 /// Used only under the owning ``SQLiteDatabase``'s lock.
-final class ValueCodec {
+final class ValueCodec: RowMirror {
 
     private let connection: OpaquePointer
     private let encoder = JSONEncoder()
@@ -21,7 +21,8 @@ final class ValueCodec {
     private let selectTypeId: Statement
     private let selectTypeName: Statement
 
-    // Caches of the value_types table; cleared after a rollback, which may drop new rows.
+    // Caches of the value_types table; cleared after a rollback (see TransactionState),
+    // which may drop rows added since.
     private var idsByType: [ObjectIdentifier: Int64] = [:]
     private var idsByName: [String: Int64] = [:]
     private var namesById: [Int64: String] = [:]
@@ -44,8 +45,8 @@ final class ValueCodec {
         selectTypeName.finalize()
     }
 
-    /// Forgets cached type ids: called after a rollback.
-    func invalidateTypeCache() {
+    /// Forgets cached type ids: the rows of types added since may be gone.
+    func rowsRolledBack() {
         idsByType.removeAll()
         idsByName.removeAll()
         namesById.removeAll()

@@ -91,6 +91,13 @@ struct ChangeStreamTests {
         let database = ObservedDatabase(wrapping: InMemoryDatabase())
         let writers = 4, writesPerWriter = 100
         for writer in 1...writers { AsyncTrack.create(in: database, id: writer, title: "w\(writer)") }
+        // Breaking out of a loop does not end a stream; releasing it does: the streams live
+        // in this scope only.
+        try await consumeWhileWriting(database, writers: writers, writesPerWriter: writesPerWriter)
+        #expect(await eventually { database.observers.observerCount == 0 })
+    }
+
+    private func consumeWhileWriting(_ database: ObservedDatabase<InMemoryDatabase>, writers: Int, writesPerWriter: Int) async throws {
         let streams = try (0..<3).map { _ in try database.changes(of: AsyncTrack.self) }
         try await withThrowingTaskGroup(of: Int.self) { group in
             for stream in streams {
@@ -116,7 +123,6 @@ struct ChangeStreamTests {
             for try await count in group where count >= 0 { counts.append(count) }
             #expect(counts == Array(repeating: writers * writesPerWriter, count: streams.count))
         }
-        #expect(await eventually { database.observers.observerCount == 0 })
     }
 }
 

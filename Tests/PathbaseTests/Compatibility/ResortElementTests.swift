@@ -1,5 +1,6 @@
 import Foundation
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 @Suite("StateModel compatibility: Array.resortElement")

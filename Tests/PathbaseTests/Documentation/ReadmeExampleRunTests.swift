@@ -42,6 +42,9 @@ struct ReadmeExampleRunTests {
         #expect(lines.contains("3 true"), "the actor imports three people, and a read sees all or none")
         #expect(lines.contains("true true"), "the asset reads back whole and chunked from its named file")
         #expect(lines.contains { $0.hasSuffix(" Carol") }, "the history example prints Carol's name with its timestamp")
+        // The collections example: adults sorted by name, then the count after two deletes.
+        #expect(lines.contains(#"["Ada", "Alan"]"#), "output:\n\(lines.joined(separator: "\n"))")
+        #expect(lines.contains("1 Ada"), "output:\n\(lines.joined(separator: "\n"))")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("people.sqlite").path))
     }
 }

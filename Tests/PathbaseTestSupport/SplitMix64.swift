@@ -1,13 +1,18 @@
 /// SplitMix64: a small random generator whose sequence is fixed by its seed, so that a
 /// failing randomized test can be replayed.
-struct SplitMix64: RandomNumberGenerator {
+///
+/// ```swift
+/// var random = SplitMix64(seed: 42)
+/// let delay = Int.random(in: 0..<1_000, using: &random)
+/// ```
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9

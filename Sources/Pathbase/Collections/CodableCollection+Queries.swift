@@ -1,0 +1,106 @@
+extension CodableCollection {
+
+    /// The structs a filter includes, in an order, paged.
+    ///
+    /// ```swift
+    /// let adults = try users.fetch(where: \.age >= 18 && \.name != "", sortedBy: [.ascending(\.name)], limit: 20)
+    /// ```
+    ///
+    /// On `SQLiteDatabase` (and wrappers of it) conditions on fields of ``QueryableValue``
+    /// types, a single sort on such a field, and the paging run in SQL; the rest runs on the
+    /// structs. Other databases evaluate everything on the structs. Results are the same.
+    public func fetch(where filter: CollectionFilter<Element>, sortedBy sort: [CollectionSort<Element>] = [], offset: Int = 0, limit: Int? = nil) throws -> [Element] {
+        try fetch(CollectionQuery(where: filter, sortedBy: sort, offset: offset, limit: limit))
+    }
+
+    /// The structs a filter includes, sorted by one field, paged.
+    ///
+    /// ```swift
+    /// let page = try users.fetch(where: \.age >= 18, sortedBy: \.name, limit: 20)
+    /// ```
+    public func fetch<Value: Comparable>(where filter: CollectionFilter<Element> = .all, sortedBy keyPath: KeyPath<Element, Value>, descending: Bool = false, offset: Int = 0, limit: Int? = nil) throws -> [Element] {
+        try fetch(CollectionQuery(where: filter, sortedBy: [CollectionSort(keyPath, descending: descending)], offset: offset, limit: limit))
+    }
+
+    /// The structs a filter includes, sorted by an optional field (`nil` first), paged.
+    public func fetch<Value: Comparable>(where filter: CollectionFilter<Element> = .all, sortedBy keyPath: KeyPath<Element, Value?>, descending: Bool = false, offset: Int = 0, limit: Int? = nil) throws -> [Element] {
+        try fetch(CollectionQuery(where: filter, sortedBy: [CollectionSort(optional: keyPath, descending: descending)], offset: offset, limit: limit))
+    }
+
+    /// The structs a query describes.
+    public func fetch(_ query: CollectionQuery<Element>) throws -> [Element] {
+        try matches(of: query, paged: true).map(\.element)
+    }
+
+    /// The first struct a filter includes in an order, or `nil`.
+    ///
+    /// ```swift
+    /// let youngest = try users.first(where: \.age != nil, sortedBy: [.ascending(\.age)])
+    /// ```
+    public func first(where filter: CollectionFilter<Element> = .all, sortedBy sort: [CollectionSort<Element>] = []) throws -> Element? {
+        try fetch(CollectionQuery(where: filter, sortedBy: sort, limit: 1)).first
+    }
+
+    /// How many structs a filter includes.
+    ///
+    /// ```swift
+    /// let adults = try users.count(where: \.age >= 18)
+    /// ```
+    public func count(where filter: CollectionFilter<Element> = .all) throws -> Int {
+        try matches(of: CollectionQuery(where: filter), paged: false).count
+    }
+
+    /// Deletes the structs a filter includes, in one batch.
+    ///
+    /// ```swift
+    /// try users.delete(where: \.age < 13)
+    /// ```
+    public func delete(where filter: CollectionFilter<Element>) throws {
+        try delete(instances: matches(of: CollectionQuery(where: filter), paged: false).map(\.instance))
+    }
+
+    /// The query's matches in order; the whole list or one page.
+    func matches(of query: CollectionQuery<Element>, paged: Bool) throws -> [CollectionMatch<Element>] {
+        try checkCatalog()
+        return try database.inReadIfSupported { try readMatches(of: query, paged: paged) }
+    }
+
+    /// ``matches(of:paged:)`` inside its read transaction.
+    private func readMatches(of query: CollectionQuery<Element>, paged: Bool) throws -> [CollectionMatch<Element>] {
+        if let problem = query.problem { throw problem }
+        let storedSort = query.sort.count == 1 ? query.sort[0].stored.map { sort in
+            StoredSort(
+                property: layout.property(forKey: sort.key),
+                valueType: sort.valueType,
+                defaultValue: (layout.defaults[sort.key] as? any QueryableValue)?.queryOperand ?? .integer(0),
+                reverse: query.sort[0].descending
+            )
+        } : nil
+        let sortRunsInDatabase = query.sort.isEmpty || storedSort != nil
+        let pageRunsInDatabase = paged && sortRunsInDatabase && query.filter.residual == nil
+        if let pushdown = database.queryPushdown, let ids = pushdown.instanceIds(
+            of: layout.model,
+            where: query.filter.pushed?.stored(in: layout),
+            sortedBy: storedSort,
+            offset: pageRunsInDatabase ? query.offset : 0,
+            limit: pageRunsInDatabase ? query.limit : nil
+        ) {
+            var matches = try ids.map { CollectionMatch(instance: $0, element: try decode($0)) }
+            if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
+            if !sortRunsInDatabase { matches.sort(by: query.precedes) }
+            return paged && !pageRunsInDatabase ? query.page(of: matches) : matches
+        }
+        var matches = try layout.activeInstances(in: database)
+            .map { CollectionMatch(instance: $0, element: try decode($0)) }
+            .filter { query.filter.evaluate($0.element) }
+        matches.sort(by: query.precedes)
+        return paged ? query.page(of: matches) : matches
+    }
+}
+
+extension CodableCollection {
+    /// The stored predicate a filter runs as in this collection (for query plans in tests).
+    package func storedPredicate(for filter: CollectionFilter<Element>) -> StoredPredicate? {
+        filter.pushed?.stored(in: layout)
+    }
+}

@@ -1,0 +1,353 @@
+/// Plain `Codable` structs stored in a database under a name: each top-level coding key one
+/// property path, next to `@Model` classes, with history, views, undo, observation, export
+/// and synchronization working as for models.
+///
+/// ```swift
+/// struct User: Codable, Identifiable { var id: UUID; var name: String; var age: Int?; var tags: [String] }
+///
+/// let users = database.collection(User.self, name: "users", indexes: [\.name, \.age])
+/// try users.save(User(id: UUID(), name: "Ada", age: 36, tags: []))
+/// let adults = try users.fetch(where: \.age >= 18 && \.name != "", sortedBy: \.name, limit: 20)
+/// ```
+///
+/// **Paths.** The model key derives from the collection's name, the instance key from the
+/// struct's id (``CollectionIdentifier``), the property key from the name and the coding key
+/// — never from the order things were registered — so replicas agree without talking.
+/// Collisions of derived keys throw ``CollectionError``; nothing is merged.
+///
+/// **Saving.** ``save(_:)-(Element)`` writes only the fields that differ: from the struct as
+/// this collection last fetched or saved it when it has, else from what is stored. A field
+/// another replica changed meanwhile is not overwritten by a stale copy. ``replace(_:)``
+/// writes every field and clears keys the struct no longer has. Saving many structs is one
+/// batch (one transaction on `SQLiteDatabase`).
+///
+/// **Reading.** A key without a stored value reads as `nil` for an optional field, as the
+/// declared default (`defaults:`), or throws ``CollectionError/missingField(collection:id:key:)``
+/// — never a silently missing struct. Values of keys the struct no longer has stay stored.
+///
+/// **Deleting** marks an instance deleted, as for models: its values stay in history.
+public final class CodableCollection<Element: Codable & Identifiable>: @unchecked Sendable where Element.ID: CollectionIdentifier {
+    // @unchecked: the database is used as its own threading rules allow; the snapshots and
+    // the catalog check are guarded by `lock`.
+
+    /// The database the structs are stored in.
+    public let database: any Database
+
+    /// The collection's name, from which its paths derive.
+    public var name: String { layout.name }
+
+    /// The model key of the collection's paths.
+    public var modelKey: ModelKey { layout.model }
+
+    let layout: CollectionLayout
+
+    /// The coding keys of the declared indexes, or why a declared key path is not a field.
+    let indexedKeys: Result<[String], CollectionError>
+
+    private let lock = Lock()
+    /// Serializes ``nextId()`` of this handle.
+    let generatorLock = Lock()
+    private var isRegistered = false
+    /// The fields of recently fetched or saved structs, by instance: the base that `save`
+    /// compares with, so that only fields changed since are written.
+    private var snapshots: [InstanceKey: [String: any DatabaseValue]] = [:]
+    private let snapshotLimit = 10_000
+
+    init(database: any Database, name: String, indexes: [PartialKeyPath<Element>], defaults: [String: any DatabaseValue]) {
+        self.database = database
+        self.layout = CollectionLayout(name: name, defaults: defaults)
+        let fields = FieldKeys.of(Element.self)
+        for field in fields.fields {
+            if let type = field.type as? any DatabaseValue.Type {
+                CollectionFieldTypes.shared.register(type, for: layout.property(forKey: field.name))
+            }
+        }
+        self.indexedKeys = Result { () throws(CollectionError) -> [String] in
+            try indexes.map { keyPath throws(CollectionError) in try fields.key(for: keyPath, collection: name) }
+        }
+    }
+
+    // MARK: Saving
+
+    /// Stores a struct: creates it, or writes the fields that changed.
+    ///
+    /// ```swift
+    /// var user = try users.fetch(id: id)!
+    /// user.age = 40
+    /// try users.save(user) // writes `age` only
+    /// ```
+    public func save(_ element: Element) throws {
+        try save([element])
+    }
+
+    /// Stores several structs in one batch: all of them, or (on a ``BatchDatabase``) none.
+    ///
+    /// ```swift
+    /// try users.save([ada, grace, linus])
+    /// ```
+    ///
+    /// Every struct is encoded and checked before anything is written.
+    public func save(_ elements: [Element]) throws {
+        try write(elements, replacing: false)
+    }
+
+    /// Stores a struct whole: writes every field, and clears stored keys it no longer has.
+    ///
+    /// ```swift
+    /// try users.replace(user)
+    /// ```
+    public func replace(_ element: Element) throws {
+        try write([element], replacing: true)
+    }
+
+    /// Stores several structs whole, in one batch.
+    public func replace(_ elements: [Element]) throws {
+        try write(elements, replacing: true)
+    }
+
+    private struct PreparedWrite {
+        let instance: InstanceKey
+        let origin: String?
+        let fields: [(key: String, value: FieldValue)]
+    }
+
+    private func write(_ elements: [Element], replacing: Bool) throws {
+        try ensureRegistered()
+        var prepared: [PreparedWrite] = []
+        prepared.reserveCapacity(elements.count)
+        for element in elements {
+            let fields = try FieldEncoder.fields(of: element, collection: name)
+            try layout.checkKeys(fields.lazy.map(\.key))
+            let origin = Element.ID.isExactInstanceKey ? nil : String(describing: element.id)
+            prepared.append(PreparedWrite(instance: element.id.collectionInstanceKey, origin: origin, fields: fields))
+        }
+        // Reads inside the batch share its transaction; every check passes before the first write.
+        try database.inBatchIfSupported {
+            try check(prepared)
+            for write in prepared { store(write, replacing: replacing) }
+        }
+    }
+
+    /// Checks prepared writes against what is stored: no id collides with another.
+    private func check(_ prepared: [PreparedWrite]) throws(CollectionError) {
+        var seen: [InstanceKey: String] = [:]
+        for write in prepared {
+            try layout.checkKeys(layout.storedKeys(in: database, instance: write.instance))
+            guard let origin = write.origin else { continue }
+            if let other = seen[write.instance], other != origin {
+                throw .idCollision(collection: name, id: origin, storedId: other)
+            }
+            seen[write.instance] = origin
+            if let stored = layout.storedOrigin(in: database, instance: write.instance), stored != origin {
+                throw .idCollision(collection: name, id: origin, storedId: stored)
+            }
+        }
+    }
+
+    /// Writes one prepared struct; its status last, so an observer that sees it created
+    /// reads every field.
+    private func store(_ write: PreparedWrite, replacing: Bool) {
+        let statusPath = Path.status(model: layout.model, instance: write.instance)
+        let status: InstanceStatus? = database.get(statusPath)
+        let isActive = status == .created
+        // A deleted instance saved again is stored whole, like a new one.
+        let replaces = replacing || status == .deleted
+        let storedKeys = status == nil ? [] : layout.storedKeys(in: database, instance: write.instance)
+        let base = isActive && !replaces ? lock.withLock { snapshots[write.instance] } : nil
+        var snapshot: [String: any DatabaseValue] = [:]
+        for field in write.fields {
+            let path = layout.path(write.instance, layout.property(forKey: field.key))
+            snapshot[field.key] = field.value.value
+            if isActive, !replacing {
+                if let old = base?[field.key] {
+                    if field.value.isEqual(to: old) { continue }
+                } else if field.value.isStored(in: database, at: path) {
+                    continue
+                }
+            }
+            field.value.write(to: database, at: path)
+        }
+        let keys = write.fields.map(\.key)
+        if replaces {
+            for key in storedKeys where !keys.contains(key) {
+                database.set(NoValue(), for: layout.path(write.instance, layout.property(forKey: key)))
+            }
+        }
+        let newKeys = replaces ? keys.sorted() : Array(Set(storedKeys).union(keys)).sorted()
+        if newKeys != storedKeys {
+            database.set(newKeys, for: layout.path(write.instance, CollectionKeys.fieldsProperty))
+        }
+        if let origin = write.origin, status == nil {
+            database.set(origin, for: layout.path(write.instance, CollectionKeys.originProperty))
+        }
+        if !isActive {
+            database.set(InstanceStatus.created, for: statusPath)
+        }
+        remember(snapshot, for: write.instance)
+    }
+
+    // MARK: Reading
+
+    /// The struct with an id, or `nil` when none is stored (or it was deleted).
+    ///
+    /// ```swift
+    /// if let user = try users.fetch(id: id) { print(user.name) }
+    /// ```
+    ///
+    /// Throws ``CollectionError`` when the stored fields do not decode.
+    public func fetch(id: Element.ID) throws -> Element? {
+        try checkCatalog()
+        let instance = id.collectionInstanceKey
+        return try database.inReadIfSupported { () throws -> Element? in
+            let status: InstanceStatus? = database.get(.status(model: layout.model, instance: instance))
+            guard status == .created else { return nil }
+            if !Element.ID.isExactInstanceKey, layout.storedOrigin(in: database, instance: instance) != String(describing: id) {
+                return nil
+            }
+            return try decode(instance)
+        }
+    }
+
+    /// Every stored struct, in instance key order.
+    ///
+    /// ```swift
+    /// let everyone = try users.fetch()
+    /// ```
+    public func fetch() throws -> [Element] {
+        try checkCatalog()
+        return try database.inReadIfSupported {
+            try layout.activeInstances(in: database).map { try decode($0) }
+        }
+    }
+
+    /// Decodes the struct stored under an instance key, keeping its fields as the base of
+    /// the next save.
+    func decode(_ instance: InstanceKey) throws -> Element {
+        let reads = FieldDecoder.ReadValues()
+        let decoder = FieldDecoder(layout: layout, database: database, instance: instance, readValues: reads)
+        let element: Element
+        do {
+            element = try Element(from: decoder)
+        } catch let error as CollectionError {
+            throw error
+        } catch let error as DecodingError {
+            throw CollectionError.undecodableField(collection: name, id: decoder.instanceDescription, key: error.firstKey ?? "", reason: String(describing: error))
+        }
+        remember(reads.values, for: instance)
+        return element
+    }
+
+    private func remember(_ fields: [String: any DatabaseValue], for instance: InstanceKey) {
+        lock.withLock {
+            if snapshots.count >= snapshotLimit { snapshots.removeAll(keepingCapacity: true) }
+            snapshots[instance] = fields
+        }
+    }
+
+    private func forget(_ instance: InstanceKey) {
+        lock.withLock { _ = snapshots.removeValue(forKey: instance) }
+    }
+
+    // MARK: Deleting
+
+    /// Deletes the struct with an id (its values stay in history); nothing when none is
+    /// stored.
+    ///
+    /// ```swift
+    /// try users.delete(id: id)
+    /// ```
+    public func delete(id: Element.ID) throws {
+        try checkCatalog()
+        let instance = id.collectionInstanceKey
+        if !Element.ID.isExactInstanceKey, layout.storedOrigin(in: database, instance: instance) != String(describing: id) {
+            return
+        }
+        try delete(instances: [instance])
+    }
+
+    /// Deletes a struct.
+    public func delete(_ element: Element) throws {
+        try delete(id: element.id)
+    }
+
+    /// Deletes every stored struct, in one batch.
+    ///
+    /// ```swift
+    /// try users.removeAll()
+    /// ```
+    public func removeAll() throws {
+        try checkCatalog()
+        try delete(instances: layout.activeInstances(in: database))
+    }
+
+    func delete(instances: [InstanceKey]) throws {
+        try database.inBatchIfSupported {
+            for instance in instances {
+                let path = Path.status(model: layout.model, instance: instance)
+                let status: InstanceStatus? = database.get(path)
+                guard status == .created else { continue }
+                database.set(InstanceStatus.deleted, for: path)
+                forget(instance)
+            }
+        }
+    }
+
+    // MARK: Catalog
+
+    /// Registers the name in the database's catalog before the first write.
+    private func ensureRegistered() throws {
+        if lock.withLock({ isRegistered }) { return }
+        try database.inBatchIfSupported { try layout.checkCatalog(in: database, registering: true) }
+        try createIndexes()
+        lock.withLock { isRegistered = true }
+    }
+
+    /// Checks that no other collection name owns the model key.
+    func checkCatalog() throws(CollectionError) {
+        if lock.withLock({ isRegistered }) { return }
+        try layout.checkCatalog(in: database, registering: false)
+    }
+
+    /// Asks a database that keeps indexes for one per declared key.
+    func createIndexes() throws {
+        let keys = try indexedKeys.get()
+        guard !keys.isEmpty, let indexing = database.queryPushdown as? any ValueIndexingDatabase else { return }
+        for key in keys {
+            try indexing.createValueIndex(model: layout.model, property: layout.property(forKey: key))
+        }
+    }
+}
+
+extension DecodingError {
+    /// The top-level key the error happened under.
+    var firstKey: String? {
+        let context: DecodingError.Context? = switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context): context
+        @unknown default: nil
+        }
+        return context?.codingPath.first?.stringValue
+    }
+}
+
+extension Database {
+
+    /// The collection of `Element` structs named `name` (the type's name by default).
+    ///
+    /// ```swift
+    /// let users = database.collection(User.self)                // zero setup
+    /// let people = database.collection(User.self, name: "people", indexes: [\.name, \.age])
+    /// ```
+    ///
+    /// Nothing is written until the first save. `indexes` names top-level fields that a
+    /// database keeping indexes (`SQLiteDatabase`) indexes; every field can be queried
+    /// either way. `defaults` gives values for keys that stored structs lack (a field added
+    /// later), by coding key.
+    public func collection<Element: Codable & Identifiable>(
+        _ type: Element.Type,
+        name: String? = nil,
+        indexes: [PartialKeyPath<Element>] = [],
+        defaults: [String: any DatabaseValue] = [:]
+    ) -> CodableCollection<Element> where Element.ID: CollectionIdentifier {
+        CodableCollection(database: self, name: name ?? String(describing: Element.self), indexes: indexes, defaults: defaults)
+    }
+}

@@ -1,0 +1,95 @@
+/// Where one collection's structs live in a database: its model key, the property key of
+/// each coding key (checked for collisions), the declared defaults, and the reserved
+/// properties that record each instance's id and stored keys.
+final class CollectionLayout: @unchecked Sendable {
+    // @unchecked: `defaults` is immutable after init; the caches are guarded by `lock`.
+
+    let name: String
+    let model: ModelKey
+    /// Values read for keys without a stored value (fields added after data was stored).
+    let defaults: [String: any DatabaseValue]
+
+    private let lock = Lock()
+    private var properties: [String: PropertyKey] = [:]
+    /// The key each property key was derived from, to detect two keys sharing one.
+    private var owners: [PropertyKey: String] = [:]
+
+    init(name: String, defaults: [String: any DatabaseValue]) {
+        self.name = name
+        self.model = CollectionKeys.model(named: name)
+        self.defaults = defaults
+    }
+
+    /// The property key of a coding key (cached).
+    func property(forKey key: String) -> PropertyKey {
+        if let known = lock.withLock({ properties[key] }) { return known }
+        let property = CollectionKeys.property(forKey: key, inCollection: name)
+        lock.withLock { properties[key] = property }
+        return property
+    }
+
+    /// Checks that no two of `keys` (and no key seen before) share a property key.
+    func checkKeys(_ keys: some Sequence<String>) throws(CollectionError) {
+        for key in keys {
+            let property = self.property(forKey: key)
+            let owner = lock.withLock { () -> String in
+                if let owner = owners[property] { return owner }
+                owners[property] = key
+                return key
+            }
+            if owner != key { throw .fieldKeyCollision(collection: name, key: key, otherKey: owner) }
+        }
+    }
+
+    func path(_ instance: InstanceKey, _ property: PropertyKey) -> Path {
+        Path(model: model, instance: instance, property: property)
+    }
+
+    /// The coding keys an instance has stored, sorted.
+    func storedKeys(in database: any Database, instance: InstanceKey) -> [String] {
+        database.get(path(instance, CollectionKeys.fieldsProperty)) ?? []
+    }
+
+    /// The id a hashed instance key was saved for.
+    func storedOrigin(in database: any Database, instance: InstanceKey) -> String? {
+        database.get(path(instance, CollectionKeys.originProperty))
+    }
+
+    /// The instances whose status is `.created`, in ascending order.
+    func activeInstances(in database: any Database) -> [InstanceKey] {
+        database.all(model: model) { instance, status in status == .created ? instance : nil }.sorted()
+    }
+
+    /// Checks the database's catalog: the model key belongs to this collection's name (or to
+    /// none yet, when `registering` writes the name).
+    func checkCatalog(in database: any Database, registering: Bool) throws(CollectionError) {
+        let namePath = Path(model: CollectionKeys.catalogModel, instance: model, property: CollectionKeys.catalogNameProperty)
+        if let stored: String = database.get(namePath) {
+            guard stored == name else { throw .collectionNameCollision(name: name, storedName: stored) }
+            return
+        }
+        guard registering else { return }
+        database.set(name, for: namePath)
+        database.set(InstanceStatus.created, for: .status(model: CollectionKeys.catalogModel, instance: model))
+    }
+}
+
+extension Database {
+
+    /// The names of the collections stored in this database, by model key.
+    ///
+    /// ```swift
+    /// for (model, name) in database.collectionNames { print(model, name) }
+    /// ```
+    public var collectionNames: [ModelKey: String] {
+        let catalog = CollectionKeys.catalogModel
+        let models = all(model: catalog) { model, status in status == .created ? model : nil }
+        var names: [ModelKey: String] = [:]
+        for model in models {
+            if let name: String = get(Path(model: catalog, instance: model, property: CollectionKeys.catalogNameProperty)) {
+                names[model] = name
+            }
+        }
+        return names
+    }
+}

@@ -1,0 +1,159 @@
+/// Decodes a struct from its stored fields, one path per top-level coding key, reading each
+/// value with the type the struct's `init(from:)` asks for.
+///
+/// Tolerant of older data: a key without a stored value decodes as `nil` for an optional,
+/// as the collection's declared default, or throws ``CollectionError/missingField(collection:id:key:)``
+/// naming the instance and the key. Values of keys the struct no longer has stay stored.
+struct FieldDecoder: Decoder {
+
+    let layout: CollectionLayout
+    let database: any Database
+    let instance: InstanceKey
+    /// Every value read, by key, when the caller keeps a snapshot for merging saves.
+    let readValues: ReadValues?
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// Collects the values a decoding read.
+    final class ReadValues {
+        var values: [String: any DatabaseValue] = [:]
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(FieldDecodingContainer<Key>(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw CollectionError.unsupportedEncoding(collection: layout.name, reason: "it decodes from an array, not from keyed fields")
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw CollectionError.unsupportedEncoding(collection: layout.name, reason: "it decodes from a single value, not from keyed fields")
+    }
+
+    /// The instance as errors name it.
+    var instanceDescription: String {
+        layout.storedOrigin(in: database, instance: instance) ?? String(instance)
+    }
+
+    func path(_ key: String) -> Path {
+        Path(model: layout.model, instance: instance, property: layout.property(forKey: key))
+    }
+
+    /// The stored value of `key` as `Value`, or `nil` when none of that type is stored.
+    func read<Value: DatabaseValue>(_ type: Value.Type, key: String) -> Value? {
+        let value: Value? = database.get(path(key))
+        if let value, let readValues { readValues.values[key] = value }
+        return value
+    }
+
+    /// What is stored for an optional field.
+    enum OptionalLookup {
+        /// A value or a stored `nil` (an `Optional<Wrapped>` in `Any`).
+        case stored(Any)
+        /// Nothing of the field's type.
+        case missing
+    }
+
+    /// The stored value of an optional field. Reads `Optional<Wrapped>` (how optionals are
+    /// saved), then `Wrapped` (a field that was not optional when it was saved).
+    func readOptional<Wrapped: DatabaseValue>(_ type: Wrapped.Type, key: String) -> OptionalLookup {
+        if let stored = read(Wrapped?.self, key: key) { return .stored(stored as Any) }
+        if let stored = read(Wrapped.self, key: key) { return .stored(Optional(stored) as Any) }
+        return .missing
+    }
+}
+
+private struct FieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: FieldDecoder
+    var codingPath: [any CodingKey] { [] }
+
+    var allKeys: [Key] {
+        decoder.layout.storedKeys(in: decoder.database, instance: decoder.instance).compactMap { Key(stringValue: $0) }
+    }
+
+    func contains(_ key: Key) -> Bool {
+        decoder.layout.storedKeys(in: decoder.database, instance: decoder.instance).contains(key.stringValue)
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        !contains(key)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let storable = try storableType(of: type, key: key)
+        if let value = decoder.read(storable, key: key.stringValue) as? T { return value }
+        if let value = decoder.layout.defaults[key.stringValue] as? T { return value }
+        throw CollectionError.missingField(collection: decoder.layout.name, id: decoder.instanceDescription, key: key.stringValue)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        let storable = try storableType(of: type, key: key)
+        switch decoder.readOptional(storable, key: key.stringValue) {
+        case .stored(let value): return value as? T
+        case .missing: return decoder.layout.defaults[key.stringValue] as? T
+        }
+    }
+
+    private func storableType<T>(of type: T.Type, key: Key) throws -> any DatabaseValue.Type {
+        guard let storable = T.self as? any DatabaseValue.Type else {
+            throw CollectionError.unsupportedEncoding(collection: decoder.layout.name, reason: "the type of '\(key.stringValue)' is Decodable but not Encodable")
+        }
+        return storable
+    }
+
+    // Synthesized `Codable` calls the typed overloads; route them through the generic ones.
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeValueIfPresent(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeValue(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeValueIfPresent(type, key) }
+
+    private func decodeValue<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
+        try decode(type, forKey: key)
+    }
+
+    private func decodeValueIfPresent<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+        try decodeIfPresent(type, forKey: key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        throw CollectionError.unsupportedEncoding(collection: decoder.layout.name, reason: "'\(key.stringValue)' is decoded through a nested container; decode a nested Codable value instead")
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw CollectionError.unsupportedEncoding(collection: decoder.layout.name, reason: "'\(key.stringValue)' is decoded through a nested container; decode a nested Codable value instead")
+    }
+
+    func superDecoder() throws -> any Decoder {
+        throw CollectionError.unsupportedEncoding(collection: decoder.layout.name, reason: "it decodes a superclass")
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        try superDecoder()
+    }
+}

@@ -1,0 +1,141 @@
+import Observation
+
+/// A collection query's results that keep themselves up to date: an `Observable` object
+/// for SwiftUI, and an `AsyncSequence` of result lists for any task.
+///
+/// ```swift
+/// let database = ObservableDatabase(wrapping: try SQLiteDatabase(path: "app.sqlite"))
+/// let users = database.collection(User.self)
+/// let adults = try users.live(where: \.age >= 18, sortedBy: [.ascending(\.name)])
+/// print(adults.results)             // Observable: SwiftUI and withObservationTracking see changes
+/// for await page in adults.updates() { print(page.count) }
+/// ```
+///
+/// Like ``LiveQuery`` it fetches once, then listens to the observed database's writes and
+/// re-reads only the struct a write touched: its status, the filter, its place by binary
+/// search — never the whole query again. It follows writes from any source on the
+/// ``ObservableDatabase`` (this or another collection handle, a committed context, a sync
+/// apply, undo). On a database that is not observed it keeps its first results. Its
+/// structs are `Sendable`, since results cross to the tasks that iterate ``updates()``
+/// (``isLive`` tells).
+public final class LiveCollection<Element: Codable & Identifiable & Sendable>: Observable, @unchecked Sendable where Element.ID: CollectionIdentifier {
+    // @unchecked: the matches and continuations are guarded by `lock`.
+
+    /// What the results are.
+    public let query: CollectionQuery<Element>
+
+    /// The collection read.
+    public let collection: CodableCollection<Element>
+
+    private let registrar = ObservationRegistrar()
+    private let lock = Lock()
+    /// Every match, in the query's order; ``results`` is a page of it.
+    private var matches: [CollectionMatch<Element>]
+    private var continuations: [Int: AsyncStream<[Element]>.Continuation] = [:]
+    private var nextContinuation = 0
+    private var failure: CollectionError?
+    private var listenerToken: Int?
+
+    /// Fetches the query's results and keeps them up to date.
+    public init(_ query: CollectionQuery<Element>, in collection: CodableCollection<Element>) throws {
+        self.query = query
+        self.collection = collection
+        matches = try collection.matches(of: query, paged: false)
+        listenerToken = collection.database.instanceObservers?.addListener { [weak self] path in
+            self?.absorb(path)
+        }
+    }
+
+    deinit {
+        if let listenerToken { collection.database.instanceObservers?.removeListener(listenerToken) }
+        for continuation in continuations.values { continuation.finish() }
+    }
+
+    /// Whether the results follow the database's changes.
+    public var isLive: Bool { listenerToken != nil }
+
+    /// The current results: filtered, sorted, paged.
+    public var results: [Element] {
+        registrar.access(self, keyPath: \.results)
+        return lock.withLock { query.page(of: matches).map(\.element) }
+    }
+
+    /// The last struct that changed but no longer decodes (it is left out of the results).
+    public var lastError: CollectionError? {
+        lock.withLock { failure }
+    }
+
+    /// The results now, then after every change that touches them.
+    ///
+    /// ```swift
+    /// for await users in live.updates() { render(users) }
+    /// ```
+    public func updates() -> AsyncStream<[Element]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [Element].self, bufferingPolicy: .bufferingNewest(1))
+        let id = lock.withLock { () -> Int in
+            nextContinuation += 1
+            continuations[nextContinuation] = continuation
+            continuation.yield(query.page(of: matches).map(\.element))
+            return nextContinuation
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.lock.withLock { _ = self?.continuations.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Re-reads the one struct a write touched.
+    private func absorb(_ path: Path) {
+        guard path.model == collection.modelKey,
+              path.property != CollectionKeys.originProperty,
+              path.property != CollectionKeys.fieldsProperty else { return }
+        let instance = path.instance
+        // Read before taking the lock: a writer in a batch may hold the database's lock.
+        let status: InstanceStatus? = collection.database.get(.status(model: collection.modelKey, instance: instance))
+        var entry: CollectionMatch<Element>?
+        var error: CollectionError?
+        if status == .created {
+            do {
+                let element = try collection.decode(instance)
+                if query.filter.evaluate(element) { entry = CollectionMatch(instance: instance, element: element) }
+            } catch let failure as CollectionError {
+                error = failure
+            } catch let failure {
+                error = .undecodableField(collection: collection.name, id: String(instance), key: "", reason: String(describing: failure))
+            }
+        }
+        let wasIncluded = lock.withLock { matches.contains { $0.instance == instance } }
+        guard entry != nil || wasIncluded || error != nil else { return }
+        registrar.withMutation(of: self, keyPath: \.results) {
+            lock.withLock {
+                if let error { failure = error }
+                matches.removeAll { $0.instance == instance }
+                if let entry { matches.insert(entry, at: insertionIndex(for: entry)) }
+                let page = query.page(of: matches).map(\.element)
+                for continuation in continuations.values { continuation.yield(page) }
+            }
+        }
+    }
+
+    /// Where `entry` goes: after every match that does not sort after it (lock held).
+    private func insertionIndex(for entry: CollectionMatch<Element>) -> Int {
+        var low = 0, high = matches.count
+        while low < high {
+            let middle = (low + high) / 2
+            if query.precedes(entry, matches[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
+extension CodableCollection where Element: Sendable {
+
+    /// The live results of a query on this collection.
+    ///
+    /// ```swift
+    /// let adults = try users.live(where: \.age >= 18, sortedBy: [.ascending(\.name)])
+    /// ```
+    public func live(where filter: CollectionFilter<Element> = .all, sortedBy sort: [CollectionSort<Element>] = [], offset: Int = 0, limit: Int? = nil) throws -> LiveCollection<Element> {
+        try LiveCollection(CollectionQuery(where: filter, sortedBy: sort, offset: offset, limit: limit), in: self)
+    }
+}

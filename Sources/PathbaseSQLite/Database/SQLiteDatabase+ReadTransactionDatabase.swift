@@ -1,4 +1,0 @@
-import Pathbase
-
-/// The async `read { db in … }` of every database runs in one SQLite read transaction.
-extension SQLiteDatabase: ReadTransactionDatabase {}

@@ -1,0 +1,106 @@
+import Foundation
+@testable import Pathbase
+import PathbaseSQLite
+import Testing
+
+@Suite("Codable collections: history and synchronization")
+struct CollectionHistorySyncTests {
+
+    let ada = CollectionUser(id: UUID(), name: "Ada", age: 36, tags: ["math"])
+
+    @Test(arguments: HistoryDatabaseKind.allCases)
+    func viewsAtADateShowTheStructAsItWas(kind: HistoryDatabaseKind) throws {
+        let database = kind.make()
+        let users = database.collection(CollectionUser.self)
+        try users.save(ada)
+        let before = database.clock.now()
+        var older = ada
+        older.age = 37
+        try users.save(older)
+        let past = database.view(at: before).collection(CollectionUser.self)
+        #expect(try past.fetch(id: ada.id)?.age == 36)
+        #expect(try users.fetch(id: ada.id)?.age == 37)
+        // Per-field history.
+        let agePath = Path(model: users.modelKey, instance: ada.id.collectionInstanceKey, property: ageProperty(of: users))
+        #expect(database.history(of: agePath, as: Int?.self).map(\.value) == [36, 37])
+    }
+
+    private func ageProperty(of users: CodableCollection<CollectionUser>) -> PropertyKey {
+        CollectionKeys.property(forKey: "age", inCollection: users.name)
+    }
+
+    /// Pulls every record of `collection` from `producer` into `consumer`.
+    private func pull(_ collection: CodableCollection<CollectionUser>, from producer: any Database, into consumer: any Database) throws {
+        let model = collection.modelKey
+        let map: (ModelKey) -> (any ModelProtocol.Type)? = { $0 == model ? CollectionSyncModel.self : nil }
+        let updates = UpdateConsumer(database: consumer, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: map)
+        let processor = RequestProcessor(database: producer, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: map)
+        var page: SyncCursor?
+        var rounds = 0
+        repeat {
+            let request = try updates.modelUpdateRequest(for: collection, limit: 100, startingAt: page)
+            page = try updates.apply(modelUpdate: processor.process(request: request)).nextPage
+            rounds += 1
+        } while page != nil && rounds < 100
+    }
+
+    @Test(arguments: [false, true])
+    func disjointFieldEditsBothSurviveAndSameFieldConverges(sqlite: Bool) throws {
+        let first: any HistoryDatabase = try sqlite ? SQLiteDatabase() : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1))
+        let second: any HistoryDatabase = try sqlite ? SQLiteDatabase() : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 2))
+        let usersA = first.collection(CollectionUser.self, name: "users")
+        let usersB = second.collection(CollectionUser.self, name: "users")
+        try usersA.save(ada)
+        try pull(usersB, from: first, into: second)
+        #expect(try usersB.fetch(id: ada.id) == ada)
+
+        // A renames her, B changes her age, each on its own copy.
+        guard var onA = try usersA.fetch(id: ada.id), var onB = try usersB.fetch(id: ada.id) else {
+            Issue.record("not synchronized"); return
+        }
+        onA.name = "Augusta Ada"
+        try usersA.save(onA)
+        onB.age = 37
+        try usersB.save(onB)
+        try pull(usersB, from: first, into: second)
+        try pull(usersA, from: second, into: first)
+        let merged = CollectionUser(id: ada.id, name: "Augusta Ada", age: 37, tags: ["math"])
+        #expect(try usersA.fetch(id: ada.id) == merged)
+        #expect(try usersB.fetch(id: ada.id) == merged)
+
+        // Both change the same field: the newest write wins everywhere.
+        onA = merged
+        onA.tags = ["first"]
+        try usersA.save(onA)
+        onB = merged
+        onB.tags = ["second"]
+        try usersB.save(onB)
+        try pull(usersB, from: first, into: second)
+        try pull(usersA, from: second, into: first)
+        let tagsA = try usersA.fetch(id: ada.id)?.tags
+        #expect(tagsA == (try usersB.fetch(id: ada.id)?.tags))
+        #expect(tagsA == ["second"])
+    }
+
+    @Test
+    func undoRestoresAField() throws {
+        let undoable = UndoableDatabase(wrapping: InMemoryHistoryDatabase(), depth: 10)
+        let users = undoable.collection(CollectionUser.self)
+        try users.save(ada)
+        var older = ada
+        older.age = 37
+        try users.save(older)
+        undoable.undo()
+        #expect(try undoable.collection(CollectionUser.self).fetch(id: ada.id)?.age == 36)
+    }
+
+    @Test
+    func exportAndImportCarryCollections() throws {
+        let source = InMemoryHistoryDatabase()
+        try source.collection(CollectionUser.self).save(ada)
+        let target = InMemoryHistoryDatabase()
+        try target.importRecords(from: source.exportRecords())
+        #expect(try target.collection(CollectionUser.self).fetch(id: ada.id) == ada)
+        #expect(target.collectionNames.values.contains("CollectionUser"))
+    }
+}

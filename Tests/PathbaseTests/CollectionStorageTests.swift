@@ -1,0 +1,252 @@
+import Foundation
+@testable import Pathbase
+import PathbaseSQLite
+import Testing
+
+@Suite("Codable collections: storage")
+struct CollectionStorageTests {
+
+    let ada = CollectionUser(id: UUID(), name: "Ada", age: 36, tags: ["math"])
+
+    @Test(arguments: DatabaseKind.allCases)
+    func savedStructsReadBackByIdAndAll(kind: DatabaseKind) throws {
+        let users = kind.make().collection(CollectionUser.self)
+        let grace = CollectionUser(id: UUID(), name: "Grace", age: nil, tags: [])
+        try users.save(ada)
+        try users.save([grace])
+        #expect(try users.fetch(id: ada.id) == ada)
+        #expect(try users.fetch(id: grace.id) == grace)
+        #expect(try users.fetch(id: UUID()) == nil)
+        #expect(try Set(users.fetch().map(\.id)) == [ada.id, grace.id])
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func stringAndIntegerIds(kind: DatabaseKind) throws {
+        let database = kind.make()
+        let tags = database.collection(CollectionTag.self)
+        try tags.save(CollectionTag(id: "swift", label: "Swift"))
+        #expect(try tags.fetch(id: "swift")?.label == "Swift")
+        let nodes = database.collection(CollectionNode.self)
+        try nodes.save(CollectionNode(id: 42, title: "answer", next: nil))
+        #expect(try nodes.fetch(id: 42)?.title == "answer")
+        #expect(try nodes.fetch(id: 43) == nil)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func settingAnOptionalToNilClearsIt(kind: DatabaseKind) throws {
+        let users = kind.make().collection(CollectionUser.self)
+        try users.save(ada)
+        var changed = ada
+        changed.age = nil
+        try users.save(changed)
+        #expect(try users.fetch(id: ada.id)?.age == nil)
+        #expect(try database(users).collection(CollectionUser.self).fetch(id: ada.id)?.age == nil)
+    }
+
+    private func database(_ collection: CodableCollection<CollectionUser>) -> any Database {
+        collection.database
+    }
+
+    @Test
+    func pathsDeriveFromNameIdAndKeyOnEveryReplica() throws {
+        let first = InMemoryHistoryDatabase()
+        let second = InMemoryHistoryDatabase()
+        try first.collection(CollectionUser.self, name: "users").save(ada)
+        try second.collection(CollectionUser.self, name: "users").save(ada)
+        let paths = { (database: InMemoryHistoryDatabase) in Set(database.records(after: nil).map(\.path)) }
+        #expect(paths(first) == paths(second))
+        let model = CollectionKeys.model(named: "users")
+        #expect(paths(first).contains(Path(model: model, instance: ada.id.collectionInstanceKey, property: CollectionKeys.property(forKey: "name", inCollection: "users"))))
+    }
+
+    @Test
+    func saveWritesOnlyChangedFields() throws {
+        let counting = WriteCountingDatabase(wrapping: InMemoryDatabase())
+        let users = counting.collection(CollectionUser.self)
+        try users.save(ada)
+        counting.resetWrites()
+        var older = ada
+        older.age = 37
+        try users.save(older)
+        let ageProperty = CollectionKeys.property(forKey: "age", inCollection: "CollectionUser")
+        #expect(counting.writes.map(\.property) == [ageProperty])
+        counting.resetWrites()
+        try users.save(older)
+        #expect(counting.writes.isEmpty)
+    }
+
+    @Test
+    func aStaleCopyDoesNotOverwriteAFieldChangedElsewhere() throws {
+        let database = InMemoryDatabase()
+        let mine = database.collection(CollectionUser.self)
+        try mine.save(ada)
+        guard var copy = try mine.fetch(id: ada.id) else { Issue.record("not stored"); return }
+        // Another handle (another part of the app, or a sync) renames her meanwhile.
+        let theirs = database.collection(CollectionUser.self)
+        var renamed = ada
+        renamed.name = "Augusta Ada"
+        try theirs.save(renamed)
+        copy.age = 37
+        try mine.save(copy)
+        let stored = try mine.fetch(id: ada.id)
+        #expect(stored?.name == "Augusta Ada")
+        #expect(stored?.age == 37)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func replaceClearsKeysTheStructNoLongerHas(kind: DatabaseKind) throws {
+        let database = kind.make()
+        let newer = database.collection(CollectionUserWithScore.self, name: "people")
+        let id = UUID()
+        try newer.save(CollectionUserWithScore(id: id, name: "Ada", age: 36, tags: [], score: 99))
+        let older = database.collection(CollectionUser.self, name: "people")
+        try older.save(CollectionUser(id: id, name: "Ada", age: 36, tags: []))
+        #expect(try database.collection(CollectionUserWithScore.self, name: "people").fetch(id: id)?.score == 99)
+        try older.replace(CollectionUser(id: id, name: "Ada", age: 36, tags: []))
+        #expect(try database.collection(CollectionUserWithScore.self, name: "people").fetch(id: id)?.score == nil)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func addedFieldsReadAsNilDefaultOrNamedError(kind: DatabaseKind) throws {
+        let database = kind.make()
+        try database.collection(CollectionUser.self, name: "people").save(ada)
+        // Optional: nil.
+        #expect(try database.collection(CollectionUserWithScore.self, name: "people").fetch(id: ada.id)?.score == nil)
+        // Declared default.
+        let ranked = database.collection(CollectionUserWithRank.self, name: "people", defaults: ["rank": 7])
+        #expect(try ranked.fetch(id: ada.id)?.rank == 7)
+        // Neither: a typed error naming the instance and the key, never a silent empty result.
+        let strict = database.collection(CollectionUserWithRank.self, name: "people")
+        #expect(throws: CollectionError.missingField(collection: "people", id: ada.id.uuidString, key: "rank")) {
+            try strict.fetch()
+        }
+        // The removed field's values stay stored.
+        #expect(try database.collection(CollectionUser.self, name: "people").fetch(id: ada.id) == ada)
+    }
+
+    @Test
+    func aBatchThatFailsStoresNothing() throws {
+        let database = try SQLiteDatabase()
+        let fussy = database.collection(CollectionFussy.self)
+        try fussy.save(CollectionFussy(id: 1, value: 1))
+        #expect(throws: (any Error).self) {
+            try fussy.save([CollectionFussy(id: 2, value: 2), CollectionFussy(id: 3, value: -1)])
+        }
+        #expect(try fussy.fetch().map(\.id) == [1])
+    }
+
+    @Test
+    func aBatchIsOneTransaction() throws {
+        let database = try SQLiteDatabase()
+        let users = database.collection(CollectionUser.self)
+        let many = makeUsers(count: 50, seed: 1)
+        try users.save(many)
+        #expect(try users.count() == 50)
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func deleteByIdByQueryAndAll(kind: DatabaseKind) throws {
+        let users = kind.make().collection(CollectionUser.self)
+        let everyone = makeUsers(count: 20, seed: 2)
+        try users.save(everyone)
+        try users.delete(id: everyone[0].id)
+        #expect(try users.fetch(id: everyone[0].id) == nil)
+        try users.delete(where: \.age < 30)
+        let expected = everyone.dropFirst().filter { $0.age.map { $0 >= 30 } ?? true }
+        #expect(try Set(users.fetch().map(\.id)) == Set(expected.map(\.id)))
+        try users.removeAll()
+        #expect(try users.fetch().isEmpty)
+        // Saving again restores it whole.
+        try users.save(everyone[0])
+        #expect(try users.fetch(id: everyone[0].id) == everyone[0])
+    }
+
+    @Test
+    func anIdCollisionIsReportedNotMerged() throws {
+        let database = InMemoryDatabase()
+        let tags = database.collection(CollectionTag.self)
+        try tags.save(CollectionTag(id: "swift", label: "Swift"))
+        // Another id that (as if) hashed to the same instance key is stored there.
+        let instance = "swift".collectionInstanceKey
+        database.set("kotlin", for: Path(model: tags.modelKey, instance: instance, property: CollectionKeys.originProperty))
+        #expect(throws: CollectionError.idCollision(collection: "CollectionTag", id: "swift", storedId: "kotlin")) {
+            try tags.save(CollectionTag(id: "swift", label: "Changed"))
+        }
+        #expect(try tags.fetch(id: "swift") == nil)
+        let labelPath = Path(model: tags.modelKey, instance: instance, property: CollectionKeys.property(forKey: "label", inCollection: "CollectionTag"))
+        #expect(database.get(labelPath) == "Swift")
+    }
+
+    @Test
+    func aFieldKeyCollisionIsReported() throws {
+        // Find two keys whose property keys collide in this collection (31-bit keys: a
+        // collision shows up after about 55 000 keys).
+        var seen: [PropertyKey: String] = [:]
+        var pair: (String, String)?
+        for index in 0 ..< 400_000 {
+            let key = "k\(index)"
+            let property = CollectionKeys.property(forKey: key, inCollection: "dynamic")
+            if let other = seen[property] { pair = (other, key); break }
+            seen[property] = key
+        }
+        guard let (first, second) = pair else { Issue.record("no collision found"); return }
+        let database = InMemoryDatabase()
+        let dynamic = database.collection(CollectionDynamic.self, name: "dynamic")
+        #expect(throws: CollectionError.self) {
+            try dynamic.save(CollectionDynamic(id: 1, fields: [first: 1, second: 2]))
+        }
+        #expect(try dynamic.fetch().isEmpty)
+    }
+
+    @Test
+    func aCollectionNameCollisionIsReported() throws {
+        let database = InMemoryDatabase()
+        let users = database.collection(CollectionUser.self, name: "users")
+        // Another name (as if) hashed to the same model key owns it.
+        database.set("others", for: Path(model: CollectionKeys.catalogModel, instance: users.modelKey, property: CollectionKeys.catalogNameProperty))
+        #expect(throws: CollectionError.collectionNameCollision(name: "users", storedName: "others")) {
+            try users.save(ada)
+        }
+        #expect(throws: CollectionError.collectionNameCollision(name: "users", storedName: "others")) {
+            try users.fetch()
+        }
+    }
+
+    @Test
+    func collectionNamesAreListed() throws {
+        let database = InMemoryDatabase()
+        try database.collection(CollectionUser.self, name: "users").save(ada)
+        #expect(database.collectionNames.values.sorted() == ["users"])
+    }
+
+    @Test
+    func generatedIdsAreUniqueAcrossReplicas() throws {
+        let first = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1))
+        let second = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 2))
+        let a = first.collection(CollectionNode.self)
+        let b = second.collection(CollectionNode.self)
+        let idsA = try (0 ..< 100).map { _ in try a.nextId() }
+        let idsB = try (0 ..< 100).map { _ in try b.nextId() }
+        #expect(Set(idsA).count == 100)
+        #expect(Set(idsA).isDisjoint(with: idsB))
+        #expect(idsA == idsA.sorted())
+        // The counter is kept in the database: another handle goes on counting.
+        let again = try first.collection(CollectionNode.self).nextId()
+        #expect(again > (idsA.last ?? 0))
+    }
+
+    @Test
+    func structsThatDoNotEncodeAsFieldsAreRefused() throws {
+        struct Wrapped: Codable, Identifiable {
+            var id: Int
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(id)
+            }
+        }
+        let database = InMemoryDatabase()
+        #expect(throws: CollectionError.self) {
+            try database.collection(Wrapped.self).save(Wrapped(id: 1))
+        }
+    }
+}
