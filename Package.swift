@@ -28,7 +28,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // Token hashes: a maintained SHA-256 instead of our own.
+        // SHA-256 for asset names and token hashes: one maintained API on every platform
+        // (CryptoKit on Apple platforms, BoringSSL on Linux) instead of a hash of our own.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -49,6 +50,7 @@ let package = Package(
             dependencies: [
                 "PathbaseMacros",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(

@@ -8,6 +8,7 @@ struct PathbasePlugin: CompilerPlugin {
         PropertyMacro.self,
         ReferenceMacro.self,
         ReferenceListMacro.self,
+        ReferenceDictionaryMacro.self,
         CommandMacro.self,
     ]
 }

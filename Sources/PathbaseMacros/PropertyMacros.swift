@@ -2,7 +2,8 @@ import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// Shared expansion of `@Property`, `@Reference` and `@ReferenceList`: computed accessors
+/// Shared expansion of `@Property`, `@Reference`, `@ReferenceList` and `@ReferenceDictionary`:
+/// computed accessors
 /// that read and write the model's database at the property's path.
 protocol StoredPropertyMacro: AccessorMacro {
     static func getter(id: String, initializer: ExprSyntax?) -> String
@@ -51,4 +52,9 @@ public struct ReferenceMacro: StoredPropertyMacro {
 public struct ReferenceListMacro: StoredPropertyMacro {
     static func getter(id: String, initializer: ExprSyntax?) -> String { "_$referenceList(\(id))" }
     static func setter(id: String) -> String { "_$setReferenceList(newValue, \(id))" }
+}
+
+public struct ReferenceDictionaryMacro: StoredPropertyMacro {
+    static func getter(id: String, initializer: ExprSyntax?) -> String { "_$referenceDictionary(\(id))" }
+    static func setter(id: String) -> String { "_$setReferenceDictionary(newValue, \(id))" }
 }

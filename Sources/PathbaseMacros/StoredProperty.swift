@@ -6,9 +6,11 @@ enum StoredPropertyKind: String, CaseIterable {
     case property = "Property"
     case reference = "Reference"
     case referenceList = "ReferenceList"
+    case referenceDictionary = "ReferenceDictionary"
 }
 
-/// A model property annotated with `@Property`, `@Reference` or `@ReferenceList`, as read
+/// A model property annotated with `@Property`, `@Reference`, `@ReferenceList` or
+/// `@ReferenceDictionary`, as read
 /// from the syntax tree, with whatever is wrong with it.
 struct StoredProperty {
     let kind: StoredPropertyKind
@@ -95,6 +97,8 @@ struct StoredProperty {
         case .property: return "\(type.map(typeExpression) ?? "Never").self"
         case .reference: return "Pathbase.InstanceKey?.self"
         case .referenceList: return "[Pathbase.InstanceKey].self"
+        case .referenceDictionary:
+            return "Pathbase._$referenceDictionaryStorage(\(type.map(typeExpression) ?? "Never").self)"
         }
     }
 
@@ -104,6 +108,7 @@ struct StoredProperty {
         case .property: return initializer.map { "(\($0))" } ?? "Pathbase._$defaultValue()"
         case .reference: return initializer.map { "(\($0))" } ?? "nil"
         case .referenceList: return initializer.map { "(\($0))" } ?? "Pathbase._$emptyList()"
+        case .referenceDictionary: return initializer.map { "(\($0))" } ?? "[:]"
         }
     }
 }

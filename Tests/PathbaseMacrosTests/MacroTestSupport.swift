@@ -11,6 +11,7 @@ let pathbaseMacros: [String: MacroSpec] = [
     "Property": MacroSpec(type: PropertyMacro.self),
     "Reference": MacroSpec(type: ReferenceMacro.self),
     "ReferenceList": MacroSpec(type: ReferenceListMacro.self),
+    "ReferenceDictionary": MacroSpec(type: ReferenceDictionaryMacro.self),
     "Command": MacroSpec(type: CommandMacro.self),
 ]
 

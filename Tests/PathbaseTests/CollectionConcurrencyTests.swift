@@ -7,8 +7,8 @@ import Testing
 /// Several threads saving, fetching and generating ids in one collection at the same time.
 ///
 /// Real threads (``TestThread``) that start together, on every backend and wrapper
-/// that is safe to share between threads (all but the documentation's deliberately
-/// single-threaded ``MinimalDatabase``), alone and under each wrapper. One case at a time, so
+/// that is safe to share between threads (``DatabaseKind/isThreadSafe``: all but the two
+/// deliberately single-threaded hand-written databases), alone and under each wrapper. One case at a time, so
 /// that its threads really overlap. `PATHBASE_COLLECTION_STRESS_STEPS` sets the steps per
 /// thread.
 @Suite("Codable collections: several threads", .serialized)
@@ -16,7 +16,7 @@ struct CollectionConcurrencyTests {
 
     static let threadCount = 4
 
-    static let sharedKinds = DatabaseKind.allCases.filter { $0.backend != .minimal && $0.wrappers.count <= 1 }
+    static let sharedKinds = DatabaseKind.allCases.filter { $0.isThreadSafe && $0.wrappers.count <= 1 }
 
     static func steps() throws -> Int {
         try StressSettings.count("PATHBASE_COLLECTION_STRESS_STEPS", default: 20)

@@ -124,6 +124,12 @@ struct DatabaseKind: Sendable, Hashable, CustomStringConvertible {
         return backendKeepsHistory && !wrappers.contains(.observable)
     }
 
+    /// Whether databases of this kind may be used from several threads at once: every
+    /// database Pathbase provides; the two hand-written ones are single-threaded on purpose.
+    var isThreadSafe: Bool {
+        backend != .minimal && backend != .readmeMinimal
+    }
+
     /// Whether the data lives in SQLite, which runs queries in SQL.
     var isSQLite: Bool { backend == .sqliteFile || backend == .sqliteMemory }
 

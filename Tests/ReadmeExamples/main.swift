@@ -37,6 +37,18 @@ bob.delete()
 print(alice.partner?.status ?? .notCreated) // "deleted"
 bob.insert()                                // restored, with all its values
 
+@Model(id: 3)
+final class Team {
+    @Property(id: 1)
+    var name: String
+
+    @ReferenceDictionary(id: 2)
+    var roles: [String: Person]
+}
+
+let team = Team.create(in: database, id: 1, name: "Core", roles: ["lead": alice, "reviewer": bob])
+print(team.roles["lead"]?.name ?? "") // "Alice"
+
 let shared = InMemoryDatabase()
 let erin = Person.create(in: shared, id: 5, name: "Erin")
 let erinId = erin.id
@@ -251,4 +263,54 @@ print(grownUps.map(\.name))                          // ["Ada", "Alan"]
 let one = try users.fetch(id: ada.id)
 try users.delete(id: ada.id); try users.delete(where: \.age < 13)
 print(try users.count(), one?.name ?? "")             // 1 Ada
+
+actor PeopleImporter {
+    let store: SQLiteDatabase
+
+    init(store: SQLiteDatabase) {
+        self.store = store
+    }
+
+    func importPeople(named names: [String], firstId: InstanceKey) async throws -> Int {
+        try await store.write { db in               // one transaction, off the task threads
+            for (offset, name) in names.enumerated() {
+                Person.create(in: db, id: firstId + offset, name: name)
+            }
+            return names.count
+        }
+    }
+}
+
+let library = try SQLiteDatabase()                  // in memory
+let importer = PeopleImporter(store: library)
+async let importedCount = importer.importPeople(named: ["Gil", "Hana", "Ivo"], firstId: 100)
+let seenMeanwhile = try await library.read { db in db.all(of: Person.self).count }
+print(try await importedCount, seenMeanwhile == 0 || seenMeanwhile == 3) // never half an import
+
+// Change streams are AsyncSequences of an observed database: of a model type,
+// of one instance (`changes(to:)`) or of a query's results (`results(of:)`).
+let watchedLibrary = ObservedDatabase(wrapping: library)
+let personChanges = try watchedLibrary.changes(of: Person.self)
+try await watchedLibrary.write { db in db.get(id: 100, of: Person.self)?.age = 40 }
+for await change in personChanges {
+    print("person \(change.id) changed")          // "person 100 changed"
+    break
+}
+
+@Model(id: 4)
+final class Recording {
+    @Property(id: 1)
+    var audio: Asset?
+}
+
+let takes = try SQLiteDatabase(path: "takes.sqlite")
+let firstTake = Recording.create(in: takes, id: 1)
+firstTake.audio = try await takes.storeAsset(Data("RIFF....WAVE".utf8)) // or contentsOf: a file, or chunks:
+if let audio = firstTake.audio {
+    let bytes = try await audio.data()              // read when asked, checked against the hash
+    var streamed = 0
+    for try await chunk in audio.chunks(ofSize: 4) { streamed += chunk.count } // bounded memory
+    print(bytes.count == streamed, try audio.fileURL().lastPathComponent == audio.hash)
+}
+print(try await takes.collectAssetGarbage()) // 0: every file is still referenced
 // END MARKDOWN SNIPPETS

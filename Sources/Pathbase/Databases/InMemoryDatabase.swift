@@ -16,6 +16,8 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
     private let lock = Lock()
     private let columnStorage = LockedState(ColumnDirectory<ValueColumn>())
     package let modelTypes = ModelTypeRegistry()
+    /// The asset folder (see ``AssetStoringDatabase``): temporary, removed with the database.
+    let temporaryAssets = AssetStore.temporary()
 
     deinit { columnStorage.free() }
 

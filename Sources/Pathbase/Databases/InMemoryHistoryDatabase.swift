@@ -21,6 +21,8 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
     private let lock = Lock()
     private let columnStorage = LockedState(ColumnDirectory<HistoryColumn>())
     package let modelTypes = ModelTypeRegistry()
+    /// The asset folder (see ``AssetStoringDatabase``): temporary, removed with the database.
+    let temporaryAssets = AssetStore.temporary()
 
     deinit { columnStorage.free() }
 

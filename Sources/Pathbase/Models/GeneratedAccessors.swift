@@ -98,6 +98,29 @@ extension ModelProtocol {
     public func _$setReferenceList<List: Sequence>(_ list: List, _ property: PropertyKey) where List.Element: ModelProtocol {
         database.set(list.map(\.id), for: path(of: property))
     }
+
+    /// Reads a `@ReferenceDictionary`: a handle to the referenced instance of every key.
+    @inlinable
+    public func _$referenceDictionary<Key: Hashable & Codable, Target: ModelProtocol>(_ property: PropertyKey) -> [Key: Target] {
+        let database = self.database
+        let path = path(of: property)
+        if let observers = database.instanceObservers { observers.access(path) }
+        let ids: [Key: InstanceKey] = database.get(path) ?? [:]
+        return ids.mapValues { Target(database: database, id: $0) }
+    }
+
+    /// Writes a `@ReferenceDictionary`.
+    @inlinable
+    public func _$setReferenceDictionary<Key: Hashable & Codable, Target: ModelProtocol>(_ dictionary: [Key: Target], _ property: PropertyKey) {
+        database.set(dictionary.mapValues(\.id), for: path(of: property))
+    }
+}
+
+/// The type a `@ReferenceDictionary` of type `[Key: Target]` stores: `[Key: InstanceKey]`,
+/// for generated `_$propertyType`.
+@inlinable
+public func _$referenceDictionaryStorage<Key: Hashable & Codable, Target: ModelProtocol>(_ type: [Key: Target].Type) -> any DatabaseValue.Type {
+    [Key: InstanceKey].self
 }
 
 /// The natural default of a type, for generated `deleteAndClearProperties()`.

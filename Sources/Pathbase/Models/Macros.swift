@@ -72,3 +72,17 @@ public macro Reference(id: PropertyKey) = #externalMacro(module: "PathbaseMacros
 /// Works with `Array`, `Set`, `ContiguousArray` and any ``SequenceInitializable``.
 @attached(accessor, names: named(get), named(set), named(init))
 public macro ReferenceList(id: PropertyKey) = #externalMacro(module: "PathbaseMacros", type: "ReferenceListMacro")
+
+/// Stores references to other instances by key, for relationships looked up by name, date
+/// or any other `Hashable & Codable` key.
+///
+/// ```swift
+/// @ReferenceDictionary(id: 5)
+/// var roles: [String: Person]
+/// ```
+///
+/// The record holds `[Key: InstanceKey]`. Reading gives a handle for every stored key,
+/// also to instances deleted since: their status is `.deleted`, as in a `@ReferenceList`.
+/// Reading never creates the referenced instances.
+@attached(accessor, names: named(get), named(set), named(init))
+public macro ReferenceDictionary(id: PropertyKey) = #externalMacro(module: "PathbaseMacros", type: "ReferenceDictionaryMacro")

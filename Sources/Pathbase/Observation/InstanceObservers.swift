@@ -125,6 +125,13 @@ public final class InstanceObservers: @unchecked Sendable {
         }
     }
 
+    /// How many observers are registered: instances with subscribers, change streams and
+    /// listeners (live queries, typed change streams). Tests check that ended streams leave
+    /// none behind.
+    package var observerCount: Int {
+        lock.withLock { publishers.count + streams.count + listeners.count }
+    }
+
     /// Stops calling a listener added with ``addListener(_:)``.
     func removeListener(_ token: Int) {
         lock.withLock { _ = listeners.removeValue(forKey: token) }

@@ -34,6 +34,8 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
     /// The sort key of every match, to find it in `matches`.
     private var keys: [InstanceKey: SortKey?]
     private var listenerToken: Int?
+    /// Called after the results changed, on the writing thread (the async results stream).
+    private var resultsDidChange: (@Sendable () -> Void)?
 
     /// Fetches the query's results and keeps them up to date.
     public init(_ query: QueryDescriptor<Model>, in database: any Database) {
@@ -56,8 +58,25 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
         if let listenerToken { database.instanceObservers?.removeListener(listenerToken) }
     }
 
+    /// Calls `body` after every change of the results, on the writing thread, until
+    /// ``stopUpdating()``.
+    package func onResultsChange(_ body: @escaping @Sendable () -> Void) {
+        lock.withLock { resultsDidChange = body }
+    }
+
+    /// Stops following the database: the results stay as they are, and the database's
+    /// observers forget this query.
+    package func stopUpdating() {
+        let token: Int? = lock.withLock {
+            resultsDidChange = nil
+            defer { listenerToken = nil }
+            return listenerToken
+        }
+        if let token { database.instanceObservers?.removeListener(token) }
+    }
+
     /// Whether the results follow the database's changes.
-    public var isLive: Bool { listenerToken != nil }
+    public var isLive: Bool { lock.withLock { listenerToken != nil } }
 
     /// The current results: filtered, sorted, paged.
     public var results: [Model] {
@@ -97,6 +116,7 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
                 keys[candidate.id] = entry.key
             }
         }
+        lock.withLock { resultsDidChange }?()
     }
 
     /// Where `entry` goes: after every entry that does not sort after it. Call with the

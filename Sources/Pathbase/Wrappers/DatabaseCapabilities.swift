@@ -75,6 +75,23 @@ extension Database {
         return nil
     }
 
+    /// The database that keeps this one's assets, looking through wrappers, editing
+    /// contexts and history views; `nil` for a database of your own without a folder.
+    var assetStoringDatabase: (any AssetStoringDatabase)? {
+        if let storing = self as? any AssetStoringDatabase { return storing }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.assetStoringDatabase }
+        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.assetStoringDatabase }
+        if let context = self as? EditingContext { return context.database.assetStoringDatabase }
+        if let view = self as? HistoryView { return view.base.assetStoringDatabase }
+        return nil
+    }
+
+    /// Every current value of a database that keeps no history (`InMemoryDatabase`), for
+    /// asset garbage collection; `nil` for other databases.
+    var currentValuesWithoutHistory: [(path: Path, value: any DatabaseValue)]? {
+        (self as? InMemoryDatabase)?.currentValues()
+    }
+
     /// Runs `body` in one batch where the database has batches, else directly. The one
     /// place that decides how grouped writes (commits, imports, undo, sync) run.
     func inBatchIfSupported<Result>(_ body: () throws -> Result) throws -> Result {

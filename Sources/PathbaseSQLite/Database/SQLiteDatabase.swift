@@ -59,6 +59,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
 
     /// The file's path, or `nil` for an in-memory database.
     public let path: String?
+    /// What goes with this database: its temporary asset folder, files removed on close.
+    let lifetime = DatabaseLifetime()
 
     /// Whether every record is kept, or only current values: the file's setting, fixed when
     /// it was created (see ``Options/keepsHistory``).
@@ -169,6 +171,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
             errorHandler(error)
         }
         self.connection = nil
+        lifetime.databaseClosed()
     }
 
     // MARK: Helpers for the operations (called while holding the lock)

@@ -36,9 +36,11 @@ struct ReadmeExampleRunTests {
 
         #expect(process.terminationStatus == 0, "output:\n\(lines.joined(separator: "\n"))")
         // Quick start, caching, observation and queries print these, in this order.
-        let expected = ["Bob", "2", "deleted", "Write docs", "ann will change", "name will change"]
+        let expected = ["Bob", "2", "deleted", "Write docs", "ann will change", "name will change", "person 100 changed"]
         let printed = lines.filter { expected.contains($0) }
         #expect(printed == expected, "output:\n\(lines.joined(separator: "\n"))")
+        #expect(lines.contains("3 true"), "the actor imports three people, and a read sees all or none")
+        #expect(lines.contains("true true"), "the asset reads back whole and chunked from its named file")
         #expect(lines.contains { $0.hasSuffix(" Carol") }, "the history example prints Carol's name with its timestamp")
         // The collections example: adults sorted by name, then the count after two deletes.
         #expect(lines.contains(#"["Ada", "Alan"]"#), "output:\n\(lines.joined(separator: "\n"))")

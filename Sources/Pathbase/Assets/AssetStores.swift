@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+
+/// The asset stores of this process, so that an ``Asset`` read on its own
+/// (``Asset/data()``) finds a file with its content: any folder holding its hash holds it.
+enum AssetStores {
+
+    private struct WeakStore {
+        weak var store: AssetStore?
+    }
+
+    private struct State {
+        /// Folder stores by path: kept for the process's life, one per folder.
+        var persistent: [String: AssetStore] = [:]
+        /// Temporary folders of in-memory databases that hold files; they go with their
+        /// database.
+        var temporary: [ObjectIdentifier: WeakStore] = [:]
+    }
+
+    private static let state = Mutex(State())
+
+    /// The one store of `folder`, made by `make` the first time.
+    static func persistentStore(at folder: URL, make: (URL) -> AssetStore) -> AssetStore {
+        state.withLock { state in
+            if let store = state.persistent[folder.path] { return store }
+            let store = make(folder)
+            state.persistent[folder.path] = store
+            return store
+        }
+    }
+
+    /// Makes a temporary store findable once it holds files.
+    static func register(temporary store: AssetStore) {
+        state.withLock { state in
+            let key = ObjectIdentifier(store)
+            guard state.temporary[key]?.store == nil else { return }
+            state.temporary = state.temporary.filter { $0.value.store != nil }
+            state.temporary[key] = WeakStore(store: store)
+        }
+    }
+
+    /// A store whose folder has a file for `asset`, or `nil`.
+    static func store(holding asset: Asset) -> AssetStore? {
+        let stores: [AssetStore] = state.withLock { state in
+            Array(state.persistent.values) + state.temporary.values.compactMap(\.store)
+        }
+        return stores.first { $0.contains(asset) }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Pathbase
+import Testing
+
+@Suite("Assets: a large asset with bounded memory")
+struct LargeAssetTests {
+
+    /// 256 MiB: large enough that holding it would show, small enough for a loaded machine.
+    static let assetSize = 256 << 20
+    static let chunkSize = 1 << 20
+
+    @Test("Writing and reading 256 MiB in chunks keeps peak memory far below the asset's size")
+    func boundedMemory() async throws {
+        guard let startResident = ProcessMemory.kibibytes("VmRSS") else {
+            Issue.record("no /proc/self/status on this system: peak memory is not measured")
+            return
+        }
+        ProcessMemory.resetPeak()
+        let database = InMemoryDatabase()
+        let chunkCount = Self.assetSize / Self.chunkSize
+        let asset = try await database.storeAsset(chunks: GeneratedChunks(count: chunkCount, size: Self.chunkSize))
+        #expect(asset.size == Int64(Self.assetSize))
+
+        // Read back chunk by chunk; the reader checks the hash at the end.
+        var total = 0
+        for try await chunk in asset.chunks(ofSize: Self.chunkSize) {
+            let expected = GeneratedChunks.byte(at: (total / Self.chunkSize))
+            #expect(chunk.first == expected && chunk.last == expected)
+            total += chunk.count
+        }
+        #expect(total == Self.assetSize)
+
+        // Copying the file into another database streams it too.
+        let other = InMemoryDatabase()
+        let copy = try await other.storeAsset(contentsOf: try asset.fileURL())
+        #expect(copy == asset)
+
+        let peak = try #require(ProcessMemory.kibibytes("VmHWM"))
+        let growthMiB = (peak - startResident) / 1024
+        // Holding the asset once would add 256 MiB; chunks are 1 MiB. The peak is the
+        // process's, and other suites run at the same time, so allow half the asset's size.
+        #expect(growthMiB < 128, "peak memory grew by \(growthMiB) MiB for a \(Self.assetSize >> 20) MiB asset")
+    }
+}
+
+/// Chunks made as they are asked for, so that the source holds none of the content.
+struct GeneratedChunks: AsyncSequence {
+    typealias Element = Data
+    let count: Int
+    let size: Int
+
+    /// The byte every position of chunk `index` holds.
+    static func byte(at index: Int) -> UInt8 { UInt8(index % 251) }
+
+    func makeAsyncIterator() -> Iterator { Iterator(count: count, size: size) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let count: Int
+        let size: Int
+        var index = 0
+
+        mutating func next() async -> Data? {
+            guard index < count else { return nil }
+            defer { index += 1 }
+            return Data(repeating: GeneratedChunks.byte(at: index), count: size)
+        }
+    }
+}
+
+/// Reads this process's memory figures from /proc/self/status (Linux).
+enum ProcessMemory {
+
+    /// A figure of /proc/self/status in KiB (`VmRSS`, `VmHWM`), or `nil` off Linux.
+    static func kibibytes(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "")
+        }
+        return nil
+    }
+
+    /// Resets the peak resident size (VmHWM) to the current one.
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+}
