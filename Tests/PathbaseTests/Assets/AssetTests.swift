@@ -56,6 +56,13 @@ struct AssetTests {
         let folder = try #require(try database?.assetStore().folder)
         #expect(FileManager.default.fileExists(atPath: folder.path))
         database = nil
+        // The folder goes when the last reference to the database's asset store goes; a
+        // work queue of the async API may drop its reference a moment after the call
+        // returned, so wait for that, bounded.
+        let deadline = Date().addingTimeInterval(5)
+        while FileManager.default.fileExists(atPath: folder.path), Date() < deadline {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
         #expect(!FileManager.default.fileExists(atPath: folder.path))
         await #expect(throws: AssetError.self) { try await asset?.data() }
     }

@@ -9,7 +9,12 @@ struct LargeAssetTests {
     static let assetSize = 256 << 20
     static let chunkSize = 1 << 20
 
-    @Test("Writing and reading 256 MiB in chunks keeps peak memory far below the asset's size")
+    /// Peak memory is the process's: other suites running beside this one would count. So
+    /// the test runs when scripts/reliability runs it alone (`PATHBASE_MEASURE_MEMORY=1`).
+    static let measuresMemory = ProcessInfo.processInfo.environment["PATHBASE_MEASURE_MEMORY"] == "1"
+
+    @Test("Writing and reading 256 MiB in chunks keeps peak memory far below the asset's size",
+          .enabled(if: measuresMemory, "run alone by scripts/reliability (PATHBASE_MEASURE_MEMORY=1)"))
     func boundedMemory() async throws {
         guard let startResident = ProcessMemory.kibibytes("VmRSS") else {
             Issue.record("no /proc/self/status on this system: peak memory is not measured")
@@ -37,9 +42,9 @@ struct LargeAssetTests {
 
         let peak = try #require(ProcessMemory.kibibytes("VmHWM"))
         let growthMiB = (peak - startResident) / 1024
-        // Holding the asset once would add 256 MiB; chunks are 1 MiB. The peak is the
-        // process's, and other suites run at the same time, so allow half the asset's size.
-        #expect(growthMiB < 128, "peak memory grew by \(growthMiB) MiB for a \(Self.assetSize >> 20) MiB asset")
+        // Holding the asset once would add 256 MiB; chunks are 1 MiB.
+        print("large asset: peak memory grew by \(growthMiB) MiB for a \(Self.assetSize >> 20) MiB asset")
+        #expect(growthMiB < 64, "peak memory grew by \(growthMiB) MiB for a \(Self.assetSize >> 20) MiB asset")
     }
 }
 
