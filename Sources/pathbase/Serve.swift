@@ -22,14 +22,33 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How far ahead of the server's clock a record's time may be, in seconds.")
     var maximumClockDrift: Double = 300
 
+    @Option(help: "The model ids the server accepts records of, such as 1,2,10-19; any when not given.")
+    var models: String?
+
     func validate() throws {
         guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maximumClockDrift >= 0 else { throw ValidationError("--maximum-clock-drift must not be negative") }
+        _ = try knownModels()
+    }
+
+    /// The ids `--models` lists: numbers and ranges separated by commas.
+    func knownModels() throws -> Set<Int>? {
+        guard let models else { return nil }
+        var known = Set<Int>()
+        for part in models.split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = part.trimmingCharacters(in: .whitespaces).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let low = bounds.first.flatMap({ Int($0) }), let high = bounds.count == 2 ? Int(bounds[1]) : low,
+                  low >= 0, low <= high, high - low < 1_000_000 else {
+                throw ValidationError("--models: '\(part)' is not a model id or a range such as 10-19")
+            }
+            known.formUnion(low ... high)
+        }
+        return known
     }
 
     func run() async throws {
         let store = try SQLiteSyncServerStore(path: database)
-        let server = SyncServer(store: store, maximumClockDrift: maximumClockDrift)
+        let server = SyncServer(store: store, maximumClockDrift: maximumClockDrift, knownModels: try knownModels())
         var logger = Logger(label: "pathbase.serve")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let host = self.host

@@ -270,4 +270,15 @@ struct CommandLineTests {
         #expect(result.errorOutput.contains("Usage"))
         #expect(result.output.isEmpty)
     }
+
+    @Test("serve refuses a --models list it cannot read, before creating the server file")
+    func serveModelsValidation() throws {
+        let directory = try TemporaryDirectory()
+        for bad in ["1,x", "5-2", "-3", "1,,2"] {
+            let result = try CommandRunner.run(["serve", "--database", "server.sqlite", "--port", "0", "--models", bad], in: directory)
+            #expect(result.status != 0, "--models \(bad)")
+            #expect(result.errorOutput.contains("--models"), "--models \(bad): \(result.errorOutput)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("server.sqlite")))
+    }
 }

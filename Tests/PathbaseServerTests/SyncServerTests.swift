@@ -111,6 +111,29 @@ struct SyncServerTests {
         #expect(page.hasMore)
     }
 
+
+    @Test("a server given its models rejects records of other models with a reason the replica lists; the rest of the push is stored")
+    func unknownModels() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore(), knownModels: [6])
+        let token = try server.addAccount(named: "alice")
+        let database = InMemoryHistoryDatabase()
+        let replica = try Replica(database: database, transport: InProcessTransport(server: server, token: token))
+        database.set("known", for: path)
+        let unknown = Path(model: 7, instance: 1, property: 1)
+        database.set("unknown", for: unknown)
+        let report = try await replica.sync()
+        #expect(report.acknowledged == 1)
+        #expect(report.rejected == 1)
+        let rejected = try #require(replica.rejectedRecords().first)
+        #expect(rejected.key.path == unknown)
+        guard case .rejected(let reason) = rejected.state else {
+            Issue.record("not rejected: \(rejected.state)")
+            return
+        }
+        #expect(reason.contains("model 7"))
+        #expect(reason.contains("not known to this server"))
+        #expect(try server.pull(PullRequest(after: 0, limit: 10), token: token).records.map(\.path) == [path])
+    }
     @Test("two replicas, one of them SQLite, sync models through the server and agree; the server restarts from its file")
     func twoReplicas() async throws {
         let serverFile = ServerTestFiles.newPath()

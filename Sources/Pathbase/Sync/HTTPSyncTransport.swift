@@ -87,10 +87,14 @@ public enum SyncTransportError: Error, Hashable, Sendable, LocalizedError {
     /// The server answered 2xx with a body that is not the expected answer.
     case invalidResponse(String)
 
-    /// Whether retrying later may succeed: a failure of the server, not of the request.
+    /// Whether retrying later may succeed: a failure of the server (5xx), a timeout (408),
+    /// too many requests (429), or an answer that could not be read; not a refusal of the
+    /// request itself.
     public var isTransient: Bool {
-        if case .refused(let status, _) = self { return status >= 500 }
-        return false
+        switch self {
+        case .refused(let status, _): status >= 500 || status == 408 || status == 429
+        case .invalidResponse: true
+        }
     }
 
     public var errorDescription: String? {

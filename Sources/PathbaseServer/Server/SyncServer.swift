@@ -16,7 +16,8 @@ import Pathbase
 /// acknowledges it, also when it was stored by an earlier push; a repeated push changes
 /// nothing. It rejects, each with a reason the client shows: records whose physical time
 /// lies more than ``maximumClockDrift`` ahead of the server's clock, records under the
-/// path replicas reserve for their own state, and a different value for a key already
+/// path replicas reserve for their own state, records of a model outside ``knownModels``
+/// (when given), and a different value for a key already
 /// stored, and records whose value does not match its type or whose path breaks the
 /// exchange contract. **Pull** returns an account's records after a sequence number, in the order
 /// they were stored, at most ``maximumPageSize`` at once.
@@ -37,6 +38,11 @@ public final class SyncServer: Sendable {
     /// The most records one pull returns.
     public let maximumPageSize: Int
 
+    /// The model ids the server accepts records of; `nil` for any. A record of another
+    /// model is rejected with a reason (an app version the server was not set up for, or
+    /// a forged path), the others of its push are stored.
+    public let knownModels: Set<ModelKey>?
+
     private let now: @Sendable () -> Date
 
     /// Creates a server over a store.
@@ -46,9 +52,11 @@ public final class SyncServer: Sendable {
     ///   - maximumClockDrift: How far ahead of `now` a record's time may lie.
     ///   - maximumPushSize: The most records one push may carry.
     ///   - maximumPageSize: The most records one pull returns.
+    ///   - knownModels: The model ids accepted; `nil` for any.
     ///   - now: The server's clock; the system clock by default.
-    public init(store: any SyncServerStore, maximumClockDrift: TimeInterval = 300, maximumPushSize: Int = 1000, maximumPageSize: Int = 1000, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(store: any SyncServerStore, maximumClockDrift: TimeInterval = 300, maximumPushSize: Int = 1000, maximumPageSize: Int = 1000, knownModels: Set<ModelKey>? = nil, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
+        self.knownModels = knownModels
         self.maximumClockDrift = maximumClockDrift
         self.maximumPushSize = maximumPushSize
         self.maximumPageSize = maximumPageSize
@@ -117,6 +125,9 @@ public final class SyncServer: Sendable {
     private func rejection(of record: SyncRecord, serverTime: Date, latest: Date) -> String? {
         if record.path.model == Replica.stateModel {
             return "The path \(record.path) is reserved for a replica's own state"
+        }
+        if let knownModels, !knownModels.contains(record.path.model) {
+            return "The model \(record.path.model) of the record at \(record.key) is not known to this server; it accepts \(knownModels.count) models (see pathbase serve --models)"
         }
         do {
             // A value that does not match its type, or a path no database writes, would stop

@@ -1,0 +1,291 @@
+import Foundation
+
+/// Keeps a ``Replica`` in sync by itself: after local changes, on an interval, and when
+/// asked; retries with backoff when the network or the server fails, and stops with the
+/// reason when the server refuses (a wrong token, a request it cannot read).
+///
+/// ```swift
+/// let database = ObservableDatabase(wrapping: try SQLiteDatabase(path: "notes.sqlite"))
+/// let replica = try Replica(database: database, transport: HTTPSyncTransport(server: url, token: token))
+/// let sync = AutomaticSync(replica: replica, interval: .seconds(30))
+/// for await state in sync.states {
+///     if case .stopped(let reason?) = state { print("sync stopped:", reason) }
+/// }
+/// ```
+///
+/// **When it syncs.** Once at the start; then after each local write, waiting ``debounce``
+/// so that a burst of writes goes in one push (the database must be an
+/// ``ObservableDatabase`` or a wrapper of one to be heard; otherwise call ``syncNow()``);
+/// every `interval` to pull what others pushed; and on ``syncNow()``. Writes made during a
+/// sync cause another one right after it.
+///
+/// **Failures.** A failure that may go away — no connection, a timeout, HTTP 5xx, 408 or
+/// 429, a database that could not store a page — is retried after
+/// ``SyncRetryPolicy/delay(afterFailures:)`` (doubling, with jitter) until a sync
+/// succeeds. A refusal that retrying cannot change — another HTTP 4xx, a record that does
+/// not decode — stops the automatic sync with ``State/stopped(reason:)``; records stay
+/// pending, nothing is lost, and a new `AutomaticSync` (or ``Replica/sync()``) starts
+/// again once the cause is fixed.
+///
+/// The replica is handed over: only this object uses it from then on. ``stop()`` or the
+/// release of this object ends the work.
+public final class AutomaticSync: Sendable {
+
+    /// What the automatic sync is doing.
+    public enum State: Hashable, Sendable {
+
+        /// Waiting for a change, the interval or ``AutomaticSync/syncNow()``; with the report
+        /// of the last successful sync, `nil` before the first.
+        case idle(lastReport: SyncReport?)
+
+        /// A sync is running.
+        case syncing
+
+        /// The last `failures` syncs in a row failed with `reason`; the next try is after
+        /// `delay`.
+        case retrying(failures: Int, delay: Duration, reason: String)
+
+        /// No more syncs: refused by the server with `reason`, or `nil` after
+        /// ``AutomaticSync/stop()``.
+        case stopped(reason: String?)
+    }
+
+    /// How long it waits after a local write before syncing, to group a burst of writes.
+    public let debounce: Duration
+
+    /// How long it waits between syncs when nothing changes locally; `nil` for never.
+    public let interval: Duration?
+
+    /// How it waits before retrying a failed sync.
+    public let retry: SyncRetryPolicy
+
+    private let status: Status
+    private let wake: AsyncStream<Void>.Continuation
+    private let work: Task<Void, Never>
+    private let ticks: Task<Void, Never>?
+    private let listener: (observers: InstanceObservers, token: Int)?
+
+    /// Starts keeping `replica` in sync; the first sync starts at once.
+    ///
+    /// ```swift
+    /// let sync = AutomaticSync(replica: replica, interval: .seconds(60), debounce: .milliseconds(200))
+    /// ```
+    public init(replica: sending Replica, interval: Duration? = .seconds(60), debounce: Duration = .milliseconds(100), retry: SyncRetryPolicy = .standard) {
+        self.interval = interval
+        self.debounce = debounce
+        self.retry = retry
+        let status = Status()
+        self.status = status
+        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.wake = wake
+        if let observers = replica.database.instanceObservers {
+            let token = observers.addListener { path in
+                // The replica's own bookkeeping is no local change to push.
+                if path.model != ReplicaState.model { wake.yield() }
+            }
+            listener = (observers, token)
+        } else {
+            listener = nil
+        }
+        if let interval {
+            ticks = Task {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: interval) } catch { return }
+                    wake.yield()
+                }
+            }
+        } else {
+            ticks = nil
+        }
+        wake.yield()
+        work = Task {
+            await Self.run(replica, wakes: wakes, debounce: debounce, retry: retry, status: status)
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// What it is doing now.
+    public var state: State { status.current }
+
+    /// Every state from now on, starting with the current one; ends after
+    /// ``State/stopped(reason:)``.
+    ///
+    /// ```swift
+    /// for await state in sync.states { print(state) }
+    /// ```
+    public var states: AsyncStream<State> { status.stream() }
+
+    /// Syncs as soon as the running sync (if any) ends, without waiting for the interval;
+    /// during a retry wait, retries at once.
+    public func syncNow() {
+        status.cutRetryWait()
+        wake.yield()
+    }
+
+    /// Stops syncing: a running request is cancelled, and the replica keeps what it has
+    /// stored (pending records stay pending).
+    public func stop() {
+        if let listener { listener.observers.removeListener(listener.token) }
+        ticks?.cancel()
+        work.cancel()
+        wake.finish()
+        status.finish(reason: nil)
+    }
+
+    // MARK: The loop
+
+    private static func run(_ replica: Replica, wakes: AsyncStream<Void>, debounce: Duration, retry: SyncRetryPolicy, status: Status) async {
+        defer { status.finish(reason: nil) }
+        for await _ in wakes {
+            if debounce > .zero {
+                do { try await Task.sleep(for: debounce) } catch { return }
+            }
+            var failures = 0
+            while true {
+                if Task.isCancelled { return }
+                status.set(.syncing)
+                do {
+                    let report = try await replica.sync()
+                    status.set(.idle(lastReport: report))
+                    break
+                } catch {
+                    if Task.isCancelled { return }
+                    if let reason = stopReason(for: error) {
+                        status.finish(reason: reason)
+                        return
+                    }
+                    failures += 1
+                    let delay = retry.jitteredDelay(afterFailures: failures)
+                    status.set(.retrying(failures: failures, delay: delay, reason: describe(error)))
+                    guard await status.waitForRetry(delay) else { return }
+                }
+            }
+        }
+    }
+
+    /// Why retrying `error` cannot help (the reason shown when it stops), or `nil` when a
+    /// later try may succeed.
+    ///
+    /// ```swift
+    /// do { try await replica.sync() } catch {
+    ///     if let reason = AutomaticSync.stopReason(for: error) { show(reason) } else { retryLater() }
+    /// }
+    /// ```
+    public static func stopReason(for error: any Error) -> String? {
+        switch error {
+        case let refusal as SyncTransportError:
+            return refusal.isTransient ? nil : describe(refusal)
+        case let failure as ReplicaError:
+            switch failure {
+            case .storageFailed, .pushUnanswered: return nil
+            case .historyRequired, .undecodableRecord, .notRejected, .invalidLimit: return describe(failure)
+            }
+        default:
+            return nil // lost connections, timeouts: the network's failures
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    }
+
+    // MARK: State shared with the loop
+
+    /// The state, its streams, and the retry wait that ``syncNow()`` cuts short; shared by
+    /// the object and its loop so that the loop does not keep the object alive.
+    private final class Status: @unchecked Sendable {
+
+        private let lock = Lock()
+        private var state = State.idle(lastReport: nil)
+        private var streams: [Int: AsyncStream<State>.Continuation] = [:]
+        private var nextStream = 0
+        private var retryWait: CheckedContinuation<Void, Never>?
+        private var retryCut = false
+
+        var current: State { lock.withLock { state } }
+
+        func stream() -> AsyncStream<State> {
+            let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .unbounded)
+            let finished: Bool = lock.withLock {
+                continuation.yield(state)
+                if case .stopped = state { return true }
+                nextStream += 1
+                let id = nextStream
+                streams[id] = continuation
+                continuation.onTermination = { [weak self] _ in
+                    guard let self else { return }
+                    self.lock.withLock { _ = self.streams.removeValue(forKey: id) }
+                }
+                return false
+            }
+            if finished { continuation.finish() }
+            return stream
+        }
+
+        func set(_ new: State) {
+            let listeners: [AsyncStream<State>.Continuation] = lock.withLock {
+                if case .stopped = state { return [] }
+                state = new
+                return Array(streams.values)
+            }
+            for listener in listeners { listener.yield(new) }
+        }
+
+        /// Stops for good; the first call wins.
+        func finish(reason: String?) {
+            let listeners: [AsyncStream<State>.Continuation] = lock.withLock {
+                if case .stopped = state { return [] }
+                state = .stopped(reason: reason)
+                defer { streams = [:] }
+                return Array(streams.values)
+            }
+            for listener in listeners {
+                listener.yield(.stopped(reason: reason))
+                listener.finish()
+            }
+        }
+
+        /// Waits `delay`, less if ``cutRetryWait()`` is called; `false` when cancelled.
+        func waitForRetry(_ delay: Duration) async -> Bool {
+            let sleeper = Task {
+                try await Task.sleep(for: delay)
+            }
+            lock.withLock { retryCut = false }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let cut: Bool = lock.withLock {
+                        if retryCut { return true }
+                        retryWait = continuation
+                        return false
+                    }
+                    if cut { continuation.resume() }
+                    Task { [weak self] in
+                        _ = try? await sleeper.value // cancelled or elapsed: either ends the wait
+                        self?.resumeRetryWait()
+                    }
+                }
+            } onCancel: {
+                sleeper.cancel()
+                self.resumeRetryWait()
+            }
+            sleeper.cancel()
+            return !Task.isCancelled
+        }
+
+        func cutRetryWait() {
+            lock.withLock { retryCut = true }
+            resumeRetryWait()
+        }
+
+        private func resumeRetryWait() {
+            let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
+                defer { retryWait = nil }
+                return retryWait
+            }
+            waiting?.resume()
+        }
+    }
+}
