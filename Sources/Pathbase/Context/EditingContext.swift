@@ -95,6 +95,9 @@ public final class EditingContext: Database, @unchecked Sendable {
 
     // MARK: Database
 
+    /// The answer of the database unedited paths are read from (edits keep `nil` apart).
+    public var _$conflatesStoredNil: Bool { reader._$conflatesStoredNil }
+
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
         let pending: (found: Bool, value: Value?) = lock.withLock {
             guard let index = latestEdit[path] else { return (false, nil) }

@@ -56,4 +56,13 @@ public protocol Database: AnyObject {
     /// its observers, and wrappers over an observed database forward them, so that models
     /// used through the wrapper are observed too.
     var instanceObservers: InstanceObservers? { get }
+
+    /// Whether this database answers `.some(nil)` for an `Optional` read of a path that
+    /// holds nothing (see ``get(_:)``), which models then work around.
+    ///
+    /// Not part of a backend's work: the default asks the database (one read of a path no
+    /// model uses, see ``_$conflatesNil(_:)``). Pathbase's databases declare `false`, and
+    /// wrappers answer for their base, so model reads of unset `Optional` properties cost
+    /// one lookup there.
+    var _$conflatesStoredNil: Bool { get }
 }

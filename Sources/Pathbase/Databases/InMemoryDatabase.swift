@@ -13,6 +13,9 @@
 /// ``InMemoryHistoryDatabase`` for that. Safe to use from any thread.
 public final class InMemoryDatabase: Database, @unchecked Sendable {
 
+    /// `false`: a read of nothing stored is `nil`, whatever the type.
+    public var _$conflatesStoredNil: Bool { false }
+
     private let lock = Lock()
     private let columnStorage = LockedState(ColumnDirectory<ValueColumn>())
     package let modelTypes = ModelTypeRegistry()

@@ -16,6 +16,9 @@
 /// Safe to use from any thread.
 public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked Sendable {
 
+    /// `false`: a read of nothing stored is `nil`, whatever the type.
+    public var _$conflatesStoredNil: Bool { false }
+
     /// The clock that stamps this database's own writes.
     public let clock: HybridLogicalClock
     private let lock = Lock()

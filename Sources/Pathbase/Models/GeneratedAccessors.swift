@@ -43,7 +43,9 @@ extension ModelProtocol {
         case .some(.none):
             return _$conflatesNil(database) ? defaultValue() : nil
         case .none:
-            // Nothing stored, a value of another type, or the marker of a written nil.
+            // Nothing stored, a value of another type, or the marker of a written nil
+            // (only on a database that conflates nil: others never store the marker).
+            guard _$conflatesNil(database) else { return defaultValue() }
             return database.get(path) as _StoredNil? != nil ? nil : defaultValue()
         }
     }

@@ -11,8 +11,16 @@
 /// model uses, where nothing is ever stored.
 @inlinable
 public func _$conflatesNil(_ database: any Database) -> Bool {
-    let probe: _StoredNil?? = database.get(Path(model: .min, instance: .min, property: .min))
-    return probe != nil
+    database._$conflatesStoredNil
+}
+
+extension Database {
+
+    /// Asks the database: a read at a path no model uses, where nothing is ever stored.
+    public var _$conflatesStoredNil: Bool {
+        let probe: _StoredNil?? = get(Path(model: .min, instance: .min, property: .min))
+        return probe != nil
+    }
 }
 
 /// What a `nil` written to an `Optional` property is stored as on a database that can't

@@ -134,6 +134,9 @@ public final class ObservableDatabase: Database, ObservableObject, @unchecked Se
 
     public var instanceObservers: InstanceObservers? { observers }
 
+    /// The wrapped database's answer.
+    public var _$conflatesStoredNil: Bool { base._$conflatesStoredNil }
+
     /// Whether the wrapped database keeps history, which synchronization needs.
     ///
     /// ```swift

@@ -58,6 +58,9 @@ extension DatabaseWrapper {
     /// The base's observers: models used through a wrapper of an observed database are
     /// observed too.
     public var instanceObservers: InstanceObservers? { base.instanceObservers }
+
+    /// The base's answer: a wrapper reads what its base stores.
+    public var _$conflatesStoredNil: Bool { base._$conflatesStoredNil }
 }
 
 /// A wrapper of a history database forwards history: it declares

@@ -54,6 +54,9 @@ import Pathbase
 /// holds until it ends, so its body can use the database and other threads wait.
 public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Sendable {
 
+    /// `false`: a read of nothing stored is `nil`, whatever the type.
+    public var _$conflatesStoredNil: Bool { false }
+
     /// The clock that stamps this database's writes.
     public let clock: HybridLogicalClock
 
