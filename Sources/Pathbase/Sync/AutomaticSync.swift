@@ -13,6 +13,10 @@ import Foundation
 /// }
 /// ```
 ///
+/// **Commands.** With a ``CommandRelayTransport`` (such as ``HTTPSyncTransport``), each
+/// sync also runs the commands other replicas sent to this one
+/// (``Replica/runReceivedCommands(limit:modelMap:)``) and pushes what they changed.
+///
 /// **When it syncs.** Once at the start; then after each local write, waiting ``debounce``
 /// so that a burst of writes goes in one push (the database must be an
 /// ``ObservableDatabase`` or a wrapper of one to be heard; otherwise call ``syncNow()``);
@@ -148,7 +152,16 @@ public final class AutomaticSync: Sendable {
                 if Task.isCancelled { return }
                 status.set(.syncing)
                 do {
-                    let report = try await replica.sync()
+                    var report = try await replica.sync()
+                    // Commands other replicas left for this one; their changes go out at once.
+                    if replica.relaysCommands, try await replica.runReceivedCommands() > 0 {
+                        let after = try await replica.sync()
+                        report.pushed += after.pushed
+                        report.acknowledged += after.acknowledged
+                        report.rejected += after.rejected
+                        report.pulled += after.pulled
+                        report.cursor = after.cursor
+                    }
                     status.set(.idle(lastReport: report))
                     break
                 } catch {
@@ -181,7 +194,7 @@ public final class AutomaticSync: Sendable {
         case let failure as ReplicaError:
             switch failure {
             case .storageFailed, .pushUnanswered: return nil
-            case .historyRequired, .undecodableRecord, .notRejected, .invalidLimit: return describe(failure)
+            case .historyRequired, .undecodableRecord, .notRejected, .invalidLimit, .commandRelayUnsupported, .unknownOwner: return describe(failure)
             }
         default:
             return nil // lost connections, timeouts: the network's failures

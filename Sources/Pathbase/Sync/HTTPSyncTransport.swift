@@ -11,12 +11,12 @@ import FoundationNetworking
 /// try await replica.sync()
 /// ```
 ///
-/// Sends ``PushRequest`` and ``PullRequest`` as JSON to `POST /v1/push` and `/v1/pull`
-/// with `Authorization: Bearer TOKEN`. A refusal (any 4xx or 5xx) throws
+/// Sends ``PushRequest`` and ``PullRequest`` as JSON to `POST /v1/push` and `/v1/pull`,
+/// and relays commands through `/v1/commands/…`, with `Authorization: Bearer TOKEN`. A refusal (any 4xx or 5xx) throws
 /// ``SyncTransportError/refused(status:reason:)`` with the server's reason; a failed
 /// connection throws URLSession's error. Either way the replica keeps its records pending
 /// and its cursor where it was, so the next sync continues.
-public struct HTTPSyncTransport: SyncTransport {
+public struct HTTPSyncTransport: CommandRelayTransport {
 
     /// The server's base address, such as `http://127.0.0.1:8080`.
     public let server: URL
@@ -40,6 +40,22 @@ public struct HTTPSyncTransport: SyncTransport {
 
     public func pull(_ request: PullRequest) async throws -> PullResponse {
         try await send(request, to: "v1/pull")
+    }
+
+    public func relay(_ request: CommandRelayRequest) async throws -> CommandTicket {
+        try await send(request, to: "v1/commands/send")
+    }
+
+    public func inbox(_ request: CommandInboxRequest) async throws -> CommandInboxResponse {
+        try await send(request, to: "v1/commands/inbox")
+    }
+
+    public func answer(_ answer: CommandAnswer) async throws -> CommandTicket {
+        try await send(answer, to: "v1/commands/answer")
+    }
+
+    public func result(of ticket: CommandTicket) async throws -> CommandResultResponse {
+        try await send(ticket, to: "v1/commands/result")
     }
 
     private func send<Answer: Decodable>(_ body: some Encodable, to endpoint: String) async throws -> Answer {

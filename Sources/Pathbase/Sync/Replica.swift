@@ -55,8 +55,8 @@ public final class Replica {
     /// cursor and rejected records): never pushed, never pulled, refused by servers.
     public static var stateModel: ModelKey { ReplicaState.model }
 
-    private let history: any HistoryDatabase
-    private let writers: Set<UInt32>
+    let history: any HistoryDatabase
+    let writers: Set<UInt32>
 
     /// Makes a database a replica; the first time, stores its replica id in it.
     ///

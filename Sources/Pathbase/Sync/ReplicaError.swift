@@ -33,6 +33,12 @@ public enum ReplicaError: Error, Hashable, Sendable, LocalizedError {
     /// A batch or page size below 1.
     case invalidLimit(Int)
 
+    /// Commands are sent through the server, but the transport cannot relay them.
+    case commandRelayUnsupported(transport: String)
+
+    /// A command for an instance this replica has no record of, so its owner is unknown.
+    case unknownOwner(model: ModelKey, instance: InstanceKey)
+
     public var errorDescription: String? {
         switch self {
         case .historyRequired(let database):
@@ -47,6 +53,10 @@ public enum ReplicaError: Error, Hashable, Sendable, LocalizedError {
             "The record at \(key) is not rejected; only rejected records can be retried or discarded"
         case .invalidLimit(let limit):
             "Invalid batch or page size \(limit); it must be at least 1"
+        case .commandRelayUnsupported(let transport):
+            "\(transport) cannot relay commands; use a CommandRelayTransport such as HTTPSyncTransport"
+        case .unknownOwner(let model, let instance):
+            "No replica is known to own instance \(instance) of model \(model): sync first, or name the target replica"
         }
     }
 }

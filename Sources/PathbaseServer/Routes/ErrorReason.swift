@@ -97,7 +97,10 @@ extension SyncServerError {
         case .unauthorized, .unknownAccount: .unauthorized
         case .accountExists: .conflict
         case .tooManyRecords: .contentTooLarge
-        case .invalidAccountName, .invalidPull: .badRequest
+        case .invalidAccountName, .invalidPull, .invalidInbox: .badRequest
+        case .unknownCommand: .notFound
+        case .commandTooLarge: .contentTooLarge
+        case .commandRelayUnavailable: .notImplemented
         case .storageFailed: .internalServerError
         }
     }

@@ -12,6 +12,10 @@ import Pathbase
 ///
 /// - `POST /v1/push`: a JSON ``PushRequest`` → a JSON ``PushResponse``.
 /// - `POST /v1/pull`: a JSON ``PullRequest`` → a JSON ``PullResponse``.
+/// - `POST /v1/commands/send`, `/inbox`, `/answer`, `/result`: the command relay
+///   (``CommandRelayRequest`` → ``CommandTicket``, ``CommandInboxRequest`` →
+///   ``CommandInboxResponse``, ``CommandAnswer`` → ``CommandTicket``, ``CommandTicket`` →
+///   ``CommandResultResponse``).
 /// - `GET /v1/health`: `{"status":"ok"}`, without a token.
 ///
 /// Push and pull need `Authorization: Bearer TOKEN`. Every refusal is a 4xx (5xx when the
@@ -45,6 +49,26 @@ public struct SyncRoutes: Sendable {
         router.post("v1/pull") { request, _ in
             await respond(to: request) { (body: PullRequest, token) in
                 try server.pull(body, token: token)
+            }
+        }
+        router.post("v1/commands/send") { request, _ in
+            await respond(to: request) { (body: CommandRelayRequest, token) in
+                try server.relay(body, token: token)
+            }
+        }
+        router.post("v1/commands/inbox") { request, _ in
+            await respond(to: request) { (body: CommandInboxRequest, token) in
+                try server.inbox(body, token: token)
+            }
+        }
+        router.post("v1/commands/answer") { request, _ in
+            await respond(to: request) { (body: CommandAnswer, token) in
+                try server.answer(body, token: token)
+            }
+        }
+        router.post("v1/commands/result") { request, _ in
+            await respond(to: request) { (body: CommandTicket, token) in
+                try server.result(of: body, token: token)
             }
         }
     }

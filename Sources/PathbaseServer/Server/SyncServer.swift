@@ -117,7 +117,7 @@ public final class SyncServer: Sendable {
         return PullResponse(records: records.map(\.record), cursor: records.last?.sequence ?? request.after, hasMore: page.count > limit)
     }
 
-    private func authenticate(_ token: String) throws -> AccountID {
+    func authenticate(_ token: String) throws -> AccountID {
         guard let account = try store.account(tokenHash: AccessToken.hash(token)) else { throw SyncServerError.unauthorized }
         return account
     }

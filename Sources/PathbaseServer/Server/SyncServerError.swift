@@ -36,6 +36,18 @@ public enum SyncServerError: Error, Hashable, Sendable, LocalizedError {
     /// The store failed; nothing of the request was stored.
     case storageFailed(String)
 
+    /// The account has no relayed command with this number, or it is for another replica.
+    case unknownCommand(Int64)
+
+    /// A relayed command or answer larger than the server keeps, in bytes.
+    case commandTooLarge(size: Int, maximum: Int)
+
+    /// The server's store does not queue commands (see ``CommandQueueStore``).
+    case commandRelayUnavailable
+
+    /// An inbox request naming no replica, or with a limit below 1.
+    case invalidInbox
+
     public var errorDescription: String? {
         switch self {
         case .unauthorized: "The token belongs to no account"
@@ -45,6 +57,10 @@ public enum SyncServerError: Error, Hashable, Sendable, LocalizedError {
         case .tooManyRecords(let count, let maximum): "A push of \(count) records; the server takes at most \(maximum) at once"
         case .invalidPull(let after, let limit): "Invalid pull after \(after) with limit \(limit): the cursor must be at least 0 and the limit at least 1"
         case .storageFailed(let reason): "The server's store failed, nothing was stored: \(reason)"
+        case .unknownCommand(let id): "There is no command \(id) for this replica in this account"
+        case .commandTooLarge(let size, let maximum): "A command or answer of \(size) bytes; the server keeps at most \(maximum)"
+        case .commandRelayUnavailable: "This server's store does not relay commands"
+        case .invalidInbox: "An inbox request must name at least one replica and ask for at least 1 command"
         }
     }
 }

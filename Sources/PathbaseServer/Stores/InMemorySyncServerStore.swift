@@ -8,7 +8,7 @@ import Pathbase
 /// ```
 ///
 /// Safe to use from any thread.
-public final class InMemorySyncServerStore: SyncServerStore, @unchecked Sendable {
+public final class InMemorySyncServerStore: CommandQueueStore, @unchecked Sendable {
     // @unchecked: `state` is only touched while holding `lock`.
 
     private struct Account {
@@ -16,6 +16,7 @@ public final class InMemorySyncServerStore: SyncServerStore, @unchecked Sendable
         var tokenHash: [UInt8]
         var log: [SyncRecord] = []
         var sequenceOfKey: [SyncRecord.Key: Int64] = [:]
+        var commands: [(command: RelayedCommand, response: Data?)] = []
     }
 
     private let lock = NSLock()
@@ -63,6 +64,46 @@ public final class InMemorySyncServerStore: SyncServerStore, @unchecked Sendable
             return log[start...].prefix(max(0, limit)).enumerated().map { offset, record in
                 SequencedRecord(sequence: Int64(start + offset + 1), record: record)
             }
+        }
+    }
+
+    public func enqueue(_ request: CommandRelayRequest, in account: AccountID) throws -> Int64 {
+        try lock.withLock {
+            let index = try self.index(of: account)
+            let id = Int64(accounts[index].commands.count + 1)
+            accounts[index].commands.append((RelayedCommand(id: id, sender: request.sender, target: request.target, message: request.message), nil))
+            return id
+        }
+    }
+
+    public func waitingCommands(for targets: [UInt32], in account: AccountID, limit: Int) throws -> [RelayedCommand] {
+        try lock.withLock {
+            let targets = Set(targets)
+            return accounts[try index(of: account)].commands
+                .filter { $0.response == nil && targets.contains($0.command.target) }
+                .prefix(max(0, limit)).map(\.command)
+        }
+    }
+
+    public func answer(_ id: Int64, by replica: UInt32, response: Data, in account: AccountID) throws {
+        try lock.withLock {
+            let index = try self.index(of: account)
+            let position = Int(id) - 1
+            guard accounts[index].commands.indices.contains(position), accounts[index].commands[position].command.target == replica else {
+                throw SyncServerError.unknownCommand(id)
+            }
+            if accounts[index].commands[position].response == nil {
+                accounts[index].commands[position].response = response
+            }
+        }
+    }
+
+    public func response(to id: Int64, in account: AccountID) throws -> Data? {
+        try lock.withLock {
+            let commands = accounts[try index(of: account)].commands
+            let position = Int(id) - 1
+            guard commands.indices.contains(position) else { throw SyncServerError.unknownCommand(id) }
+            return commands[position].response
         }
     }
 

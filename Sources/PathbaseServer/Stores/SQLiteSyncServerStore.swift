@@ -12,7 +12,7 @@ import Pathbase
 ///
 /// Every append is one transaction: after a crash, a push is stored entirely or not at all,
 /// and a client that repeats it gets the same sequence numbers. Safe to use from any thread.
-public final class SQLiteSyncServerStore: SyncServerStore {
+public final class SQLiteSyncServerStore: CommandQueueStore {
 
     private let queue: DatabaseQueue
 
@@ -49,6 +49,16 @@ public final class SQLiteSyncServerStore: SyncServerStore {
                     PRIMARY KEY (account, sequence)) WITHOUT ROWID;
                 CREATE UNIQUE INDEX records_by_key
                     ON records(account, model, instance, property, time, counter, replica);
+                """)
+        }
+        migrator.registerMigration("v2: relayed commands") { db in
+            try db.execute(sql: """
+                CREATE TABLE commands (
+                    id INTEGER PRIMARY KEY,
+                    account INTEGER NOT NULL REFERENCES accounts(id),
+                    sender INTEGER NOT NULL, target INTEGER NOT NULL,
+                    message BLOB NOT NULL, response BLOB);
+                CREATE INDEX waiting_commands ON commands(account, target, id) WHERE response IS NULL;
                 """)
         }
         return migrator
@@ -127,6 +137,58 @@ public final class SQLiteSyncServerStore: SyncServerStore {
                         valueType: row["type"], valueJSON: row["value"])
                     return SequencedRecord(sequence: row["sequence"], record: record)
                 }
+            }
+        }
+    }
+
+    public func enqueue(_ request: CommandRelayRequest, in account: AccountID) throws -> Int64 {
+        try run {
+            try queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO commands(account, sender, target, message) VALUES (?, ?, ?, ?)",
+                    arguments: [account.rawValue, Int64(request.sender), Int64(request.target), request.message])
+                return db.lastInsertedRowID
+            }
+        }
+    }
+
+    public func waitingCommands(for targets: [UInt32], in account: AccountID, limit: Int) throws -> [RelayedCommand] {
+        try run {
+            try queue.read { db in
+                let placeholders = Array(repeating: "?", count: targets.count).joined(separator: ", ")
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT id, sender, target, message FROM commands
+                    WHERE account = ? AND response IS NULL AND target IN (\(placeholders)) ORDER BY id LIMIT ?
+                    """, arguments: StatementArguments([account.rawValue] + targets.map { Int64($0) } + [Int64(max(0, limit))]))
+                return try rows.map { row in
+                    guard let sender = UInt32(exactly: row["sender"] as Int64), let target = UInt32(exactly: row["target"] as Int64) else {
+                        throw SyncServerError.storageFailed("a stored replica id is out of range")
+                    }
+                    return RelayedCommand(id: row["id"], sender: sender, target: target, message: row["message"])
+                }
+            }
+        }
+    }
+
+    public func answer(_ id: Int64, by replica: UInt32, response: Data, in account: AccountID) throws {
+        try run {
+            try queue.write { db in
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM commands WHERE id = ? AND account = ? AND target = ?",
+                                        arguments: [id, account.rawValue, Int64(replica)]) != nil else {
+                    throw SyncServerError.unknownCommand(id)
+                }
+                try db.execute(sql: "UPDATE commands SET response = ? WHERE id = ? AND response IS NULL", arguments: [response, id])
+            }
+        }
+    }
+
+    public func response(to id: Int64, in account: AccountID) throws -> Data? {
+        try run {
+            try queue.read { db in
+                guard let row = try Row.fetchOne(db, sql: "SELECT response FROM commands WHERE id = ? AND account = ?", arguments: [id, account.rawValue]) else {
+                    throw SyncServerError.unknownCommand(id)
+                }
+                return row["response"] as Data?
             }
         }
     }

@@ -9,7 +9,7 @@ import Pathbase
 /// let replica = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: server, token: token))
 /// try await replica.sync()
 /// ```
-public struct InProcessTransport: SyncTransport {
+public struct InProcessTransport: CommandRelayTransport {
 
     /// The server called.
     public let server: SyncServer
@@ -29,5 +29,21 @@ public struct InProcessTransport: SyncTransport {
 
     public func pull(_ request: PullRequest) async throws -> PullResponse {
         try server.pull(request, token: token)
+    }
+
+    public func relay(_ request: CommandRelayRequest) async throws -> CommandTicket {
+        try server.relay(request, token: token)
+    }
+
+    public func inbox(_ request: CommandInboxRequest) async throws -> CommandInboxResponse {
+        try server.inbox(request, token: token)
+    }
+
+    public func answer(_ answer: CommandAnswer) async throws -> CommandTicket {
+        try server.answer(answer, token: token)
+    }
+
+    public func result(of ticket: CommandTicket) async throws -> CommandResultResponse {
+        try server.result(of: ticket, token: token)
     }
 }
