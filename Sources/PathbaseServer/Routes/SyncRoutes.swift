@@ -39,12 +39,12 @@ public struct SyncRoutes: Sendable {
         }
         router.post("v1/push") { request, _ in
             await respond(to: request) { (body: PushRequest, token) in
-                try server.push(body, token: token)
+                try await server.push(body, token: token)
             }
         }
         router.post("v1/pull") { request, _ in
             await respond(to: request) { (body: PullRequest, token) in
-                try server.pull(body, token: token)
+                try await server.pull(body, token: token)
             }
         }
     }
@@ -53,7 +53,7 @@ public struct SyncRoutes: Sendable {
     /// failure becomes its status and reason.
     private func respond<Body: Decodable, Answer: Encodable>(
         to request: Request,
-        _ call: @Sendable (Body, String) throws -> Answer
+        _ call: @Sendable (Body, String) async throws -> Answer
     ) async -> Response {
         do {
             guard let token = request.headers.bearer?.token else {
@@ -72,7 +72,7 @@ public struct SyncRoutes: Sendable {
             } catch {
                 throw ErrorReason(status: .badRequest, reason: "The body is not a valid \(Body.self): \(ErrorReason.describe(decodingError: error))")
             }
-            return try ErrorReason.json(try call(body, token), status: .ok)
+            return try ErrorReason.json(try await call(body, token), status: .ok)
         } catch {
             return ErrorReason(error).response
         }

@@ -5,7 +5,7 @@ import Pathbase
 ///
 /// ```swift
 /// let server = SyncServer(store: InMemorySyncServerStore())
-/// let token = try server.addAccount(named: "alice")
+/// let token = try await server.addAccount(named: "alice")
 /// let replica = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: server, token: token))
 /// try await replica.sync()
 /// ```
@@ -24,10 +24,10 @@ public struct InProcessTransport: SyncTransport {
     }
 
     public func push(_ request: PushRequest) async throws -> PushResponse {
-        try server.push(request, token: token)
+        try await server.push(request, token: token)
     }
 
     public func pull(_ request: PullRequest) async throws -> PullResponse {
-        try server.pull(request, token: token)
+        try await server.pull(request, token: token)
     }
 }
