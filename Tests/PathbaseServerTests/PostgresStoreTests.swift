@@ -35,7 +35,8 @@ struct PostgresStoreTests {
         }
         guard case .unreachable = error else { Issue.record("not unreachable: \(String(describing: error))"); return }
         #expect(error?.localizedDescription.contains("PostgreSQL cannot be reached") == true)
-        #expect(Date().timeIntervalSince(started) < 10)
+        // Bounded, loosely: a loaded machine answers slowly, a pool that retried forever never would.
+        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     @Test("the schema is created once by servers starting together, and a newer schema is refused untouched")

@@ -190,6 +190,8 @@ struct SharedServerSuiteTests {
             for pusher in 0 ..< pushers {
                 let server = SyncServer(store: stores[pusher])
                 group.addTask {
+                    // Counted also when a push throws, so that the reader stops.
+                    defer { done.withLock { $0 += 1 } }
                     for batch in 0 ..< batches {
                         let records = try (0 ..< batchSize).map { index in
                             try record(batch * batchSize + index, "p\(pusher) b\(batch) r\(index)", time: Int64(batch + 1), replica: UInt32(pusher + 1))
@@ -197,7 +199,6 @@ struct SharedServerSuiteTests {
                         let response = try await server.push(PushRequest(replica: UInt32(pusher + 1), records: records), token: token)
                         #expect(response.acknowledged.count == batchSize)
                     }
-                    done.withLock { $0 += 1 }
                     return []
                 }
             }
@@ -205,8 +206,10 @@ struct SharedServerSuiteTests {
             group.addTask {
                 var seen: [SequencedRecord] = []
                 var cursor: Int64 = 0
-                // Pulls until every pusher finished and a last pull found nothing new.
-                while true {
+                // Pulls until every pusher finished and a last pull found nothing new
+                // (at most 2 minutes).
+                let deadline = Date().addingTimeInterval(120)
+                while Date() < deadline {
                     let finished = done.withLock { $0 } == pushers
                     let page = try await reader.pull(PullRequest(after: cursor, limit: 7), token: token)
                     for (offset, record) in page.records.enumerated() {
