@@ -25,18 +25,15 @@ struct PostgresStoreTests {
         #expect(try PostgresURL.redacted("postgres://u:secret@h:1/db") == "postgres://u@h:1/db")
     }
 
-    @Test("a server that does not answer is a typed error within the connect timeout")
+    @Test("a server that does not answer is a typed error, not an endless wait")
     func unreachable() async throws {
         // A port that was free a moment ago: nothing listens there.
         let port = try freePort()
-        let started = Date()
         let error = await #expect(throws: PostgresStoreError.self) {
             _ = try await PostgresSyncServerStore(url: "postgres://pathbase@127.0.0.1:\(port)/pathbase", connectTimeout: 2)
         }
         guard case .unreachable = error else { Issue.record("not unreachable: \(String(describing: error))"); return }
         #expect(error?.localizedDescription.contains("PostgreSQL cannot be reached") == true)
-        // Bounded, loosely: a loaded machine answers slowly, a pool that retried forever never would.
-        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     @Test("the schema is created once by servers starting together, and a newer schema is refused untouched")
