@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Pathbase", targets: ["Pathbase"]),
         .library(name: "PathbaseSQLite", targets: ["PathbaseSQLite"]),
         .library(name: "PathbaseServer", targets: ["PathbaseServer"]),
+        .library(name: "PathbasePostgres", targets: ["PathbasePostgres"]),
         .executable(name: "pathbase", targets: ["pathbase"]),
         .executable(name: "pathbase-bench", targets: ["pathbase-bench"]),
     ],
@@ -33,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `pathbase serve --postgres`: the sync server's store in PostgreSQL, through a
+        // connection pool that never blocks an event loop.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .macro(
@@ -73,12 +77,22 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        .target(
+            name: "PathbasePostgres",
+            dependencies: [
+                "Pathbase",
+                "PathbaseServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "pathbase",
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
                 "PathbaseServer",
+                "PathbasePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -152,11 +166,14 @@ let package = Package(
                 "Pathbase",
                 "PathbaseSQLite",
                 "PathbaseServer",
+                "PathbasePostgres",
                 "PathbaseTestSupport",
                 // Built so that the end-to-end tests can launch `pathbase serve`.
                 "pathbase",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // A fresh PostgreSQL database for each test.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

@@ -1,17 +1,18 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PathbasePostgres
 import PathbaseServer
 
-/// `pathbase serve --database FILE --port N`: the sync server on an SQLite file.
+/// `pathbase serve --database FILE --port N`: the sync server on an SQLite file, or on
+/// PostgreSQL with `--postgres URL`.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the sync server on an SQLite file (one file for all accounts).",
-        discussion: "Prints where it listens, then serves push and pull for the accounts made with 'pathbase accounts add', until SIGTERM or SIGINT (a graceful shutdown). Listens on 127.0.0.1 unless --host says otherwise."
+        abstract: "Run the sync server on an SQLite file (one file for all accounts) or on PostgreSQL.",
+        discussion: "Prints where it listens, then serves push and pull for the accounts made with 'pathbase accounts add', until SIGTERM or SIGINT (a graceful shutdown). Listens on 127.0.0.1 unless --host says otherwise. With --postgres, several servers can share one database."
     )
 
-    @Option(help: "The server's SQLite file; created when missing.")
-    var database: String
+    @OptionGroup var store: ServerStoreOptions
 
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port: Int = 8080
@@ -26,6 +27,7 @@ struct Serve: AsyncParsableCommand {
     var models: String?
 
     func validate() throws {
+        try store.validate()
         guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maximumClockDrift >= 0 else { throw ValidationError("--maximum-clock-drift must not be negative") }
         _ = try knownModels()
@@ -47,16 +49,18 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try SQLiteSyncServerStore(path: database)
-        let server = SyncServer(store: store, maximumClockDrift: maximumClockDrift, knownModels: try knownModels())
+        let knownModels = try knownModels()
         var logger = Logger(label: "pathbase.serve")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let host = self.host
-        let database = self.database
-        try await SyncHTTPServer(server: server, host: host, port: port, logger: logger).run { port in
-            // Tests and scripts read this line to find the port.
-            // Written unbuffered: a script or test reading it must see it now.
-            FileHandle.standardOutput.write(Data("pathbase serve: listening on http://\(host):\(port) (database \(database))\n".utf8))
+        let description = store.description
+        try await store.withStore(logger: logger) { store in
+            let server = SyncServer(store: store, maximumClockDrift: maximumClockDrift, knownModels: knownModels)
+            try await SyncHTTPServer(server: server, host: host, port: port, logger: logger).run { port in
+                // Tests and scripts read this line to find the port.
+                // Written unbuffered: a script or test reading it must see it now.
+                FileHandle.standardOutput.write(Data("pathbase serve: listening on http://\(host):\(port) (\(description))\n".utf8))
+            }
         }
         print("pathbase serve: stopped")
     }
@@ -69,8 +73,8 @@ struct Accounts: ParsableCommand {
         subcommands: [Add.self]
     )
 
-    /// `pathbase accounts add NAME --database FILE`
-    struct Add: ParsableCommand {
+    /// `pathbase accounts add NAME --database FILE` (or `--postgres URL`)
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create an account and print its bearer token (shown only this once; the server keeps a hash)."
         )
@@ -78,12 +82,15 @@ struct Accounts: ParsableCommand {
         @Argument(help: "The account's name (1 to 100 characters, unique).")
         var name: String
 
-        @Option(help: "The server's SQLite file; created when missing.")
-        var database: String
+        @OptionGroup var store: ServerStoreOptions
 
-        func run() throws {
-            let server = SyncServer(store: try SQLiteSyncServerStore(path: database))
-            let token = try server.addAccount(named: name)
+        func validate() throws { try store.validate() }
+
+        func run() async throws {
+            let name = self.name
+            let token = try await store.withStore(logger: Logger(label: "pathbase.accounts")) { store in
+                try await SyncServer(store: store).addAccount(named: name)
+            }
             print(token)
         }
     }

@@ -40,7 +40,7 @@ struct AutomaticSyncTests {
     @Test("a write to an observed database reaches the server without a call to sync()")
     func syncsOnLocalChange() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
-        let token = try server.addAccount(named: "alice")
+        let token = try await server.addAccount(named: "alice")
         let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
         let sync = AutomaticSync(
             replica: try Replica(database: database, transport: InProcessTransport(server: server, token: token)),
@@ -49,7 +49,7 @@ struct AutomaticSyncTests {
 
         database.set("written", for: path)
         _ = try await firstState(of: sync, where: Self.pushedSomething)
-        let stored = try server.pull(PullRequest(after: 0, limit: 10), token: token).records
+        let stored = try await server.pull(PullRequest(after: 0, limit: 10), token: token).records
         #expect(stored.map(\.path) == [path])
         sync.stop()
         #expect(sync.state == .stopped(reason: nil))
@@ -58,7 +58,7 @@ struct AutomaticSyncTests {
     @Test("the interval pulls what another replica pushed")
     func pullsOnInterval() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
-        let token = try server.addAccount(named: "alice")
+        let token = try await server.addAccount(named: "alice")
         let database = InMemoryHistoryDatabase()
         let sync = AutomaticSync(
             replica: try Replica(database: database, transport: InProcessTransport(server: server, token: token)),
@@ -77,7 +77,7 @@ struct AutomaticSyncTests {
     @Test("lost connections and 5xx are retried with growing waits until the push goes through")
     func retriesWithBackoff() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
-        let token = try server.addAccount(named: "alice")
+        let token = try await server.addAccount(named: "alice")
         let transport = FailingTransport(base: InProcessTransport(server: server, token: token), failures: [
             URLError(.notConnectedToInternet),
             SyncTransportError.refused(status: 503, reason: "restarting"),
@@ -100,14 +100,14 @@ struct AutomaticSyncTests {
         #expect(retries.map(\.0) == [1, 2, 3])
         #expect(retries.map(\.1) == [.milliseconds(10), .milliseconds(20), .milliseconds(25)])
         #expect(retries[1].2.contains("restarting"))
-        #expect(try server.pull(PullRequest(after: 0, limit: 10), token: token).records.count == 1)
+        #expect(try await server.pull(PullRequest(after: 0, limit: 10), token: token).records.count == 1)
         sync.stop()
     }
 
     @Test("a 4xx stops it with the server's reason; the records stay pending")
     func stopsOnRefusal() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
-        _ = try server.addAccount(named: "alice")
+        _ = try await server.addAccount(named: "alice")
         try await withHTTPServer(server) { url in
             let database = InMemoryHistoryDatabase()
             database.set("kept", for: path)
@@ -133,7 +133,7 @@ struct AutomaticSyncTests {
     @Test("syncNow cuts a retry wait short")
     func syncNowRetriesAtOnce() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
-        let token = try server.addAccount(named: "alice")
+        let token = try await server.addAccount(named: "alice")
         let transport = FailingTransport(base: InProcessTransport(server: server, token: token), failures: [URLError(.timedOut)])
         let database = InMemoryHistoryDatabase()
         database.set("soon", for: path)

@@ -17,7 +17,7 @@ struct CollectionServerSyncTests {
     @Test("two SQLite replicas save, edit different fields and delete structs offline, sync over HTTP, and read the same collection")
     func collectionsConverge() async throws {
         let server = SyncServer(store: try SQLiteSyncServerStore(path: ServerTestFiles.newPath()))
-        let token = try server.addAccount(named: "alice")
+        let token = try await server.addAccount(named: "alice")
         try await withHTTPServer(server) { url in
             let phoneFile = try SQLiteDatabase(path: ServerTestFiles.newPath())
             let laptopFile = try SQLiteDatabase(path: ServerTestFiles.newPath())

@@ -29,10 +29,10 @@ struct CommandRelayTests {
         model == RelayPrinter.modelId ? RelayPrinter.self : nil
     }
 
-    @Test("a command waits on the server until the owner connects, runs there once, and its answer and changes reach the sender", arguments: StoreKind.allCases)
+    @Test("a command waits on the server until the owner connects, runs there once, and its answer and changes reach the sender", arguments: [StoreKind.memory, .sqlite])
     func relayToOwner(store: StoreKind) async throws {
-        let server = SyncServer(store: try store.make())
-        let token = try server.addAccount(named: "office")
+        let server = SyncServer(store: try await store.make())
+        let token = try await server.addAccount(named: "office")
         let transport = InProcessTransport(server: server, token: token)
         let ownerFile = InMemoryHistoryDatabase()
         let owner = try Replica(database: ownerFile, transport: transport)
@@ -62,7 +62,7 @@ struct CommandRelayTests {
     @Test("a command that throws or names a missing instance comes back as the owner's SyncError")
     func failuresComeBack() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
-        let token = try server.addAccount(named: "office")
+        let token = try await server.addAccount(named: "office")
         let transport = InProcessTransport(server: server, token: token)
         let ownerFile = InMemoryHistoryDatabase()
         let owner = try Replica(database: ownerFile, transport: transport)
@@ -87,8 +87,8 @@ struct CommandRelayTests {
     @Test("the relay over HTTP: AutomaticSync runs waiting commands and pushes their changes; other accounts see nothing; bad tickets get 404")
     func overHTTP() async throws {
         let server = SyncServer(store: try SQLiteSyncServerStore(path: ServerTestFiles.newPath()))
-        let office = try server.addAccount(named: "office")
-        let stranger = try server.addAccount(named: "stranger")
+        let office = try await server.addAccount(named: "office")
+        let stranger = try await server.addAccount(named: "stranger")
         try await withHTTPServer(server) { url in
             let ownerFile = ObservableDatabase(wrapping: try SQLiteDatabase(path: ServerTestFiles.newPath()))
             let ownerReplica = try Replica(database: ownerFile, transport: HTTPSyncTransport(server: url, token: office))
@@ -132,7 +132,7 @@ struct CommandRelayTests {
     @Test("sending without a known owner, or over a transport that cannot relay, fails with a reason")
     func sendingFailures() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
-        let token = try server.addAccount(named: "office")
+        let token = try await server.addAccount(named: "office")
         let database = InMemoryHistoryDatabase()
         let replica = try Replica(database: database, transport: InProcessTransport(server: server, token: token))
         let unknown = RelayPrinter(database: database, id: 5)
@@ -143,11 +143,11 @@ struct CommandRelayTests {
         await #expect(throws: ReplicaError.commandRelayUnsupported(transport: "PushPullOnly")) {
             try await plain.send(unknown.printCommand(text: "x"), to: 1)
         }
-        #expect(throws: SyncServerError.commandTooLarge(size: SyncServer.maximumCommandSize + 1, maximum: SyncServer.maximumCommandSize)) {
-            try server.relay(CommandRelayRequest(sender: 1, target: 2, message: Data(count: SyncServer.maximumCommandSize + 1)), token: token)
+        await #expect(throws: SyncServerError.commandTooLarge(size: SyncServer.maximumCommandSize + 1, maximum: SyncServer.maximumCommandSize)) {
+            try await server.relay(CommandRelayRequest(sender: 1, target: 2, message: Data(count: SyncServer.maximumCommandSize + 1)), token: token)
         }
-        #expect(throws: SyncServerError.invalidInbox) {
-            try server.inbox(CommandInboxRequest(replicas: [], limit: 5), token: token)
+        await #expect(throws: SyncServerError.invalidInbox) {
+            try await server.inbox(CommandInboxRequest(replicas: [], limit: 5), token: token)
         }
     }
 }

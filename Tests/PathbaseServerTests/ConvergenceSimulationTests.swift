@@ -34,7 +34,7 @@ struct ConvergenceSimulationTests {
         print("Convergence simulation: seeds \(seeds.first ?? 0) … \(seeds.last ?? 0) (replay one with PATHBASE_SIMULATION_SEED)")
         var steps = 0
         for seed in seeds {
-            var schedule = try Schedule(seed: seed)
+            var schedule = try await Schedule(seed: seed)
             do {
                 steps += try await schedule.run()
             } catch {
@@ -123,14 +123,14 @@ struct SimulatedTransport: SyncTransport {
 
     func push(_ request: PushRequest) async throws -> PushResponse {
         switch network.fate() {
-        case .deliver, .staleResponse: return try handle.server.push(request, token: token)
+        case .deliver, .staleResponse: return try await handle.server.push(request, token: token)
         case .loseRequest: throw NetworkFailure()
         case .loseResponse:
-            _ = try handle.server.push(request, token: token)
+            _ = try await handle.server.push(request, token: token)
             throw NetworkFailure()
         case .duplicate:
-            _ = try handle.server.push(request, token: token)
-            return try handle.server.push(request, token: token)
+            _ = try await handle.server.push(request, token: token)
+            return try await handle.server.push(request, token: token)
         case .delay:
             network.delay(request)
             throw NetworkFailure()
@@ -140,19 +140,19 @@ struct SimulatedTransport: SyncTransport {
     func pull(_ request: PullRequest) async throws -> PullResponse {
         switch network.fate() {
         case .deliver, .delay:
-            let response = try handle.server.pull(request, token: token)
+            let response = try await handle.server.pull(request, token: token)
             network.remember(response, for: replica)
             return response
         case .loseRequest: throw NetworkFailure()
         case .loseResponse:
-            _ = try handle.server.pull(request, token: token)
+            _ = try await handle.server.pull(request, token: token)
             throw NetworkFailure()
         case .duplicate:
-            _ = try handle.server.pull(request, token: token)
-            return try handle.server.pull(request, token: token)
+            _ = try await handle.server.pull(request, token: token)
+            return try await handle.server.pull(request, token: token)
         case .staleResponse:
             if let old = network.stale(for: replica) { return old }
-            return try handle.server.pull(request, token: token)
+            return try await handle.server.pull(request, token: token)
         }
     }
 }
@@ -176,13 +176,13 @@ struct Schedule {
     var members: [Member] = []
     var clockIds: Set<UInt32> = []
 
-    init(seed: UInt64) throws {
+    init(seed: UInt64) async throws {
         self.seed = seed
         generator = SplitMix64(seed: seed)
         network = SimulatedNetwork(seed: seed)
         serverFile = ServerTestFiles.newPath()
         let server = SyncServer(store: try SQLiteSyncServerStore(path: serverFile))
-        token = try server.addAccount(named: "simulated")
+        token = try await server.addAccount(named: "simulated")
         handle = ServerHandle(server)
         let count = 3 + Int(generator.next() % 3)
         for index in 0 ..< count {
@@ -239,7 +239,7 @@ struct Schedule {
             case 82 ..< 88:
                 try await tolerateNetwork { try await members[member].replica.pull() }
             case 88 ..< 93:
-                if let late = network.takeDelayed() { _ = try handle.server.push(late, token: token) }
+                if let late = network.takeDelayed() { _ = try await handle.server.push(late, token: token) }
             case 93 ..< 97:
                 try await crashDuringPush()
             default:
@@ -248,12 +248,12 @@ struct Schedule {
         }
         // Late messages may still arrive; then one clean round (twice, so that the first
         // replicas also get what the last ones pushed).
-        while let late = network.takeDelayed() { _ = try handle.server.push(late, token: token) }
+        while let late = network.takeDelayed() { _ = try await handle.server.push(late, token: token) }
         network.setReliable(true)
         for _ in 0 ..< 2 {
             for member in members { try await member.replica.sync() }
         }
-        try check()
+        try await check()
         return steps
     }
 
@@ -305,9 +305,9 @@ struct Schedule {
         return state
     }
 
-    private func check() throws {
+    private func check() async throws {
         let server = handle.server
-        let log = try server.store.records(of: AccountID(rawValue: 1), after: 0, limit: .max).map(\.record)
+        let log = try await server.store.records(of: AccountID(rawValue: 1), after: 0, limit: .max).map(\.record)
         let serverKeys = Set(log.map(\.key))
         guard serverKeys.count == log.count else { throw CheckFailure("the server stored a record twice") }
         let serverState = Self.state(of: log)

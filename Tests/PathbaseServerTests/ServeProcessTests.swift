@@ -40,13 +40,19 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Starts `pathbase serve --database FILE --port 0` and waits (at most 30 s) for the
     /// line that says where it listens.
-    init(database: String) throws {
+    convenience init(database: String) throws {
+        try self.init(store: ["--database", database])
+    }
+
+    /// Starts `pathbase serve STORE --port 0` (`--database FILE` or `--postgres URL`) and
+    /// waits (at most 30 s) for the line that says where it listens.
+    init(store: [String]) throws {
         guard let executable = Self.executable else { throw HTTPTestFailure("the pathbase executable was not built next to the tests") }
         outputPath = ServerTestFiles.newPath() + ".out"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.executableURL = executable
-        process.arguments = ["serve", "--database", database, "--port", "0"]
+        process.arguments = ["serve"] + store + ["--port", "0"]
         process.environment = ProcessInfo.processInfo.environment.merging(["LOG_LEVEL": "warning"]) { $1 }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -73,6 +79,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// kill -9: no chance to finish anything.
     func kill() {
+        guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
@@ -147,9 +154,9 @@ struct ServeProcessTests {
 
         // The file holds every record once.
         let server = SyncServer(store: try SQLiteSyncServerStore(path: serverFile))
-        let log = try server.pull(PullRequest(after: 0, limit: 1000), token: token)
+        let log = try await server.pull(PullRequest(after: 0, limit: 1000), token: token)
         #expect(log.cursor == 1000 && log.hasMore)
-        let all = try server.store.records(of: AccountID(rawValue: 1), after: 0, limit: 10_000)
+        let all = try await server.store.records(of: AccountID(rawValue: 1), after: 0, limit: 10_000)
         #expect(all.count == 3000)
         #expect(Set(all.map(\.record.key)).count == 3000)
     }

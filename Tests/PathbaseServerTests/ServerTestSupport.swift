@@ -1,4 +1,5 @@
 import Foundation
+import PathbasePostgres
 import PathbaseServer
 
 /// Temporary files for the server tests, in one directory removed at exit.
@@ -20,14 +21,35 @@ enum ServerTestFiles {
     }
 }
 
-/// The two stores every store test runs on.
+/// The stores every shared server test runs on: the same behaviour is asked of each.
 enum StoreKind: String, CaseIterable, CustomStringConvertible {
-    case memory, sqlite
+    case memory, sqlite, postgres
 
-    func make() throws -> any SyncServerStore {
+    /// The stores that persist, where several servers can share one database.
+    static let persistent: [StoreKind] = [.sqlite, .postgres]
+
+    /// A new, empty store.
+    func make() async throws -> any SyncServerStore {
+        try await makeShared(count: 1)[0]
+    }
+
+    /// `count` stores on one new, empty database, as separate server processes open it
+    /// (the in-memory store: one store, shared).
+    func makeShared(count: Int) async throws -> [any SyncServerStore] {
         switch self {
-        case .memory: InMemorySyncServerStore()
-        case .sqlite: try SQLiteSyncServerStore(path: ServerTestFiles.newPath())
+        case .memory:
+            let store = InMemorySyncServerStore()
+            return Array(repeating: store, count: count)
+        case .sqlite:
+            let path = ServerTestFiles.newPath()
+            return try (0 ..< count).map { _ in try SQLiteSyncServerStore(path: path) }
+        case .postgres:
+            let url = try await TestPostgres.newDatabase()
+            var stores: [any SyncServerStore] = []
+            for _ in 0 ..< count {
+                stores.append(try await PostgresSyncServerStore(url: url))
+            }
+            return stores
         }
     }
 

@@ -12,14 +12,14 @@ struct SyncHTTPTests {
         return try SyncRecord(Record(path: Path(model: 6, instance: instance, property: 1), timestamp: Timestamp(time: now, counter: 0, replica: replica), value: value))
     }
 
-    private func everything(_ server: SyncServer, _ token: String) throws -> [SyncRecord] {
-        try server.pull(PullRequest(after: 0, limit: 1000), token: token).records
+    private func everything(_ server: SyncServer, _ token: String) async throws -> [SyncRecord] {
+        try await server.pull(PullRequest(after: 0, limit: 1000), token: token).records
     }
 
     @Test("push and pull without a token or with a wrong one get 401 with a reason; a replica keeps its records pending")
     func wrongToken() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
-        let token = try server.addAccount(named: "alice")
+        let token = try await server.addAccount(named: "alice")
         try await withHTTPServer(server) { url in
             let push = try JSONEncoder().encode(PushRequest(replica: 1, records: [try record(1, "x")]))
             let pull = try JSONEncoder().encode(PullRequest(after: 0, limit: 10))
@@ -30,7 +30,7 @@ struct SyncHTTPTests {
                     #expect(exchange.reason == "The token belongs to no account")
                 }
             }
-            #expect(try everything(server, token).isEmpty)
+            #expect(try await everything(server, token).isEmpty)
 
             let database = InMemoryHistoryDatabase()
             let replica = try Replica(database: database, transport: HTTPSyncTransport(server: url, token: "not a token"))
@@ -45,9 +45,9 @@ struct SyncHTTPTests {
     @Test("malformed, oversized and invalid payloads get a 4xx with a reason, and nothing stored changes")
     func badPayloads() async throws {
         let server = SyncServer(store: InMemorySyncServerStore(), maximumPushSize: 5)
-        let token = try server.addAccount(named: "alice")
+        let token = try await server.addAccount(named: "alice")
         let stored = try record(1, "stored")
-        _ = try server.push(PushRequest(replica: 4, records: [stored]), token: token)
+        _ = try await server.push(PushRequest(replica: 4, records: [stored]), token: token)
         let good = try record(10, "good")
         try await withHTTPServer(server, maximumBodySize: 4096) { url in
             let cases: [(endpoint: String, body: String, status: Int, reason: String)] = [
@@ -80,7 +80,7 @@ struct SyncHTTPTests {
             #expect(response.rejected.map(\.key) == [wrongType.key, badPath.key])
             #expect(response.rejected.allSatisfy { $0.reason.contains("is invalid") })
         }
-        let after = try everything(server, token)
+        let after = try await everything(server, token)
         #expect(after.count == 2)
         #expect(after.first == stored)
         #expect(after.last?.key == good.key)
@@ -89,8 +89,8 @@ struct SyncHTTPTests {
     @Test("another account's token never reads or writes an account's records over HTTP")
     func namespaces() async throws {
         let server = SyncServer(store: try SQLiteSyncServerStore(path: ServerTestFiles.newPath()))
-        let alice = try server.addAccount(named: "alice")
-        let bob = try server.addAccount(named: "bob")
+        let alice = try await server.addAccount(named: "alice")
+        let bob = try await server.addAccount(named: "bob")
         try await withHTTPServer(server) { url in
             let aliceDatabase = InMemoryHistoryDatabase()
             let aliceReplica = try Replica(database: aliceDatabase, transport: HTTPSyncTransport(server: url, token: alice))
@@ -104,20 +104,20 @@ struct SyncHTTPTests {
             #expect(report.pulled == 0)
             #expect(bobDatabase.get(Path(model: 6, instance: 1, property: 1)) == "bob's")
             // Bob's record, even pushed with Alice's exact key, lands in Bob's log only.
-            let aliceRecord = try #require(try everything(server, alice).first)
+            let aliceRecord = try #require(try await everything(server, alice).first)
             let forged = SyncRecord(path: aliceRecord.path, timestamp: aliceRecord.timestamp, valueType: "String", valueJSON: Data(#""forged""#.utf8))
             let forgedPush = try await HTTPSyncTransport(server: url, token: bob).push(PushRequest(replica: 1, records: [forged]))
             #expect(forgedPush.acknowledged == [forged.key])
             try await aliceReplica.sync()
             #expect(aliceDatabase.get(Path(model: 6, instance: 1, property: 1)) == "alice's secret")
-            #expect(try everything(server, alice) == [aliceRecord])
+            #expect(try await everything(server, alice) == [aliceRecord])
         }
     }
 
     @Test("two SQLite replicas edit the same and different properties offline, sync over HTTP, and agree")
     func twoReplicas() async throws {
         let server = SyncServer(store: try SQLiteSyncServerStore(path: ServerTestFiles.newPath()))
-        let token = try server.addAccount(named: "alice")
+        let token = try await server.addAccount(named: "alice")
         try await withHTTPServer(server) { url in
             let phone = try SQLiteDatabase(path: ServerTestFiles.newPath())
             let laptop = try SQLiteDatabase(path: ServerTestFiles.newPath())
@@ -144,7 +144,7 @@ struct SyncHTTPTests {
             #expect(laptop.get(count) == 3)
             #expect(phone.get(note) == "laptop's note")
             #expect(phoneReplica.pendingRecords().isEmpty && laptopReplica.pendingRecords().isEmpty)
-            #expect(try everything(server, token).count == 14)
+            #expect(try await everything(server, token).count == 14)
         }
     }
 }

@@ -19,7 +19,7 @@ struct SyncReadmeExampleTests {
     @Test("the example syncs a model to a second replica through SyncHTTPServer")
     func example() async throws {
         let server = SyncServer(store: try SQLiteSyncServerStore(path: ServerTestFiles.newPath()))
-        let token = try server.addAccount(named: "alice")
+        let token = try await server.addAccount(named: "alice")
         try await withHTTPServer(server) { url in
             // README "Sync with a server", from here (the file and the address adapted):
             let phone = try SQLiteDatabase(path: ServerTestFiles.newPath())

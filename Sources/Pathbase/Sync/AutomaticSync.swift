@@ -242,6 +242,8 @@ public final class AutomaticSync: Sendable {
             let listeners: [AsyncStream<State>.Continuation] = lock.withLock {
                 if case .stopped = state { return [] }
                 state = new
+                // A syncNow() from here on cuts the coming retry wait short.
+                if case .retrying = new { retryCut = false }
                 return Array(streams.values)
             }
             for listener in listeners { listener.yield(new) }
@@ -266,7 +268,6 @@ public final class AutomaticSync: Sendable {
             let sleeper = Task {
                 try await Task.sleep(for: delay)
             }
-            lock.withLock { retryCut = false }
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     let cut: Bool = lock.withLock {

@@ -4,8 +4,8 @@
 /// struct LoopbackTransport: SyncTransport {
 ///     let server: SyncServer
 ///     let token: String
-///     func push(_ request: PushRequest) async throws -> PushResponse { try server.push(request, token: token) }
-///     func pull(_ request: PullRequest) async throws -> PullResponse { try server.pull(request, token: token) }
+///     func push(_ request: PushRequest) async throws -> PushResponse { try await server.push(request, token: token) }
+///     func pull(_ request: PullRequest) async throws -> PullResponse { try await server.pull(request, token: token) }
 /// }
 /// ```
 ///

@@ -43,32 +43,32 @@ public struct SyncRoutes: Sendable {
         }
         router.post("v1/push") { request, _ in
             await respond(to: request) { (body: PushRequest, token) in
-                try server.push(body, token: token)
+                try await server.push(body, token: token)
             }
         }
         router.post("v1/pull") { request, _ in
             await respond(to: request) { (body: PullRequest, token) in
-                try server.pull(body, token: token)
+                try await server.pull(body, token: token)
             }
         }
         router.post("v1/commands/send") { request, _ in
             await respond(to: request) { (body: CommandRelayRequest, token) in
-                try server.relay(body, token: token)
+                try await server.relay(body, token: token)
             }
         }
         router.post("v1/commands/inbox") { request, _ in
             await respond(to: request) { (body: CommandInboxRequest, token) in
-                try server.inbox(body, token: token)
+                try await server.inbox(body, token: token)
             }
         }
         router.post("v1/commands/answer") { request, _ in
             await respond(to: request) { (body: CommandAnswer, token) in
-                try server.answer(body, token: token)
+                try await server.answer(body, token: token)
             }
         }
         router.post("v1/commands/result") { request, _ in
             await respond(to: request) { (body: CommandTicket, token) in
-                try server.result(of: body, token: token)
+                try await server.result(of: body, token: token)
             }
         }
     }
@@ -77,7 +77,7 @@ public struct SyncRoutes: Sendable {
     /// failure becomes its status and reason.
     private func respond<Body: Decodable, Answer: Encodable>(
         to request: Request,
-        _ call: @Sendable (Body, String) throws -> Answer
+        _ call: @Sendable (Body, String) async throws -> Answer
     ) async -> Response {
         do {
             guard let token = request.headers.bearer?.token else {
@@ -96,7 +96,7 @@ public struct SyncRoutes: Sendable {
             } catch {
                 throw ErrorReason(status: .badRequest, reason: "The body is not a valid \(Body.self): \(ErrorReason.describe(decodingError: error))")
             }
-            return try ErrorReason.json(try call(body, token), status: .ok)
+            return try ErrorReason.json(try await call(body, token), status: .ok)
         } catch {
             return ErrorReason(error).response
         }

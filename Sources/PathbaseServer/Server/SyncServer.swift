@@ -7,9 +7,9 @@ import Pathbase
 ///
 /// ```swift
 /// let server = SyncServer(store: try SQLiteSyncServerStore(path: "server.sqlite"))
-/// let token = try server.addAccount(named: "alice") // shown once, stored hashed
-/// let pushed = try server.push(PushRequest(replica: 1, records: records), token: token)
-/// let page = try server.pull(PullRequest(after: 0, limit: 500), token: token)
+/// let token = try await server.addAccount(named: "alice") // shown once, stored hashed
+/// let pushed = try await server.push(PushRequest(replica: 1, records: records), token: token)
+/// let page = try await server.pull(PullRequest(after: 0, limit: 500), token: token)
 /// ```
 ///
 /// **Push** stores each record once per account (keyed by path and timestamp) and
@@ -66,18 +66,18 @@ public final class SyncServer: Sendable {
     /// Creates an account and returns its bearer token, which only its hash is kept of.
     ///
     /// ```swift
-    /// let token = try server.addAccount(named: "alice")
+    /// let token = try await server.addAccount(named: "alice")
     /// ```
-    public func addAccount(named name: String) throws -> String {
+    public func addAccount(named name: String) async throws -> String {
         guard (1 ... 100).contains(name.count) else { throw SyncServerError.invalidAccountName(name) }
         let token = AccessToken.make()
-        _ = try store.addAccount(name: name, tokenHash: AccessToken.hash(token))
+        _ = try await store.addAccount(name: name, tokenHash: AccessToken.hash(token))
         return token
     }
 
     /// Stores a replica's records in the token's account and answers for each.
-    public func push(_ request: PushRequest, token: String) throws -> PushResponse {
-        let account = try authenticate(token)
+    public func push(_ request: PushRequest, token: String) async throws -> PushResponse {
+        let account = try await authenticate(token)
         guard request.records.count <= maximumPushSize else {
             throw SyncServerError.tooManyRecords(count: request.records.count, maximum: maximumPushSize)
         }
@@ -92,7 +92,7 @@ public final class SyncServer: Sendable {
                 accepted.append(record)
             }
         }
-        let outcomes = try store.append(accepted, to: account)
+        let outcomes = try await store.append(accepted, to: account)
         for (record, outcome) in zip(accepted, outcomes) {
             switch outcome {
             case .appended, .alreadyStored:
@@ -105,20 +105,20 @@ public final class SyncServer: Sendable {
     }
 
     /// Returns one page of the token's account's records after a cursor.
-    public func pull(_ request: PullRequest, token: String) throws -> PullResponse {
-        let account = try authenticate(token)
+    public func pull(_ request: PullRequest, token: String) async throws -> PullResponse {
+        let account = try await authenticate(token)
         guard request.after >= 0, request.limit >= 1 else {
             throw SyncServerError.invalidPull(after: request.after, limit: request.limit)
         }
         let limit = min(request.limit, maximumPageSize)
         // One more than asked tells whether more follow.
-        let page = try store.records(of: account, after: request.after, limit: limit + 1)
+        let page = try await store.records(of: account, after: request.after, limit: limit + 1)
         let records = page.prefix(limit)
         return PullResponse(records: records.map(\.record), cursor: records.last?.sequence ?? request.after, hasMore: page.count > limit)
     }
 
-    func authenticate(_ token: String) throws -> AccountID {
-        guard let account = try store.account(tokenHash: AccessToken.hash(token)) else { throw SyncServerError.unauthorized }
+    func authenticate(_ token: String) async throws -> AccountID {
+        guard let account = try await store.account(tokenHash: AccessToken.hash(token)) else { throw SyncServerError.unauthorized }
         return account
     }
 

@@ -5,7 +5,7 @@ import Pathbase
 ///
 /// ```swift
 /// do {
-///     _ = try server.pull(PullRequest(after: 0, limit: 100), token: token)
+///     _ = try await server.pull(PullRequest(after: 0, limit: 100), token: token)
 /// } catch SyncServerError.unauthorized {
 ///     print("wrong token")
 /// }

@@ -24,6 +24,8 @@ public final class SQLiteSyncServerStore: CommandQueueStore {
         do {
             var configuration = Configuration()
             configuration.journalMode = .wal
+            // Several servers may open one file: a writer waits for another's transaction.
+            configuration.busyMode = .timeout(10)
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try SQLiteSyncServerStore.migrator.migrate(queue)
         } catch {
@@ -87,7 +89,10 @@ public final class SQLiteSyncServerStore: CommandQueueStore {
 
     public func append(_ records: [SyncRecord], to account: AccountID) throws -> [AppendOutcome] {
         try run {
-            try queue.write { db in
+            var outcomes: [AppendOutcome] = []
+            // IMMEDIATE: the write lock is taken before `last_sequence` is read, so a server
+            // on another connection to the file cannot number the same records.
+            try queue.inTransaction(.immediate) { db in
                 guard var last = try Int64.fetchOne(db, sql: "SELECT last_sequence FROM accounts WHERE id = ?", arguments: [account.rawValue]) else {
                     throw SyncServerError.unknownAccount(account)
                 }
@@ -99,7 +104,6 @@ public final class SQLiteSyncServerStore: CommandQueueStore {
                     INSERT INTO records(account, sequence, model, instance, property, time, counter, replica, type, value)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
-                var outcomes: [AppendOutcome] = []
                 for record in records {
                     let key: [(any DatabaseValueConvertible)?] = [
                         record.path.model, record.path.instance, record.path.property,
@@ -115,8 +119,9 @@ public final class SQLiteSyncServerStore: CommandQueueStore {
                     outcomes.append(.appended(sequence: last))
                 }
                 try db.execute(sql: "UPDATE accounts SET last_sequence = ? WHERE id = ?", arguments: [last, account.rawValue])
-                return outcomes
+                return .commit
             }
+            return outcomes
         }
     }
 

@@ -1,41 +1,43 @@
 import Pathbase
 
 /// Where a sync server keeps its accounts and their records: the one thing a server
-/// deployment swaps (memory for tests, an SQLite file, later PostgreSQL).
+/// deployment swaps (memory for tests, an SQLite file, PostgreSQL in `PathbasePostgres`).
 ///
 /// ```swift
 /// let store = try SQLiteSyncServerStore(path: "server.sqlite")
-/// let account = try store.addAccount(name: "alice", tokenHash: AccessToken.hash(token))
-/// let outcomes = try store.append(records, to: account)
-/// let page = try store.records(of: account, after: 0, limit: 500)
+/// let account = try await store.addAccount(name: "alice", tokenHash: AccessToken.hash(token))
+/// let outcomes = try await store.append(records, to: account)
+/// let page = try await store.records(of: account, after: 0, limit: 500)
 /// ```
 ///
 /// Each account has its own log of records, numbered 1, 2, 3 … in the order the server
 /// stored them (the pull cursor). A record is stored once per account and key (path and
 /// timestamp): appending it again returns its number and changes nothing. An account never
 /// sees another account's records. Implementations are safe to use from any thread, and
-/// ``append(_:to:)`` stores all its records or none.
+/// ``append(_:to:)`` stores all its records or none. The requirements are `async` so that a
+/// store on a network database never blocks a thread while it waits; a store that answers
+/// at once implements them as plain functions.
 public protocol SyncServerStore: Sendable {
 
     /// Adds an account with the hash of its bearer token; throws
     /// ``SyncServerError/accountExists(_:)`` if the name is taken.
-    func addAccount(name: String, tokenHash: [UInt8]) throws -> AccountID
+    func addAccount(name: String, tokenHash: [UInt8]) async throws -> AccountID
 
     /// The account whose token has this hash, or `nil`.
-    func account(tokenHash: [UInt8]) throws -> AccountID?
+    func account(tokenHash: [UInt8]) async throws -> AccountID?
 
     /// Appends records to an account's log, all or none; for each record, in order, its
     /// sequence number and whether it was new.
-    func append(_ records: [SyncRecord], to account: AccountID) throws -> [AppendOutcome]
+    func append(_ records: [SyncRecord], to account: AccountID) async throws -> [AppendOutcome]
 
     /// The records of an account after a sequence number, in sequence order, at most `limit`.
-    func records(of account: AccountID, after sequence: Int64, limit: Int) throws -> [SequencedRecord]
+    func records(of account: AccountID, after sequence: Int64, limit: Int) async throws -> [SequencedRecord]
 }
 
 /// An account of a sync server: the namespace its records live in.
 ///
 /// ```swift
-/// let account = try store.addAccount(name: "alice", tokenHash: hash)
+/// let account = try await store.addAccount(name: "alice", tokenHash: hash)
 /// print(account) // account 1
 /// ```
 public struct AccountID: Hashable, Sendable, Codable, CustomStringConvertible {

@@ -5,7 +5,7 @@ import Pathbase
 ///
 /// ```swift
 /// let server = SyncServer(store: InMemorySyncServerStore())
-/// let token = try server.addAccount(named: "alice")
+/// let token = try await server.addAccount(named: "alice")
 /// let replica = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: server, token: token))
 /// try await replica.sync()
 /// ```
@@ -24,26 +24,26 @@ public struct InProcessTransport: CommandRelayTransport {
     }
 
     public func push(_ request: PushRequest) async throws -> PushResponse {
-        try server.push(request, token: token)
+        try await server.push(request, token: token)
     }
 
     public func pull(_ request: PullRequest) async throws -> PullResponse {
-        try server.pull(request, token: token)
+        try await server.pull(request, token: token)
     }
 
     public func relay(_ request: CommandRelayRequest) async throws -> CommandTicket {
-        try server.relay(request, token: token)
+        try await server.relay(request, token: token)
     }
 
     public func inbox(_ request: CommandInboxRequest) async throws -> CommandInboxResponse {
-        try server.inbox(request, token: token)
+        try await server.inbox(request, token: token)
     }
 
     public func answer(_ answer: CommandAnswer) async throws -> CommandTicket {
-        try server.answer(answer, token: token)
+        try await server.answer(answer, token: token)
     }
 
     public func result(of ticket: CommandTicket) async throws -> CommandResultResponse {
-        try server.result(of: ticket, token: token)
+        try await server.result(of: ticket, token: token)
     }
 }

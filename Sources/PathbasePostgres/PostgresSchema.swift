@@ -1,0 +1,77 @@
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL tables of ``PostgresSyncServerStore``, created and migrated by the
+/// server on start.
+///
+/// ```swift
+/// try await PostgresSchema.migrate(client, logger: logger) // what the store's init does
+/// ```
+///
+/// Versions are numbered from 1 in `pathbase_schema`; each start applies the versions the
+/// database lacks, in one transaction under an advisory lock, so that several server
+/// processes starting together migrate once. A database with a version newer than this
+/// program knows is refused, untouched.
+///
+/// - `accounts`: one row per account; `last_sequence` is its log's last number, and the row
+///   is the lock that serializes the account's appends.
+/// - `records`: the records, keyed by (account, sequence) for pulls, with a unique index on
+///   (account, path, timestamp) that finds a pushed record already stored.
+public enum PostgresSchema {
+
+    /// The versions, in order: each a list of statements.
+    static let versions: [[String]] = [
+        [
+            """
+            CREATE TABLE accounts (
+                id BIGSERIAL PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE,
+                token_hash BYTEA NOT NULL UNIQUE,
+                last_sequence BIGINT NOT NULL DEFAULT 0)
+            """,
+            """
+            CREATE TABLE records (
+                account BIGINT NOT NULL REFERENCES accounts(id),
+                sequence BIGINT NOT NULL,
+                model BIGINT NOT NULL, instance BIGINT NOT NULL, property BIGINT NOT NULL,
+                time BIGINT NOT NULL, counter BIGINT NOT NULL, replica BIGINT NOT NULL,
+                type TEXT NOT NULL, value BYTEA NOT NULL,
+                PRIMARY KEY (account, sequence))
+            """,
+            """
+            CREATE UNIQUE INDEX records_by_key
+                ON records (account, model, instance, property, time, counter, replica)
+            """,
+        ],
+    ]
+
+    /// The schema version this program writes.
+    public static var currentVersion: Int { versions.count }
+
+    /// An arbitrary constant naming the advisory lock that migrations take.
+    private static let migrationLock: Int64 = 0x7061_7468_6261_7365 // "pathbase"
+
+    /// Creates the tables, or brings them to ``currentVersion``.
+    public static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+                try await connection.query("CREATE TABLE IF NOT EXISTS pathbase_schema (version INTEGER NOT NULL)", logger: logger)
+                let rows = try await connection.query("SELECT coalesce(max(version), 0) FROM pathbase_schema", logger: logger)
+                let found = Int(try await rows.values(Int32.self).first ?? 0)
+                guard found <= currentVersion else {
+                    throw PostgresStoreError.newerSchema(found: found, known: currentVersion)
+                }
+                for (index, statements) in versions.enumerated() where index + 1 > found {
+                    for statement in statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query("INSERT INTO pathbase_schema (version) VALUES (\(Int32(index + 1)))", logger: logger)
+                    logger.info("migrated the PostgreSQL store", metadata: ["version": "\(index + 1)"])
+                }
+            }
+        } catch {
+            throw PostgresStoreError.wrapping(error)
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import Logging
+import Pathbase
+import PathbaseServer
+import PostgresNIO
+
+/// A ``SyncServerStore`` in PostgreSQL: for servers with many accounts, or several
+/// `pathbase serve` processes that share one database.
+///
+/// ```swift
+/// let store = try await PostgresSyncServerStore(url: "postgres://pathbase@127.0.0.1:5432/pathbase")
+/// let server = SyncServer(store: store)
+/// // … serve …
+/// await store.close()
+/// ```
+///
+/// The store keeps a pool of connections (postgres-nio's `PostgresClient`) and creates or
+/// migrates its tables when it opens (``PostgresSchema``). Every append is one transaction
+/// that first locks the account's row: appends to one account are serialized across every
+/// server process, so an account's sequence numbers become visible in order, and a reader
+/// that has seen number *n* never later finds a record numbered below *n* that it did not
+/// see. Appends to different accounts run in parallel. A push is stored with one multi-row
+/// `INSERT`, whatever its size. Safe to use from any thread and any process.
+public final class PostgresSyncServerStore: SyncServerStore {
+
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger: Logger
+
+    /// Connects to the database at a `postgres://user[:password]@host[:port]/database` URL
+    /// and creates or migrates the store's tables.
+    ///
+    /// Throws ``PostgresStoreError`` if the URL is invalid, the server cannot be reached
+    /// within `connectTimeout` seconds, or the schema is newer than this program knows.
+    public convenience init(url: String, connectTimeout: Double = 10, logger: Logger = Logger(label: "pathbase.postgres")) async throws {
+        try await self.init(configuration: try PostgresURL.configuration(from: url), connectTimeout: connectTimeout, logger: logger)
+    }
+
+    /// Connects with a postgres-nio client configuration and creates or migrates the store's
+    /// tables; see ``init(url:connectTimeout:logger:)``.
+    public init(configuration: PostgresClient.Configuration, connectTimeout: Double = 10, logger: Logger = Logger(label: "pathbase.postgres")) async throws {
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        running = Task { await client.run() }
+        do {
+            try await Self.withTimeout(seconds: connectTimeout) {
+                try await PostgresSchema.migrate(client, logger: logger)
+            }
+        } catch {
+            running.cancel()
+            await running.value
+            throw error
+        }
+    }
+
+    /// Closes the store's connections and waits until they are closed; the store must not
+    /// be used afterwards. A store that is released without it closes them in the background.
+    public func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    deinit {
+        running.cancel()
+    }
+
+    public func addAccount(name: String, tokenHash: [UInt8]) async throws -> AccountID {
+        try await run {
+            let rows = try await client.query("""
+                INSERT INTO accounts (name, token_hash) VALUES (\(name), \(ByteBuffer(bytes: tokenHash)))
+                ON CONFLICT (name) DO NOTHING RETURNING id
+                """, logger: logger)
+            guard let id = try await rows.values(Int64.self).first else {
+                throw SyncServerError.accountExists(name)
+            }
+            return AccountID(rawValue: id)
+        }
+    }
+
+    public func account(tokenHash: [UInt8]) async throws -> AccountID? {
+        try await run {
+            let rows = try await client.query("SELECT id FROM accounts WHERE token_hash = \(ByteBuffer(bytes: tokenHash))", logger: logger)
+            return try await rows.values(Int64.self).first.map(AccountID.init(rawValue:))
+        }
+    }
+
+    public func append(_ records: [SyncRecord], to account: AccountID) async throws -> [AppendOutcome] {
+        let logger = logger
+        return try await run {
+            try await client.withTransaction(logger: logger) { connection in
+                // The account's row lock serializes appends to this account across every
+                // connection and process until this transaction commits: numbers are taken
+                // and made visible in the same order.
+                let locked = try await connection.query("SELECT last_sequence FROM accounts WHERE id = \(account.rawValue) FOR UPDATE", logger: logger)
+                guard var last = try await locked.values(Int64.self).first else {
+                    throw SyncServerError.unknownAccount(account)
+                }
+                let stored = try await Self.storedRecords(with: records, of: account, on: connection, logger: logger)
+                var added: [SyncRecord.Key: SequencedRecord] = [:]
+                var outcomes: [AppendOutcome] = []
+                for record in records {
+                    if let earlier = stored[record.key] ?? added[record.key] {
+                        outcomes.append(earlier.record == record ? .alreadyStored(sequence: earlier.sequence) : .conflicting)
+                        continue
+                    }
+                    last += 1
+                    added[record.key] = SequencedRecord(sequence: last, record: record)
+                    outcomes.append(.appended(sequence: last))
+                }
+                guard !added.isEmpty else { return outcomes }
+                try await Self.insert(added.values.sorted { $0.sequence < $1.sequence }, into: account, on: connection, logger: logger)
+                try await connection.query("UPDATE accounts SET last_sequence = \(last) WHERE id = \(account.rawValue)", logger: logger)
+                return outcomes
+            }
+        }
+    }
+
+    public func records(of account: AccountID, after sequence: Int64, limit: Int) async throws -> [SequencedRecord] {
+        try await run {
+            let rows = try await client.query("""
+                SELECT sequence, model, instance, property, time, counter, replica, type, value FROM records
+                WHERE account = \(account.rawValue) AND sequence > \(sequence) ORDER BY sequence LIMIT \(Int64(max(0, limit)))
+                """, logger: logger)
+            var page: [SequencedRecord] = []
+            for try await row in rows.decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, String, Data).self) {
+                page.append(try Self.sequencedRecord(row))
+            }
+            return page
+        }
+    }
+
+    /// The records already stored in the account under the keys of `records`, in one query.
+    private static func storedRecords(with records: [SyncRecord], of account: AccountID, on connection: PostgresConnection, logger: Logger) async throws -> [SyncRecord.Key: SequencedRecord] {
+        let keys = KeyColumns(records)
+        let rows = try await connection.query("""
+            SELECT r.sequence, r.model, r.instance, r.property, r.time, r.counter, r.replica, r.type, r.value
+            FROM records r
+            JOIN unnest(\(keys.models)::bigint[], \(keys.instances)::bigint[], \(keys.properties)::bigint[],
+                        \(keys.times)::bigint[], \(keys.counters)::bigint[], \(keys.replicas)::bigint[])
+                AS k(model, instance, property, time, counter, replica)
+              ON r.model = k.model AND r.instance = k.instance AND r.property = k.property
+             AND r.time = k.time AND r.counter = k.counter AND r.replica = k.replica
+            WHERE r.account = \(account.rawValue)
+            """, logger: logger)
+        var stored: [SyncRecord.Key: SequencedRecord] = [:]
+        for try await row in rows.decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, String, Data).self) {
+            let record = try sequencedRecord(row)
+            stored[record.record.key] = record
+        }
+        return stored
+    }
+
+    /// Inserts numbered records with one multi-row statement.
+    private static func insert(_ records: [SequencedRecord], into account: AccountID, on connection: PostgresConnection, logger: Logger) async throws {
+        let keys = KeyColumns(records.map(\.record))
+        let sequences = records.map(\.sequence)
+        let types = records.map(\.record.valueType)
+        let values = records.map { ByteBuffer(bytes: $0.record.valueJSON) }
+        try await connection.query("""
+            INSERT INTO records (account, sequence, model, instance, property, time, counter, replica, type, value)
+            SELECT \(account.rawValue), * FROM unnest(\(sequences)::bigint[],
+                \(keys.models)::bigint[], \(keys.instances)::bigint[], \(keys.properties)::bigint[],
+                \(keys.times)::bigint[], \(keys.counters)::bigint[], \(keys.replicas)::bigint[],
+                \(types)::text[], \(values)::bytea[])
+            """, logger: logger)
+    }
+
+    private static func sequencedRecord(_ row: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, String, Data)) throws -> SequencedRecord {
+        let (sequence, model, instance, property, time, counter, replica, type, value) = row
+        guard let counter = UInt32(exactly: counter), let replica = UInt32(exactly: replica),
+              let model = Int(exactly: model), let instance = Int(exactly: instance), let property = Int(exactly: property) else {
+            throw SyncServerError.storageFailed("a stored path or timestamp is out of range")
+        }
+        let record = SyncRecord(
+            path: Path(model: model, instance: instance, property: property),
+            timestamp: Timestamp(time: time, counter: counter, replica: replica),
+            valueType: type, valueJSON: value)
+        return SequencedRecord(sequence: sequence, record: record)
+    }
+
+    /// Runs a database access; PostgreSQL's errors become ``SyncServerError/storageFailed(_:)``.
+    private func run<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch {
+            throw PostgresStoreError.syncServerError(error)
+        }
+    }
+
+    /// Runs `body`, or throws ``PostgresStoreError/unreachable(_:)`` after `seconds`: the
+    /// pool retries a refused connection forever, a store that cannot open must say so.
+    private static func withTimeout(seconds: Double, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await body()
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return false
+            }
+            defer { group.cancelAll() }
+            guard let finished = try await group.next(), finished else {
+                throw PostgresStoreError.unreachable("no answer within \(seconds) s")
+            }
+        }
+    }
+}
+
+/// The key columns of records, one array per column, for `unnest`.
+private struct KeyColumns {
+    var models: [Int64] = []
+    var instances: [Int64] = []
+    var properties: [Int64] = []
+    var times: [Int64] = []
+    var counters: [Int64] = []
+    var replicas: [Int64] = []
+
+    init(_ records: [SyncRecord]) {
+        for record in records {
+            models.append(Int64(record.path.model))
+            instances.append(Int64(record.path.instance))
+            properties.append(Int64(record.path.property))
+            times.append(record.timestamp.time)
+            counters.append(Int64(record.timestamp.counter))
+            replicas.append(Int64(record.timestamp.replica))
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Pathbase
+import PathbasePostgres
+import PathbaseServer
+import PathbaseSQLite
+import Testing
+
+/// What only the PostgreSQL store does: URLs, connection failures, its schema versions, and
+/// `pathbase serve --postgres` processes sharing one database. The behaviour all stores
+/// share is in ``SharedServerSuiteTests``.
+@Suite("PostgreSQL store: URLs, unreachable servers, schema versions, several serve processes")
+struct PostgresStoreTests {
+
+    @Test("a URL that is not postgres://user@host/database is refused with the reason")
+    func invalidURLs() throws {
+        for (url, reason) in [
+            ("http://u@h/db", "scheme"), ("postgres://h/db", "no user"), ("postgres://u@h", "one database"),
+            ("postgres://u@h/a/b", "one database"), ("postgres://u@/db", "no host"),
+        ] {
+            let error = #expect(throws: PostgresStoreError.self) { try PostgresURL.configuration(from: url) }
+            guard case .invalidURL = error else { Issue.record("\(url): \(String(describing: error))"); continue }
+            #expect(error?.localizedDescription.contains(reason) == true, "\(url)")
+        }
+        #expect(throws: Never.self) { try PostgresURL.configuration(from: "postgresql://user:p%40ss@127.0.0.1:5433/pathbase") }
+        #expect(try PostgresURL.redacted("postgres://u:secret@h:1/db") == "postgres://u@h:1/db")
+    }
+
+    @Test("a server that does not answer is a typed error, not an endless wait")
+    func unreachable() async throws {
+        // A port that was free a moment ago: nothing listens there.
+        let port = try freePort()
+        let error = await #expect(throws: PostgresStoreError.self) {
+            _ = try await PostgresSyncServerStore(url: "postgres://pathbase@127.0.0.1:\(port)/pathbase", connectTimeout: 2)
+        }
+        guard case .unreachable = error else { Issue.record("not unreachable: \(String(describing: error))"); return }
+        #expect(error?.localizedDescription.contains("PostgreSQL cannot be reached") == true)
+    }
+
+    @Test("the schema is created once by servers starting together, and a newer schema is refused untouched")
+    func schemaVersions() async throws {
+        let url = try await TestPostgres.newDatabase()
+        let stores = try await withThrowingTaskGroup(of: PostgresSyncServerStore.self) { group in
+            for _ in 0 ..< 3 {
+                group.addTask { try await PostgresSyncServerStore(url: url) }
+            }
+            var stores: [PostgresSyncServerStore] = []
+            for try await store in group { stores.append(store) }
+            return stores
+        }
+        #expect(try await TestPostgres.query("SELECT version FROM pathbase_schema", on: url) == [Int64(PostgresSchema.currentVersion)])
+        let account = try await stores[0].addAccount(name: "kept", tokenHash: [7])
+        for store in stores { await store.close() }
+
+        _ = try await TestPostgres.query("INSERT INTO pathbase_schema (version) VALUES (99)", on: url)
+        await #expect(throws: PostgresStoreError.newerSchema(found: 99, known: PostgresSchema.currentVersion)) {
+            _ = try await PostgresSyncServerStore(url: url)
+        }
+        #expect(try await TestPostgres.query("SELECT id FROM accounts", on: url) == [account.rawValue])
+    }
+
+    @Test("two pathbase serve processes on one PostgreSQL: a record pushed to one is pulled from the other; one killed during a push, the other takes the retry and nothing is lost or duplicated")
+    func twoServeProcesses() async throws {
+        let url = try await TestPostgres.newDatabase()
+        let added = try ServeProcess.run(["accounts", "add", "alice", "--postgres", url])
+        #expect(added.status == 0, "\(added.errors)")
+        let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.count == 43)
+        let again = try ServeProcess.run(["accounts", "add", "alice", "--postgres", url])
+        #expect(again.status != 0 && again.errors.contains("exists already"), "\(again.errors)")
+
+        let east = try ServeProcess(store: ["--postgres", url])
+        defer { east.kill() }
+        let west = try ServeProcess(store: ["--postgres", url])
+        defer { west.kill() }
+        #expect(east.output.contains("(postgres postgres://"))
+
+        let writer = try SQLiteDatabase(path: ServerTestFiles.newPath())
+        for instance in 1 ... 2000 {
+            writer.set("value \(instance)", for: Path(model: 7, instance: instance, property: 1))
+        }
+        let throughEast = try Replica(database: writer, transport: HTTPSyncTransport(server: east.url, token: token), batchSize: 50)
+        let killer = Task {
+            try await Task.sleep(for: .milliseconds(100))
+            east.kill()
+        }
+        do {
+            try await throughEast.push()
+        } catch is ReplicaError {
+            throw HTTPTestFailure("the replica failed, not the connection")
+        } catch {
+            // The connection broke when east died: expected.
+        }
+        try await killer.value
+        let throughWest = try Replica(database: writer, transport: HTTPSyncTransport(server: west.url, token: token), batchSize: 50)
+        try await throughWest.sync()
+        #expect(throughWest.pendingRecords().isEmpty)
+
+        let reader = InMemoryHistoryDatabase()
+        let readerReplica = try Replica(database: reader, transport: HTTPSyncTransport(server: west.url, token: token), pageSize: 300)
+        #expect(try await readerReplica.sync().pulled == 2000)
+        for instance in [1, 1000, 2000] {
+            #expect(reader.get(Path(model: 7, instance: instance, property: 1)) == "value \(instance)")
+        }
+        #expect(try await TestPostgres.query("SELECT count(*) FROM records", on: url) == [2000])
+        #expect(try await TestPostgres.query("SELECT max(sequence) FROM records", on: url) == [2000])
+    }
+
+    @Test("pathbase serve with an unreachable PostgreSQL exits non-zero and says why")
+    func serveUnreachable() throws {
+        let port = try freePort()
+        let result = try ServeProcess.run(["accounts", "add", "alice", "--postgres", "postgres://pathbase@127.0.0.1:\(port)/pathbase"])
+        #expect(result.status != 0)
+        #expect(result.errors.contains("PostgreSQL cannot be reached"), "\(result.errors)")
+        let both = try ServeProcess.run(["serve", "--database", "x.sqlite", "--postgres", "postgres://u@h/db"])
+        #expect(both.status != 0 && both.errors.contains("either --database or --postgres"), "\(both.errors)")
+    }
+
+    private func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw HTTPTestFailure("no socket") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw HTTPTestFailure("cannot bind a port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

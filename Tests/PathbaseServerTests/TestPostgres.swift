@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL the tests run on: the server named by `PATHBASE_POSTGRES_URL`, which
+/// `scripts/postgres` (and so `scripts/test`) starts. Each test gets a database of its own.
+///
+/// Without the variable, or with a server that does not answer, the PostgreSQL tests fail
+/// with ``TestPostgresError``: they are never skipped silently.
+enum TestPostgres {
+
+    /// The URL of the test server's main database.
+    static var url: String {
+        get throws {
+            guard let url = ProcessInfo.processInfo.environment["PATHBASE_POSTGRES_URL"], !url.isEmpty else {
+                throw TestPostgresError.notConfigured
+            }
+            return url
+        }
+    }
+
+    /// The URL of a new, empty database on the test server.
+    static func newDatabase() async throws -> String {
+        let url = try url
+        let name = "pathbase_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        _ = try await query("CREATE DATABASE \(name)", on: url)
+        guard var components = URLComponents(string: url) else { throw TestPostgresError.unreachable(url, "the URL cannot be parsed") }
+        components.path = "/" + name
+        return components.string ?? url
+    }
+
+    /// Runs one statement on a database and returns its rows' first column as integers.
+    static func query(_ sql: String, on url: String) async throws -> [Int64] {
+        guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
+            throw TestPostgresError.unreachable(url, "the URL cannot be parsed")
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: String(components.path.dropFirst()), tls: .disable)
+        configuration.options.connectTimeout = .seconds(5)
+        let logger = Logger(label: "pathbase.tests")
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        } catch {
+            throw TestPostgresError.unreachable(url, String(reflecting: error))
+        }
+        do {
+            var values: [Int64] = []
+            for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int64.self) {
+                values.append(value)
+            }
+            try await connection.close()
+            return values
+        } catch {
+            try await connection.close()
+            throw error
+        }
+    }
+}
+
+/// Why the PostgreSQL tests cannot run.
+enum TestPostgresError: Error, LocalizedError, CustomStringConvertible {
+    case notConfigured
+    case unreachable(String, String)
+
+    var errorDescription: String? {
+        switch self {
+        case .notConfigured:
+            "PATHBASE_POSTGRES_URL is not set: the PostgreSQL store tests need a server. Run them through scripts/test, or as `scripts/postgres swift test …`, which starts one"
+        case .unreachable(let url, let reason):
+            "The test PostgreSQL at \(url) does not answer (\(reason)); run the tests through scripts/postgres, which starts one"
+        }
+    }
+
+    var description: String { errorDescription ?? "" }
+}
