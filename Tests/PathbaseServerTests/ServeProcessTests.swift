@@ -2,88 +2,8 @@ import Foundation
 import Pathbase
 import PathbaseServer
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
-
-/// A `pathbase serve` child process on 127.0.0.1, found next to the test binary.
-final class ServeProcess: @unchecked Sendable {
-    // @unchecked: Process is used from one task at a time; `kill` from another only ends it.
-    let process = Process()
-    let url: URL
-    private let outputPath: String
-
-    /// The `pathbase` executable built with the tests.
-    static var executable: URL? {
-        [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(), Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("pathbase") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
-    /// Runs `pathbase ARGUMENTS` to its end and returns what it printed.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        guard let executable else { throw HTTPTestFailure("the pathbase executable was not built next to the tests") }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let errorPath = ServerTestFiles.newPath() + ".err"
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errors
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try errors.close()
-        let errorText = try String(contentsOfFile: errorPath, encoding: .utf8)
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), errorText)
-    }
-
-    /// Starts `pathbase serve --database FILE --port 0` and waits (at most 30 s) for the
-    /// line that says where it listens.
-    init(database: String) throws {
-        guard let executable = Self.executable else { throw HTTPTestFailure("the pathbase executable was not built next to the tests") }
-        outputPath = ServerTestFiles.newPath() + ".out"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.executableURL = executable
-        process.arguments = ["serve", "--database", database, "--port", "0"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["LOG_LEVEL": "warning"]) { $1 }
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try output.close()
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") }),
-               let address = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }),
-               let url = URL(string: String(address)) {
-                self.url = url
-                return
-            }
-            guard process.isRunning else { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        process.terminate()
-        throw HTTPTestFailure("pathbase serve did not say where it listens: \((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")")
-    }
-
-    /// Everything the process printed.
-    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
-
-    /// kill -9: no chance to finish anything.
-    func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// SIGTERM, then waits for it to exit.
-    func stop() -> Int32 {
-        process.terminate()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-}
 
 @Suite("pathbase serve as a process: accounts, two replicas, kill -9 during a push")
 struct ServeProcessTests {
