@@ -101,6 +101,8 @@ let package = Package(
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                // `sync` starts the `pathbase serve` child process the tests use.
+                "PathbaseTestSupport",
                 // Baselines: a hand-written GRDB record, and raw SQLite C calls.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

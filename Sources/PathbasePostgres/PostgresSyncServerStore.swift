@@ -130,6 +130,17 @@ public final class PostgresSyncServerStore: SyncServerStore {
         }
     }
 
+    public func accountSummaries() async throws -> [AccountSummary] {
+        try await run {
+            let rows = try await client.query("SELECT id, name, last_sequence FROM accounts ORDER BY id", logger: logger)
+            var summaries: [AccountSummary] = []
+            for try await (id, name, last) in rows.decode((Int64, String, Int64).self) {
+                summaries.append(AccountSummary(id: AccountID(rawValue: id), name: name, latestSequence: last))
+            }
+            return summaries
+        }
+    }
+
     /// The records already stored in the account under the keys of `records`, in one query.
     private static func storedRecords(with records: [SyncRecord], of account: AccountID, on connection: PostgresConnection, logger: Logger) async throws -> [SyncRecord.Key: SequencedRecord] {
         let keys = KeyColumns(records)

@@ -9,7 +9,7 @@ import PathbaseServer
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the sync server on an SQLite file (one file for all accounts) or on PostgreSQL.",
-        discussion: "Prints where it listens, then serves push and pull for the accounts made with 'pathbase accounts add', until SIGTERM or SIGINT (a graceful shutdown). Listens on 127.0.0.1 unless --host says otherwise. With --postgres, several servers can share one database."
+        discussion: "Prints where it listens, then serves push and pull for the accounts made with 'pathbase accounts add', until SIGTERM or SIGINT (a graceful shutdown). Listens on 127.0.0.1 unless --host says otherwise. With --postgres, several servers can share one database. GET /v1/metrics answers with the bearer token in the environment variable PATHBASE_METRICS_TOKEN (disabled without it)."
     )
 
     @OptionGroup var store: ServerStoreOptions
@@ -54,9 +54,11 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let host = self.host
         let description = store.description
+        // From the environment, not an option: a command line is visible to every user.
+        let metricsToken = ProcessInfo.processInfo.environment["PATHBASE_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         try await store.withStore(logger: logger) { store in
             let server = SyncServer(store: store, maximumClockDrift: maximumClockDrift, knownModels: knownModels)
-            try await SyncHTTPServer(server: server, host: host, port: port, logger: logger).run { port in
+            try await SyncHTTPServer(server: server, host: host, port: port, metricsToken: metricsToken, logger: logger).run { port in
                 // Tests and scripts read this line to find the port.
                 // Written unbuffered: a script or test reading it must see it now.
                 FileHandle.standardOutput.write(Data("pathbase serve: listening on http://\(host):\(port) (\(description))\n".utf8))

@@ -13,12 +13,13 @@ import ServiceLifecycle
 func withHTTPServer<Result>(
     _ server: SyncServer,
     maximumBodySize: Int = 8 << 20,
+    metricsToken: String? = nil,
     _ body: (URL) async throws -> Result
 ) async throws -> Result {
     var logger = Logger(label: "pathbase.serve.test")
     logger.logLevel = .warning
     let ports = AsyncStream<Int>.makeStream()
-    let application = SyncHTTPServer(server: server, port: 0, maximumBodySize: maximumBodySize, logger: logger)
+    let application = SyncHTTPServer(server: server, port: 0, maximumBodySize: maximumBodySize, metricsToken: metricsToken, logger: logger)
         .application { port in ports.continuation.yield(port) }
     let group = ServiceGroup(services: [application], logger: logger)
     let running = Task { try await group.run() }

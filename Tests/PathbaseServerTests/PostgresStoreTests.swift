@@ -2,6 +2,7 @@ import Foundation
 import Pathbase
 import PathbasePostgres
 import PathbaseServer
+import PathbaseTestSupport
 import PathbaseSQLite
 import Testing
 

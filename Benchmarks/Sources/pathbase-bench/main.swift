@@ -7,6 +7,7 @@ let usage = """
       objects  only the object lines of sqlite (issue 18), for quick and profiling runs
       query    queries run in SQL against closure filters, raw SQLite and re-running a query
       collections  Codable collections against a GRDB Codable record, raw SQL, and themselves at 10^4 rows
+      sync     push, pull and a 10^6-record initial sync against a `pathbase serve` process (built next to this one)
       --smoke  tiny counts and one round: proves the lines run (CI), figures mean nothing
     """
 
@@ -47,6 +48,13 @@ for suite in suites {
             try CollectionBenchmark.run()
         } catch {
             print("collections benchmark failed: \(error)")
+            exit(1)
+        }
+    case "sync":
+        do {
+            try await SyncBenchmark.run()
+        } catch {
+            print("sync benchmark failed: \(error.localizedDescription)")
             exit(1)
         }
     default:

@@ -15,10 +15,16 @@ public struct PullRequest: Codable, Hashable, Sendable {
     /// The most records to return; the server may return fewer.
     public var limit: Int
 
+    /// The id of the pulling replica (see ``Replica/id``), or `nil`. The server only uses it
+    /// to report how far behind each replica is (its metrics); omitted from the JSON when
+    /// `nil`, so older clients keep working.
+    public var replica: UInt32?
+
     /// Creates a pull request.
-    public init(after: Int64, limit: Int) {
+    public init(after: Int64, limit: Int, replica: UInt32? = nil) {
         self.after = after
         self.limit = limit
+        self.replica = replica
     }
 }
 

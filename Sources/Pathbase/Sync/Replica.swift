@@ -246,7 +246,7 @@ public final class Replica {
         var report = SyncReport()
         while true {
             let cursor = pullCursor
-            let response = try await transport.pull(PullRequest(after: cursor, limit: pageSize))
+            let response = try await transport.pull(PullRequest(after: cursor, limit: pageSize, replica: id))
             var records: [Record] = []
             for incoming in response.records {
                 if incoming.path.model == ReplicaState.model {

@@ -31,12 +31,16 @@ public struct SyncHTTPServer: Sendable {
     /// Where requests and lifecycle events are logged.
     public let logger: Logger
 
+    /// The bearer token of `GET /v1/metrics`; `nil` disables the endpoint.
+    public let metricsToken: String?
+
     /// Creates the HTTP front of a sync server.
-    public init(server: SyncServer, host: String = "127.0.0.1", port: Int, maximumBodySize: Int = 8 << 20, logger: Logger = Logger(label: "pathbase.serve")) {
+    public init(server: SyncServer, host: String = "127.0.0.1", port: Int, maximumBodySize: Int = 8 << 20, metricsToken: String? = nil, logger: Logger = Logger(label: "pathbase.serve")) {
         self.server = server
         self.host = host
         self.port = port
         self.maximumBodySize = maximumBodySize
+        self.metricsToken = metricsToken
         self.logger = logger
     }
 
@@ -49,7 +53,8 @@ public struct SyncHTTPServer: Sendable {
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router()
         router.middlewares.add(LogRequestsMiddleware(.info))
-        SyncRoutes(server: server, maximumBodySize: maximumBodySize).register(on: router)
+        router.middlewares.add(RequestCountingMiddleware(activity: server.activity))
+        SyncRoutes(server: server, maximumBodySize: maximumBodySize, metricsToken: metricsToken).register(on: router)
         let logger = self.logger
         return Application(
             router: router,

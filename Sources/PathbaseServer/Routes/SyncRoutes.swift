@@ -17,6 +17,9 @@ import Pathbase
 ///   ``CommandInboxResponse``, ``CommandAnswer`` → ``CommandTicket``, ``CommandTicket`` →
 ///   ``CommandResultResponse``).
 /// - `GET /v1/health`: `{"status":"ok"}`, without a token.
+/// - `GET /v1/metrics`: a JSON ``MetricsReport`` (request counts, records, accounts, each
+///   account's replica lag), with the server's metrics token (not an account's: the report
+///   covers every account); 403 when the server has none.
 ///
 /// Push and pull need `Authorization: Bearer TOKEN`. Every refusal is a 4xx (5xx when the
 /// store fails) with a body `{"reason": "…"}` (``ErrorReason``), and changes nothing: a
@@ -29,17 +32,27 @@ public struct SyncRoutes: Sendable {
     /// The largest request body taken, in bytes; larger ones get 413.
     public let maximumBodySize: Int
 
+    /// The bearer token `GET /v1/metrics` needs, or `nil` to refuse every metrics request.
+    public let metricsToken: String?
+
+    /// Every route, as `"METHOD /path"`: what the request counts of the metrics are kept by.
+    public static let endpoints: Set<String> = ["GET /v1/health", "GET /v1/metrics", "POST /v1/push", "POST /v1/pull"]
+
     /// Routes for a server; bodies up to 8 MB by default (a full push of 1000 records
-    /// with values of a few kB).
-    public init(server: SyncServer, maximumBodySize: Int = 8 << 20) {
+    /// with values of a few kB); metrics only with `metricsToken`.
+    public init(server: SyncServer, maximumBodySize: Int = 8 << 20, metricsToken: String? = nil) {
         self.server = server
         self.maximumBodySize = maximumBodySize
+        self.metricsToken = metricsToken
     }
 
     /// Adds the endpoints to a router.
     public func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("v1/health") { _, _ in
             try ErrorReason.json(["status": "ok"], status: .ok)
+        }
+        router.get("v1/metrics") { request, _ in
+            await metrics(request)
         }
         router.post("v1/push") { request, _ in
             await respond(to: request) { (body: PushRequest, token) in
@@ -70,6 +83,22 @@ public struct SyncRoutes: Sendable {
             await respond(to: request) { (body: CommandTicket, token) in
                 try await server.result(of: body, token: token)
             }
+        }
+    }
+
+    /// The metrics, only for the metrics token; hashes are compared, so the time taken
+    /// tells nothing about the token.
+    private func metrics(_ request: Request) async -> Response {
+        do {
+            guard let metricsToken else {
+                throw ErrorReason(status: .forbidden, reason: "Metrics are disabled: start the server with a metrics token (PATHBASE_METRICS_TOKEN)")
+            }
+            guard let token = request.headers.bearer?.token, AccessToken.hash(token) == AccessToken.hash(metricsToken) else {
+                throw ErrorReason(status: .unauthorized, reason: "Metrics need the server's metrics token")
+            }
+            return try ErrorReason.json(try await server.metrics(), status: .ok)
+        } catch {
+            return ErrorReason(error).response
         }
     }
 

@@ -43,6 +43,9 @@ public final class SyncServer: Sendable {
     /// a forged path), the others of its push are stored.
     public let knownModels: Set<ModelKey>?
 
+    /// Requests and pulls counted since the server started, for ``metrics()``.
+    public let activity = SyncServerActivity()
+
     private let now: @Sendable () -> Date
 
     /// Creates a server over a store.
@@ -114,7 +117,33 @@ public final class SyncServer: Sendable {
         // One more than asked tells whether more follow.
         let page = try await store.records(of: account, after: request.after, limit: limit + 1)
         let records = page.prefix(limit)
-        return PullResponse(records: records.map(\.record), cursor: records.last?.sequence ?? request.after, hasMore: page.count > limit)
+        let response = PullResponse(records: records.map(\.record), cursor: records.last?.sequence ?? request.after, hasMore: page.count > limit)
+        if let replica = request.replica {
+            activity.notePull(account: account, replica: replica, cursor: response.cursor)
+        }
+        return response
+    }
+
+    /// The server's metrics: requests counted since it started, the store's accounts and
+    /// records, and how many records each account's replicas have not pulled yet.
+    ///
+    /// ```swift
+    /// let report = try await server.metrics()
+    /// print(report.recordsStored, report.accounts.map(\.lag))
+    /// ```
+    public func metrics() async throws -> MetricsReport {
+        let summaries = try await store.accountSummaries()
+        let accounts = summaries.map { summary in
+            let replicas = activity.pulledCursors(of: summary.id)
+                .map { MetricsReport.Replica(replica: $0.key, pulledCursor: $0.value, lag: max(0, summary.latestSequence - $0.value)) }
+                .sorted { $0.replica < $1.replica }
+            return MetricsReport.Account(name: summary.name, latestCursor: summary.latestSequence, lag: replicas.map(\.lag).max(), replicas: replicas)
+        }
+        return MetricsReport(
+            requests: activity.requestCounts,
+            accountCount: summaries.count,
+            recordsStored: summaries.reduce(0) { $0 + $1.latestSequence },
+            accounts: accounts)
     }
 
     func authenticate(_ token: String) async throws -> AccountID {

@@ -107,6 +107,14 @@ public final class InMemorySyncServerStore: CommandQueueStore, @unchecked Sendab
         }
     }
 
+    public func accountSummaries() throws -> [AccountSummary] {
+        lock.withLock {
+            accounts.enumerated().map { index, account in
+                AccountSummary(id: AccountID(rawValue: Int64(index + 1)), name: account.name, latestSequence: Int64(account.log.count))
+            }
+        }
+    }
+
     private func index(of account: AccountID) throws -> Int {
         let index = Int(account.rawValue) - 1
         guard accounts.indices.contains(index) else { throw SyncServerError.unknownAccount(account) }

@@ -198,6 +198,16 @@ public final class SQLiteSyncServerStore: CommandQueueStore {
         }
     }
 
+    public func accountSummaries() throws -> [AccountSummary] {
+        try run {
+            try queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, name, last_sequence FROM accounts ORDER BY id").map { row in
+                    AccountSummary(id: AccountID(rawValue: row["id"]), name: row["name"], latestSequence: row["last_sequence"])
+                }
+            }
+        }
+    }
+
     /// Runs a database access; SQLite's errors become ``SyncServerError/storageFailed(_:)``.
     private func run<Result>(_ body: () throws -> Result) throws -> Result {
         do {

@@ -32,6 +32,35 @@ public protocol SyncServerStore: Sendable {
 
     /// The records of an account after a sequence number, in sequence order, at most `limit`.
     func records(of account: AccountID, after sequence: Int64, limit: Int) async throws -> [SequencedRecord]
+
+    /// Every account with the sequence number of its latest record, in account order: what
+    /// the server's metrics report.
+    func accountSummaries() async throws -> [AccountSummary]
+}
+
+/// An account as the server's metrics show it.
+///
+/// ```swift
+/// for account in try store.accountSummaries() { print(account.name, account.latestSequence) }
+/// ```
+public struct AccountSummary: Hashable, Sendable {
+
+    /// The account.
+    public var id: AccountID
+
+    /// Its name.
+    public var name: String
+
+    /// The sequence number of its latest record, 0 before the first; since an account's
+    /// sequence numbers run 1, 2, 3 … without gaps, also the number of its records.
+    public var latestSequence: Int64
+
+    /// An account's summary.
+    public init(id: AccountID, name: String, latestSequence: Int64) {
+        self.id = id
+        self.name = name
+        self.latestSequence = latestSequence
+    }
 }
 
 /// An account of a sync server: the namespace its records live in.

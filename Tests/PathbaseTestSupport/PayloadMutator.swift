@@ -1,5 +1,4 @@
 import Foundation
-import PathbaseTestSupport
 
 /// Derives hostile payloads from valid ones, deterministically from a seed: truncations, bit
 /// flips, inserted, deleted and duplicated ranges, splices of two payloads, JSON numbers and
@@ -9,16 +8,16 @@ import PathbaseTestSupport
 /// var mutator = PayloadMutator(seed: 42)
 /// let payload = mutator.mutate(oneOf: validMessages)
 /// ```
-struct PayloadMutator {
+public struct PayloadMutator {
 
     private(set) var random: SplitMix64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         random = SplitMix64(seed: seed)
     }
 
     /// Edge cases that replace a number or a string.
-    static let interesting = [
+    public static let interesting = [
         "-1", "0", "1", "2", "2000", "2010", "9223372036854775807", "-9223372036854775808",
         "18446744073709551616", "1e308", "-1e308", "1.5", "null", "true", "\"\"", "\"x\"", "[]", "{}",
         "[1,2,3]", "[9223372036854775807,4294967295,4294967295]", "\"modelUpdate\"", "\"command\"",
@@ -28,12 +27,12 @@ struct PayloadMutator {
     ]
 
     /// A random whole number in `range`.
-    mutating func number(in range: ClosedRange<Int>) -> Int {
+    public mutating func number(in range: ClosedRange<Int>) -> Int {
         Int.random(in: range, using: &random)
     }
 
     /// A payload derived from one of `corpus` (or not at all) by one to three random edits.
-    mutating func mutate(oneOf corpus: [Data]) -> Data {
+    public mutating func mutate(oneOf corpus: [Data]) -> Data {
         if number(in: 0...19) == 0 {
             return Data((0..<number(in: 0...200)).map { _ in UInt8.random(in: 0...255, using: &random) })
         }
