@@ -152,6 +152,23 @@ struct CommandRelayTests {
     }
 }
 
+extension CommandRelayTests {
+
+    @Test("a server on a store that queues no commands (PostgreSQL, for now) refuses relaying with a reason")
+    func unavailableOnPostgres() async throws {
+        let server = SyncServer(store: try await StoreKind.postgres.make())
+        let token = try await server.addAccount(named: "office")
+        await #expect(throws: SyncServerError.commandRelayUnavailable) {
+            try await server.relay(CommandRelayRequest(sender: 1, target: 2, message: Data("{}".utf8)), token: token)
+        }
+        _ = try await withHTTPServer(server) { url in
+            await #expect(throws: SyncTransportError.refused(status: 501, reason: "This server's store does not relay commands")) {
+                try await HTTPSyncTransport(server: url, token: token).inbox(CommandInboxRequest(replicas: [1], limit: 5))
+            }
+        }
+    }
+}
+
 /// A transport with push and pull only, as a user's own transport may be.
 private struct PushPullOnly: SyncTransport {
     let base: InProcessTransport
