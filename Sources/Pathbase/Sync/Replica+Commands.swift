@@ -52,7 +52,9 @@ extension Replica {
     ///
     /// `modelMap` names the model types the commands are for; ``ModelRegistry/shared``
     /// when `nil`. Run ``sync()`` first so the instances are current, and again after, so
-    /// the changes the commands made reach the others.
+    /// the changes the commands made reach the others. A command whose answer did not
+    /// reach the server (the connection broke after it ran) runs again on the next call:
+    /// delivery is at least once, so make commands safe to repeat where it matters.
     @discardableResult
     public func runReceivedCommands(limit: Int = 100, modelMap: ((ModelKey) -> (any ModelProtocol.Type)?)? = nil) async throws -> Int {
         let relay = try relayTransport()
