@@ -54,35 +54,20 @@ public struct SyncRoutes: Sendable {
         router.get("v1/metrics") { request, _ in
             await metrics(request)
         }
-        router.post("v1/push") { request, _ in
-            await respond(to: request) { (body: PushRequest, token) in
-                try await server.push(body, token: token)
-            }
-        }
-        router.post("v1/pull") { request, _ in
-            await respond(to: request) { (body: PullRequest, token) in
-                try await server.pull(body, token: token)
-            }
-        }
-        router.post("v1/commands/send") { request, _ in
-            await respond(to: request) { (body: CommandRelayRequest, token) in
-                try await server.relay(body, token: token)
-            }
-        }
-        router.post("v1/commands/inbox") { request, _ in
-            await respond(to: request) { (body: CommandInboxRequest, token) in
-                try await server.inbox(body, token: token)
-            }
-        }
-        router.post("v1/commands/answer") { request, _ in
-            await respond(to: request) { (body: CommandAnswer, token) in
-                try await server.answer(body, token: token)
-            }
-        }
-        router.post("v1/commands/result") { request, _ in
-            await respond(to: request) { (body: CommandTicket, token) in
-                try await server.result(of: body, token: token)
-            }
+        post("v1/push", on: router, server.push(_:token:))
+        post("v1/pull", on: router, server.pull(_:token:))
+        post("v1/commands/send", on: router, server.relay(_:token:))
+        post("v1/commands/inbox", on: router, server.inbox(_:token:))
+        post("v1/commands/answer", on: router, server.answer(_:token:))
+        post("v1/commands/result", on: router, server.result(of:token:))
+    }
+
+    /// A `POST` endpoint whose JSON body the server call takes with the bearer token.
+    private func post<Context: RequestContext, Body: Decodable & Sendable, Answer: Encodable & Sendable>(
+        _ path: String, on router: Router<Context>, _ call: @escaping @Sendable (Body, String) async throws -> Answer
+    ) {
+        router.post(RouterPath(path)) { request, _ in
+            await respond(to: request, call)
         }
     }
 
