@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PathbaseSQLite", targets: ["PathbaseSQLite"]),
         .library(name: "PathbaseServer", targets: ["PathbaseServer"]),
         .library(name: "PathbasePostgres", targets: ["PathbasePostgres"]),
+        .library(name: "PathbaseLiveSync", targets: ["PathbaseLiveSync"]),
         .executable(name: "pathbase", targets: ["pathbase"]),
         .executable(name: "pathbase-bench", targets: ["pathbase-bench"]),
     ],
@@ -28,6 +29,10 @@ let package = Package(
         // `pathbase serve`: the sync server's HTTP layer, its bearer tokens, and its logs.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // Live push: the server tells connected replicas of new records over a WebSocket, and
+        // the same package's client hears it (no WebSocket client in Linux Foundation).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // SHA-256 for asset names and token hashes: one maintained API on every platform
         // (CryptoKit on Apple platforms, BoringSSL on Linux) instead of a hash of our own.
@@ -72,6 +77,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -83,6 +90,16 @@ let package = Package(
                 "Pathbase",
                 "PathbaseServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The client side of live push: a replica hears of new records over a WebSocket.
+        .target(
+            name: "PathbaseLiveSync",
+            dependencies: [
+                "Pathbase",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -103,6 +120,8 @@ let package = Package(
                 "PathbaseSQLite",
                 // `sync` starts the `pathbase serve` child process the tests use.
                 "PathbaseTestSupport",
+                // `live` holds 1000 live connections to it.
+                "PathbaseLiveSync",
                 // Baselines: a hand-written GRDB record, and raw SQLite C calls.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -169,6 +188,7 @@ let package = Package(
                 "PathbaseSQLite",
                 "PathbaseServer",
                 "PathbasePostgres",
+                "PathbaseLiveSync",
                 "PathbaseTestSupport",
                 // Built so that the end-to-end tests can launch `pathbase serve`.
                 "pathbase",

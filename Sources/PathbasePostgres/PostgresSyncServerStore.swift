@@ -23,9 +23,9 @@ import PostgresNIO
 /// `INSERT`, whatever its size. Safe to use from any thread and any process.
 public final class PostgresSyncServerStore: SyncServerStore {
 
-    private let client: PostgresClient
+    let client: PostgresClient
     private let running: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
 
     /// Connects to the database at a `postgres://user[:password]@host[:port]/database` URL
     /// and creates or migrates the store's tables.
@@ -111,6 +111,8 @@ public final class PostgresSyncServerStore: SyncServerStore {
                 guard !added.isEmpty else { return outcomes }
                 try await Self.insert(added.values.sorted { $0.sequence < $1.sequence }, into: account, on: connection, logger: logger)
                 try await connection.query("UPDATE accounts SET last_sequence = \(last) WHERE id = \(account.rawValue)", logger: logger)
+                // Delivered at commit to every server process listening (AppendNotifyingStore).
+                try await connection.query("SELECT pg_notify(\(Self.appendsChannel), \(AppendNotice(account: account, sequence: last).payload))", logger: logger)
                 return outcomes
             }
         }

@@ -99,14 +99,14 @@ enum SyncBenchmark {
     }
 
     /// Creates an account in the server's file with `pathbase accounts add`; its token.
-    private static func addAccount(_ name: String, _ serverFile: String) throws -> String {
+    static func addAccount(_ name: String, _ serverFile: String) throws -> String {
         let added = try ServeProcess.run(["accounts", "add", name, "--database", serverFile])
         guard added.status == 0 else { throw SyncBenchmarkFailure("pathbase accounts add failed: \(added.errors)") }
         return added.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `count` String records of consecutive instances, stamped now by `replica`.
-    private static func makeRecords(replica: UInt32, first: Int, count: Int) throws -> [SyncRecord] {
+    static func makeRecords(replica: UInt32, first: Int, count: Int) throws -> [SyncRecord] {
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
         return try (first ..< first + count).map { instance in
             try SyncRecord(Record(path: Path(model: 7, instance: instance + 1, property: 1), timestamp: Timestamp(time: now, counter: UInt32(instance % 1_000_000), replica: replica), value: "value \(instance)"))
@@ -148,7 +148,7 @@ enum SyncBenchmark {
     }
 
     /// VmRSS and VmHWM of a process, in MB.
-    private static func residentMemory(of pid: Int32) throws -> (current: Int, peak: Int) {
+    static func residentMemory(of pid: Int32) throws -> (current: Int, peak: Int) {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         func megabytes(_ field: String) -> Int {
             let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
@@ -159,7 +159,7 @@ enum SyncBenchmark {
     }
 
     /// Written unbuffered, so that progress shows when the output is piped.
-    private static func line(_ text: String) {
+    static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 }

@@ -8,6 +8,7 @@ let usage = """
       query    queries run in SQL against closure filters, raw SQLite and re-running a query
       collections  Codable collections against a GRDB Codable record, raw SQL, and themselves at 10^4 rows
       sync     push, pull and a 10^6-record initial sync against a `pathbase serve` process (built next to this one)
+      live     1000 idle live WebSocket connections to a `pathbase serve` process: its memory, and how fast a push is heard
       --smoke  tiny counts and one round: proves the lines run (CI), figures mean nothing
     """
 
@@ -55,6 +56,13 @@ for suite in suites {
             try await SyncBenchmark.run()
         } catch {
             print("sync benchmark failed: \(error.localizedDescription)")
+            exit(1)
+        }
+    case "live":
+        do {
+            try await LiveBenchmark.run()
+        } catch {
+            print("live benchmark failed: \(error.localizedDescription)")
             exit(1)
         }
     default:

@@ -23,6 +23,11 @@ import Foundation
 /// every `interval` to pull what others pushed; and on ``syncNow()``. Writes made during a
 /// sync cause another one right after it.
 ///
+/// **Live updates.** With `live` (such as `WebSocketLiveUpdates` of `PathbaseLiveSync`),
+/// the server's notice of new records starts a pull at once, and the interval is not polled
+/// while the line is up (``isLive``). When the line drops, it syncs once, polls on the
+/// interval again, and reconnects after ``SyncRetryPolicy/delay(afterFailures:)``.
+///
 /// **Failures.** A failure that may go away — no connection, a timeout, HTTP 5xx, 408 or
 /// 429, a database that could not store a page — is retried after
 /// ``SyncRetryPolicy/delay(afterFailures:)`` (doubling, with jitter) until a sync
@@ -64,9 +69,10 @@ public final class AutomaticSync: Sendable {
     public let retry: SyncRetryPolicy
 
     private let status: Status
-    private let wake: AsyncStream<Void>.Continuation
+    private let wake: AsyncStream<Wake>.Continuation
     private let work: Task<Void, Never>
     private let ticks: Task<Void, Never>?
+    private let liveLine: Task<Void, Never>?
     private let listener: (observers: InstanceObservers, token: Int)?
 
     /// Starts keeping `replica` in sync; the first sync starts at once.
@@ -74,18 +80,18 @@ public final class AutomaticSync: Sendable {
     /// ```swift
     /// let sync = AutomaticSync(replica: replica, interval: .seconds(60), debounce: .milliseconds(200))
     /// ```
-    public init(replica: sending Replica, interval: Duration? = .seconds(60), debounce: Duration = .milliseconds(100), retry: SyncRetryPolicy = .standard) {
+    public init(replica: sending Replica, interval: Duration? = .seconds(60), debounce: Duration = .milliseconds(100), retry: SyncRetryPolicy = .standard, live: (any LiveUpdates)? = nil) {
         self.interval = interval
         self.debounce = debounce
         self.retry = retry
         let status = Status()
         self.status = status
-        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (wakes, wake) = AsyncStream<Wake>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.wake = wake
         if let observers = replica.database.instanceObservers {
             let token = observers.addListener { path in
                 // The replica's own bookkeeping is no local change to push.
-                if path.model != ReplicaState.model { wake.yield() }
+                if path.model != ReplicaState.model { wake.yield(.localWrite) }
             }
             listener = (observers, token)
         } else {
@@ -95,13 +101,17 @@ public final class AutomaticSync: Sendable {
             ticks = Task {
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: interval) } catch { return }
-                    wake.yield()
+                    // A live line tells of new records; polling is its fallback.
+                    if !status.isLive { wake.yield(.remote) }
                 }
             }
         } else {
             ticks = nil
         }
-        wake.yield()
+        liveLine = live.map { live in
+            Task { await Self.listen(to: live, wake: wake, retry: retry, status: status) }
+        }
+        wake.yield(.remote)
         work = Task {
             await Self.run(replica, wakes: wakes, debounce: debounce, retry: retry, status: status)
         }
@@ -113,6 +123,10 @@ public final class AutomaticSync: Sendable {
 
     /// What it is doing now.
     public var state: State { status.current }
+
+    /// Whether the live line to the server is up: new records are pulled when the server
+    /// tells, and the interval is not polled. Always `false` without `live`.
+    public var isLive: Bool { status.isLive }
 
     /// Every state from now on, starting with the current one; ends after
     /// ``State/stopped(reason:)``.
@@ -126,7 +140,7 @@ public final class AutomaticSync: Sendable {
     /// during a retry wait, retries at once.
     public func syncNow() {
         status.cutRetryWait()
-        wake.yield()
+        wake.yield(.remote)
     }
 
     /// Stops syncing: a running request is cancelled, and the replica keeps what it has
@@ -134,6 +148,7 @@ public final class AutomaticSync: Sendable {
     public func stop() {
         if let listener { listener.observers.removeListener(listener.token) }
         ticks?.cancel()
+        liveLine?.cancel()
         work.cancel()
         wake.finish()
         status.finish(reason: nil)
@@ -141,10 +156,16 @@ public final class AutomaticSync: Sendable {
 
     // MARK: The loop
 
-    private static func run(_ replica: Replica, wakes: AsyncStream<Void>, debounce: Duration, retry: SyncRetryPolicy, status: Status) async {
+    /// Why the loop syncs: a local write waits for the debounce, anything else goes at once.
+    private enum Wake: Sendable {
+        case localWrite
+        case remote
+    }
+
+    private static func run(_ replica: Replica, wakes: AsyncStream<Wake>, debounce: Duration, retry: SyncRetryPolicy, status: Status) async {
         defer { status.finish(reason: nil) }
-        for await _ in wakes {
-            if debounce > .zero {
+        for await reason in wakes {
+            if reason == .localWrite, debounce > .zero {
                 do { try await Task.sleep(for: debounce) } catch { return }
             }
             var failures = 0
@@ -163,6 +184,7 @@ public final class AutomaticSync: Sendable {
                         report.cursor = after.cursor
                     }
                     status.set(.idle(lastReport: report))
+                    status.notePulled(to: report.cursor)
                     break
                 } catch {
                     if Task.isCancelled { return }
@@ -176,6 +198,31 @@ public final class AutomaticSync: Sendable {
                     guard await status.waitForRetry(delay) else { return }
                 }
             }
+        }
+    }
+
+    /// Keeps the live line up: wakes the loop when the server tells of records past the
+    /// replica's cursor, and reconnects with the retry policy when the line ends.
+    private static func listen(to live: any LiveUpdates, wake: AsyncStream<Wake>.Continuation, retry: SyncRetryPolicy, status: Status) async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await live.listen(
+                    connected: {
+                        status.setLive(true)
+                        // What arrived while the line was down.
+                        wake.yield(.remote)
+                    },
+                    changed: { notice in
+                        if notice.cursor > status.pulledCursor { wake.yield(.remote) }
+                    })
+            } catch {
+                // A drop, a refusal or no server: polling takes over until the line is back.
+            }
+            failures = status.setLive(false) ? 1 : failures + 1
+            if Task.isCancelled { return }
+            wake.yield(.remote)
+            do { try await Task.sleep(for: retry.jitteredDelay(afterFailures: failures)) } catch { return }
         }
     }
 
@@ -217,8 +264,28 @@ public final class AutomaticSync: Sendable {
         private var nextStream = 0
         private var retryWait: CheckedContinuation<Void, Never>?
         private var retryCut = false
+        private var live = false
+        private var pulled: Int64 = 0
 
         var current: State { lock.withLock { state } }
+
+        var isLive: Bool { lock.withLock { live } }
+
+        /// Sets whether the live line is up; returns whether it was.
+        @discardableResult
+        func setLive(_ up: Bool) -> Bool {
+            lock.withLock {
+                defer { live = up }
+                return live
+            }
+        }
+
+        /// The cursor of the last successful sync: notices up to it bring nothing new.
+        var pulledCursor: Int64 { lock.withLock { pulled } }
+
+        func notePulled(to cursor: Int64) {
+            lock.withLock { pulled = max(pulled, cursor) }
+        }
 
         func stream() -> AsyncStream<State> {
             let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .unbounded)

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// `pathbase serve` as a library: a ``SyncServer`` behind HTTP on a host and port.
 ///
@@ -10,6 +12,10 @@ import NIOCore
 /// let http = SyncHTTPServer(server: server, host: "127.0.0.1", port: 8080)
 /// try await http.run() // until SIGTERM or SIGINT, then a graceful shutdown
 /// ```
+///
+/// Besides the HTTP routes of ``SyncRoutes``, it serves the live WebSocket `GET /v1/live`
+/// (``LiveNotice`` frames), and on a store several processes share
+/// (``AppendNotifyingStore``) it relays the other processes' appends to its sockets.
 ///
 /// Port 0 picks a free port; `onListening` is told the one in use (tests use it). For a
 /// server inside a larger program, ``application(onListening:)`` gives the Hummingbird
@@ -55,10 +61,18 @@ public struct SyncHTTPServer: Sendable {
         router.middlewares.add(LogRequestsMiddleware(.info))
         router.middlewares.add(RequestCountingMiddleware(activity: server.activity))
         SyncRoutes(server: server, maximumBodySize: maximumBodySize, metricsToken: metricsToken).register(on: router)
+        let webSockets = Router(context: BasicWebSocketRequestContext.self)
+        LiveRoute(server: server).register(on: webSockets, refusals: router)
         let logger = self.logger
+        // Several processes on one store: each relays the others' appends to its sockets.
+        let services: [any Service] = (server.store as? any AppendNotifyingStore).map {
+            [AppendListener(server: server, store: $0, logger: logger)]
+        } ?? []
         return Application(
             router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: webSockets),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "pathbase"),
+            services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info("listening", metadata: ["port": "\(port)"])

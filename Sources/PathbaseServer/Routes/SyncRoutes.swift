@@ -16,6 +16,8 @@ import Pathbase
 ///   (``CommandRelayRequest`` → ``CommandTicket``, ``CommandInboxRequest`` →
 ///   ``CommandInboxResponse``, ``CommandAnswer`` → ``CommandTicket``, ``CommandTicket`` →
 ///   ``CommandResultResponse``).
+/// - `GET /v1/live`: the live WebSocket (see ``SyncHTTPServer``); without an upgrade, 401
+///   or 426 with a reason.
 /// - `GET /v1/health`: `{"status":"ok"}`, without a token.
 /// - `GET /v1/metrics`: a JSON ``MetricsReport`` (request counts, records, accounts, each
 ///   account's replica lag), with the server's metrics token (not an account's: the report
@@ -36,7 +38,7 @@ public struct SyncRoutes: Sendable {
     public let metricsToken: String?
 
     /// Every route, as `"METHOD /path"`: what the request counts of the metrics are kept by.
-    public static let endpoints: Set<String> = ["GET /v1/health", "GET /v1/metrics", "POST /v1/push", "POST /v1/pull"]
+    public static let endpoints: Set<String> = ["GET /v1/health", "GET /v1/live", "GET /v1/metrics", "POST /v1/push", "POST /v1/pull"]
 
     /// Routes for a server; bodies up to 8 MB by default (a full push of 1000 records
     /// with values of a few kB); metrics only with `metricsToken`.

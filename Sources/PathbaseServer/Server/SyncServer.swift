@@ -46,6 +46,9 @@ public final class SyncServer: Sendable {
     /// Requests and pulls counted since the server started, for ``metrics()``.
     public let activity = SyncServerActivity()
 
+    /// The live connections of this process, told of each account's new records.
+    public let changes = AccountChanges()
+
     private let now: @Sendable () -> Date
 
     /// Creates a server over a store.
@@ -96,14 +99,19 @@ public final class SyncServer: Sendable {
             }
         }
         let outcomes = try await store.append(accepted, to: account)
+        var newest: Int64?
         for (record, outcome) in zip(accepted, outcomes) {
             switch outcome {
-            case .appended, .alreadyStored:
+            case .appended(let sequence):
+                newest = max(newest ?? sequence, sequence)
+                response.acknowledged.append(record.key)
+            case .alreadyStored:
                 response.acknowledged.append(record.key)
             case .conflicting:
                 response.rejected.append(.init(key: record.key, reason: "The server holds another value with the same path and timestamp (\(record.key)); timestamps must be unique per write"))
             }
         }
+        if let newest { changes.publish(cursor: newest, for: account) }
         return response
     }
 
