@@ -64,7 +64,15 @@ public struct HTTPSyncTransport: CommandRelayTransport {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.httpBody = try JSONEncoder().encode(body)
+        #if canImport(FoundationNetworking)
+        // Linux's URLSession can crash when a task is cancelled while its connection fails
+        // (swift-corelibs-foundation issue 3296), so a cancelled sync (AutomaticSync.stop)
+        // does not cancel the request: it ends with its answer or its timeout.
+        let exchange = Task { try await URLSession.shared.data(for: request) }
+        let (data, response) = try await exchange.value
+        #else
         let (data, response) = try await URLSession.shared.data(for: request)
+        #endif
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200 ..< 300).contains(status) else {
             throw SyncTransportError.refused(status: status, reason: Self.reason(in: data))
