@@ -1,6 +1,7 @@
 import Foundation
 import Pathbase
 import PathbaseLiveSync
+import PathbasePostgres
 import PathbaseServer
 import PathbaseTestSupport
 import Testing
@@ -29,10 +30,10 @@ struct LiveSyncTests {
     }
 
     /// Waits until `condition` holds, failing after `within`.
-    private func eventually(within: Duration = .seconds(10), _ what: String, _ condition: () -> Bool) async throws {
+    private func eventually(within: Duration = .seconds(10), _ what: String, _ condition: () async -> Bool) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + within
-        while !condition() {
+        while await !condition() {
             guard clock.now < deadline else { throw HTTPTestFailure("\(what): not within \(within)") }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -68,6 +69,32 @@ struct LiveSyncTests {
 
                 try await push("through the first server", to: firstURL, token: token)
                 try await eventually("the record arrives through the second server") { database.get(path) == "through the first server" }
+            }
+        }
+    }
+
+    @Test("a server whose LISTEN connection is killed listens again and tells its clients what they missed")
+    func relistensAfterLostConnection() async throws {
+        let database = try await TestPostgres.newDatabase()
+        let first = SyncServer(store: try await PostgresSyncServerStore(url: database))
+        let second = SyncServer(store: try await PostgresSyncServerStore(url: database))
+        let token = try await first.addAccount(named: "alice")
+        try await withHTTPServer(first) { firstURL in
+            try await withHTTPServer(second) { secondURL in
+                let (replica, sync) = try liveReplica(at: secondURL, token: token)
+                defer { sync.stop() }
+                try await eventually("the live line is up") { sync.isLive }
+                let listening = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'"
+                try await eventually("both servers listen") { (try? await TestPostgres.query(listening, on: database)) == [2] }
+
+                // A database restart, as each server's held connection sees it.
+                let killed = try await TestPostgres.query("""
+                    SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()) AS killed
+                    """, on: database)
+                #expect(killed == [2])
+                try await push("while the second server was not listening", to: firstURL, token: token)
+                try await eventually("the record arrives through the second server") { replica.get(path) == "while the second server was not listening" }
             }
         }
     }

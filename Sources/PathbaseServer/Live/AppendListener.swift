@@ -33,7 +33,7 @@ struct AppendListener: Service {
                     delay = firstRetryDelay
                 } catch {
                     if Task.isCancelled { return }
-                    logger.warning("live notices interrupted; reconnecting", metadata: ["error": "\(error)", "retry-in": "\(delay)"])
+                    logger.warning("live notices interrupted; reconnecting", metadata: ["error": "\(String(reflecting: error))", "retry-in": "\(delay)"])
                 }
                 do { try await Task.sleep(for: delay) } catch { return }
                 delay = min(delay * 2, .seconds(30))
