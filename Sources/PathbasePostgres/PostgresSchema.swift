@@ -17,6 +17,9 @@ import PostgresNIO
 ///   is the lock that serializes the account's appends.
 /// - `records`: the records, keyed by (account, sequence) for pulls, with a unique index on
 ///   (account, path, timestamp) that finds a pushed record already stored.
+/// - `commands` (version 2): commands relayed between an account's replicas, numbered by
+///   the store; a partial index on (account, target, id) of the unanswered ones serves a
+///   replica's inbox.
 public enum PostgresSchema {
 
     /// The versions, in order: each a list of statements.
@@ -41,6 +44,18 @@ public enum PostgresSchema {
             """
             CREATE UNIQUE INDEX records_by_key
                 ON records (account, model, instance, property, time, counter, replica)
+            """,
+        ],
+        [
+            """
+            CREATE TABLE commands (
+                id BIGSERIAL PRIMARY KEY,
+                account BIGINT NOT NULL REFERENCES accounts(id),
+                sender BIGINT NOT NULL, target BIGINT NOT NULL,
+                message BYTEA NOT NULL, response BYTEA)
+            """,
+            """
+            CREATE INDEX waiting_commands ON commands (account, target, id) WHERE response IS NULL
             """,
         ],
     ]

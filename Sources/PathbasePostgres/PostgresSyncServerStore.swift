@@ -20,8 +20,9 @@ import PostgresNIO
 /// server process, so an account's sequence numbers become visible in order, and a reader
 /// that has seen number *n* never later finds a record numbered below *n* that it did not
 /// see. Appends to different accounts run in parallel. A push is stored with one multi-row
-/// `INSERT`, whatever its size. Safe to use from any thread and any process.
-public final class PostgresSyncServerStore: SyncServerStore {
+/// `INSERT`, whatever its size. It also keeps the commands relayed between an account's
+/// replicas (``CommandQueueStore``). Safe to use from any thread and any process.
+public final class PostgresSyncServerStore: CommandQueueStore {
 
     let client: PostgresClient
     private let running: Task<Void, Never>
@@ -193,7 +194,7 @@ public final class PostgresSyncServerStore: SyncServerStore {
     }
 
     /// Runs a database access; PostgreSQL's errors become ``SyncServerError/storageFailed(_:)``.
-    private func run<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+    func run<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
         } catch {

@@ -29,7 +29,7 @@ struct CommandRelayTests {
         model == RelayPrinter.modelId ? RelayPrinter.self : nil
     }
 
-    @Test("a command waits on the server until the owner connects, runs there once, and its answer and changes reach the sender", arguments: [StoreKind.memory, .sqlite])
+    @Test("a command waits on the server until the owner connects, runs there once, and its answer and changes reach the sender", arguments: StoreKind.allCases)
     func relayToOwner(store: StoreKind) async throws {
         let server = SyncServer(store: try await store.make())
         let token = try await server.addAccount(named: "office")
@@ -59,9 +59,9 @@ struct CommandRelayTests {
         #expect(printer.printed == ["hello"])
     }
 
-    @Test("a command that throws or names a missing instance comes back as the owner's SyncError")
-    func failuresComeBack() async throws {
-        let server = SyncServer(store: InMemorySyncServerStore())
+    @Test("a command that throws or names a missing instance comes back as the owner's SyncError", arguments: StoreKind.allCases)
+    func failuresComeBack(store: StoreKind) async throws {
+        let server = SyncServer(store: try await store.make())
         let token = try await server.addAccount(named: "office")
         let transport = InProcessTransport(server: server, token: token)
         let ownerFile = InMemoryHistoryDatabase()
@@ -84,9 +84,9 @@ struct CommandRelayTests {
         #expect(printer.printed.isEmpty)
     }
 
-    @Test("the relay over HTTP: AutomaticSync runs waiting commands and pushes their changes; other accounts see nothing; bad tickets get 404")
-    func overHTTP() async throws {
-        let server = SyncServer(store: try SQLiteSyncServerStore(path: ServerTestFiles.newPath()))
+    @Test("the relay over HTTP: AutomaticSync runs waiting commands and pushes their changes; other accounts see nothing; bad tickets get 404", arguments: StoreKind.allCases)
+    func overHTTP(store: StoreKind) async throws {
+        let server = SyncServer(store: try await store.make())
         let office = try await server.addAccount(named: "office")
         let stranger = try await server.addAccount(named: "stranger")
         try await withHTTPServer(server) { url in
@@ -154,9 +154,91 @@ struct CommandRelayTests {
 
 extension CommandRelayTests {
 
-    @Test("a server on a store that queues no commands (PostgreSQL, for now) refuses relaying with a reason")
-    func unavailableOnPostgres() async throws {
-        let server = SyncServer(store: try await StoreKind.postgres.make())
+    private func request(_ sender: UInt32, to target: UInt32, _ text: String) -> CommandRelayRequest {
+        CommandRelayRequest(sender: sender, target: target, message: Data(text.utf8))
+    }
+
+    @Test("the store's queue: commands wait for their target until answered (fetched again until then), oldest first up to the limit; the first answer is kept; other accounts see nothing", arguments: StoreKind.allCases)
+    func queueSemantics(kind: StoreKind) async throws {
+        let store = try await kind.makeCommandQueue()
+        let office = try await store.addAccount(name: "office", tokenHash: [1])
+        let home = try await store.addAccount(name: "home", tokenHash: [2])
+        let first = try await store.enqueue(request(1, to: 2, "first"), in: office)
+        let forOther = try await store.enqueue(request(1, to: 3, "for 3"), in: office)
+        let second = try await store.enqueue(request(4, to: 2, "second"), in: office)
+        #expect(Set([first, forOther, second]).count == 3)
+        #expect(first < second)
+
+        // At least once: until the target answers, every fetch returns the command again.
+        for _ in 0 ..< 2 {
+            let waiting = try await store.waitingCommands(for: [2], in: office, limit: 10)
+            #expect(waiting == [
+                RelayedCommand(id: first, sender: 1, target: 2, message: Data("first".utf8)),
+                RelayedCommand(id: second, sender: 4, target: 2, message: Data("second".utf8)),
+            ])
+        }
+        #expect(try await store.waitingCommands(for: [2], in: office, limit: 1).map(\.id) == [first])
+        #expect(try await store.waitingCommands(for: [2, 3], in: office, limit: 10).map(\.id) == [first, forOther, second])
+        #expect(try await store.waitingCommands(for: [2, 3], in: home, limit: 10).isEmpty)
+
+        #expect(try await store.response(to: first, in: office) == nil)
+        try await store.answer(first, by: 2, response: Data("done".utf8), in: office)
+        try await store.answer(first, by: 2, response: Data("again".utf8), in: office) // a repeated answer
+        #expect(try await store.response(to: first, in: office) == Data("done".utf8))
+        #expect(try await store.waitingCommands(for: [2], in: office, limit: 10).map(\.id) == [second])
+
+        // Only the target answers, only within its account; unknown numbers are refused.
+        await #expect(throws: SyncServerError.unknownCommand(second)) {
+            try await store.answer(second, by: 3, response: Data(), in: office)
+        }
+        await #expect(throws: SyncServerError.unknownCommand(second)) {
+            try await store.answer(second, by: 2, response: Data(), in: home)
+        }
+        await #expect(throws: SyncServerError.unknownCommand(first)) {
+            try await store.response(to: first, in: home)
+        }
+        await #expect(throws: SyncServerError.unknownCommand(999_999)) {
+            try await store.response(to: 999_999, in: office)
+        }
+        #expect(try await store.response(to: second, in: office) == nil)
+        await #expect(throws: SyncServerError.unknownAccount(AccountID(rawValue: 999))) {
+            try await store.enqueue(request(1, to: 2, "x"), in: AccountID(rawValue: 999))
+        }
+    }
+
+    @Test("several servers on one database relay together: commands enqueued concurrently through each get distinct numbers, the target's inbox on any server lists each once in order, an answer through one is read through another", arguments: StoreKind.persistent)
+    func sharedQueue(kind: StoreKind) async throws {
+        let queues = try await kind.makeShared(count: 3).map(StoreKind.commandQueue)
+        let account = try await queues[0].addAccount(name: "office", tokenHash: [1])
+        let perQueue = 40
+        let ids = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for (index, queue) in queues.enumerated() {
+                group.addTask {
+                    var ids: [Int64] = []
+                    for n in 0 ..< perQueue {
+                        ids.append(try await queue.enqueue(CommandRelayRequest(sender: UInt32(index), target: 9, message: Data("\(index)-\(n)".utf8)), in: account))
+                    }
+                    return ids
+                }
+            }
+            var all: [Int64] = []
+            for try await ids in group { all += ids }
+            return all
+        }
+        #expect(Set(ids).count == queues.count * perQueue)
+        for queue in queues {
+            let waiting = try await queue.waitingCommands(for: [9], in: account, limit: 500)
+            #expect(waiting.map(\.id) == ids.sorted())
+        }
+        let id = try #require(ids.first)
+        try await queues[1].answer(id, by: 9, response: Data("ok".utf8), in: account)
+        #expect(try await queues[2].response(to: id, in: account) == Data("ok".utf8))
+        #expect(try await queues[0].waitingCommands(for: [9], in: account, limit: 500).count == queues.count * perQueue - 1)
+    }
+
+    @Test("a server on a store of the user's own that queues no commands refuses relaying with 501 and a reason")
+    func unavailableOnOtherStores() async throws {
+        let server = SyncServer(store: RecordsOnlyStore(base: InMemorySyncServerStore()))
         let token = try await server.addAccount(named: "office")
         await #expect(throws: SyncServerError.commandRelayUnavailable) {
             try await server.relay(CommandRelayRequest(sender: 1, target: 2, message: Data("{}".utf8)), token: token)
@@ -167,6 +249,16 @@ extension CommandRelayTests {
             }
         }
     }
+}
+
+/// A store with records only, as a user's own store may be.
+private struct RecordsOnlyStore: SyncServerStore {
+    let base: InMemorySyncServerStore
+    func addAccount(name: String, tokenHash: [UInt8]) async throws -> AccountID { try base.addAccount(name: name, tokenHash: tokenHash) }
+    func account(tokenHash: [UInt8]) async throws -> AccountID? { try base.account(tokenHash: tokenHash) }
+    func append(_ records: [SyncRecord], to account: AccountID) async throws -> [AppendOutcome] { try base.append(records, to: account) }
+    func records(of account: AccountID, after sequence: Int64, limit: Int) async throws -> [SequencedRecord] { try base.records(of: account, after: sequence, limit: limit) }
+    func accountSummaries() async throws -> [AccountSummary] { try base.accountSummaries() }
 }
 
 /// A transport with push and pull only, as a user's own transport may be.

@@ -1,6 +1,6 @@
 import Foundation
 import Pathbase
-import PathbasePostgres
+@testable import PathbasePostgres
 import PathbaseServer
 import PathbaseTestSupport
 import PathbaseSQLite
@@ -48,7 +48,7 @@ struct PostgresStoreTests {
             for try await store in group { stores.append(store) }
             return stores
         }
-        #expect(try await TestPostgres.query("SELECT version FROM pathbase_schema", on: url) == [Int64(PostgresSchema.currentVersion)])
+        #expect(try await TestPostgres.query("SELECT version FROM pathbase_schema ORDER BY version", on: url) == (1 ... PostgresSchema.currentVersion).map(Int64.init))
         let account = try await stores[0].addAccount(name: "kept", tokenHash: [7])
         for store in stores { await store.close() }
 
@@ -57,6 +57,39 @@ struct PostgresStoreTests {
             _ = try await PostgresSyncServerStore(url: url)
         }
         #expect(try await TestPostgres.query("SELECT id FROM accounts", on: url) == [account.rawValue])
+    }
+
+    @Test("a database of schema version 1 (before the command relay) is migrated in place: its accounts and records are kept, numbering goes on, commands relay")
+    func migratesVersion1() async throws {
+        let url = try await TestPostgres.newDatabase()
+        // A database as a version-1 server left it, with an account and two records.
+        _ = try await TestPostgres.query("CREATE TABLE pathbase_schema (version INTEGER NOT NULL)", on: url)
+        for statement in PostgresSchema.versions[0] {
+            _ = try await TestPostgres.query(statement, on: url)
+        }
+        _ = try await TestPostgres.query("INSERT INTO pathbase_schema (version) VALUES (1)", on: url)
+        _ = try await TestPostgres.query("INSERT INTO accounts (name, token_hash, last_sequence) VALUES ('old', decode('0102', 'hex'), 2)", on: url)
+        let old = try (1 ... 2).map { instance in
+            try SyncRecord(Record(path: Path(model: 5, instance: instance, property: 1), timestamp: Timestamp(time: 10, counter: 0, replica: 3), value: "value \(instance)"))
+        }
+        for (index, record) in old.enumerated() {
+            let hex = record.valueJSON.map { String(format: "%02x", $0) }.joined()
+            _ = try await TestPostgres.query("""
+                INSERT INTO records VALUES (1, \(index + 1), 5, \(record.path.instance), 1, 10, 0, 3, '\(record.valueType)', decode('\(hex)', 'hex'))
+                """, on: url)
+        }
+
+        let store = try await PostgresSyncServerStore(url: url)
+        #expect(try await TestPostgres.query("SELECT version FROM pathbase_schema ORDER BY version", on: url) == (1 ... PostgresSchema.currentVersion).map(Int64.init))
+        let account = try #require(try await store.account(tokenHash: [1, 2]))
+        #expect(try await store.records(of: account, after: 0, limit: 10) == old.enumerated().map { SequencedRecord(sequence: Int64($0 + 1), record: $1) })
+        let new = try SyncRecord(Record(path: Path(model: 5, instance: 3, property: 1), timestamp: Timestamp(time: 11, counter: 0, replica: 3), value: "new"))
+        #expect(try await store.append([old[0], new], to: account) == [.alreadyStored(sequence: 1), .appended(sequence: 3)])
+        let id = try await store.enqueue(CommandRelayRequest(sender: 1, target: 2, message: Data("{}".utf8)), in: account)
+        #expect(try await store.waitingCommands(for: [2], in: account, limit: 5).map(\.id) == [id])
+        // The inbox's partial index exists.
+        #expect(try await TestPostgres.query("SELECT count(*) FROM pg_indexes WHERE indexname = 'waiting_commands'", on: url) == [1])
+        await store.close()
     }
 
     @Test("two pathbase serve processes on one PostgreSQL: a record pushed to one is pulled from the other; one killed during a push, the other takes the retry and nothing is lost or duplicated")

@@ -53,5 +53,18 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible {
         }
     }
 
+    /// A new, empty store that relays commands, as every store of the package does.
+    func makeCommandQueue() async throws -> any CommandQueueStore {
+        try Self.commandQueue(try await make())
+    }
+
+    /// `store` as a ``CommandQueueStore``, or a test failure naming it.
+    static func commandQueue(_ store: any SyncServerStore) throws -> any CommandQueueStore {
+        guard let queue = store as? any CommandQueueStore else {
+            throw HTTPTestFailure("\(type(of: store)) does not relay commands")
+        }
+        return queue
+    }
+
     var description: String { rawValue }
 }

@@ -149,6 +149,9 @@ public final class SQLiteSyncServerStore: CommandQueueStore {
     public func enqueue(_ request: CommandRelayRequest, in account: AccountID) throws -> Int64 {
         try run {
             try queue.write { db in
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE id = ?", arguments: [account.rawValue]) != nil else {
+                    throw SyncServerError.unknownAccount(account)
+                }
                 try db.execute(
                     sql: "INSERT INTO commands(account, sender, target, message) VALUES (?, ?, ?, ?)",
                     arguments: [account.rawValue, Int64(request.sender), Int64(request.target), request.message])
