@@ -19,7 +19,7 @@ enum LiveBenchmark {
         let connections = BenchScale.count(1000, smoke: 10)
         let pushes = BenchScale.count(200, smoke: 5)
 
-        let token = try SyncBenchmark.addAccount("live", serverFile)
+        let token = try SyncBenchmark.addAccount("live", ["--database", serverFile])
         let serve = try ServeProcess(database: serverFile)
         defer { _ = serve.stop() }
         let transport = HTTPSyncTransport(server: serve.url, token: token)
@@ -44,7 +44,7 @@ enum LiveBenchmark {
         var first: [Double] = []
         var last: [Double] = []
         for push in 1 ... pushes {
-            let records = try SyncBenchmark.makeRecords(replica: 1, first: push, count: 1)
+            let records = try SyncLoad.makeRecords(replica: 1, first: push, count: 1)
             let start = ContinuousClock.now
             heard.start(cursor: Int64(push), at: start)
             _ = try await transport.push(PushRequest(replica: 1, records: records))

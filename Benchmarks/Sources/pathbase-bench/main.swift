@@ -1,7 +1,7 @@
 import Foundation
 
 let usage = """
-    usage: pathbase-bench <suite>... [--smoke]
+    usage: pathbase-bench <suite>... [--smoke] [--postgres URL]
       memory   in-memory databases against a plain [Path: Any] dictionary
       sqlite   SQLiteDatabase against raw SQLite C calls, the in-memory database and a GRDB record
       objects  only the object lines of sqlite (issue 18), for quick and profiling runs
@@ -10,9 +10,20 @@ let usage = """
       sync     push, pull and a 10^6-record initial sync against a `pathbase serve` process (built next to this one)
       live     1000 idle live WebSocket connections to a `pathbase serve` process: its memory, and how fast a push is heard
       --smoke  tiny counts and one round: proves the lines run (CI), figures mean nothing
+      --postgres URL  sync: also two `pathbase serve` processes on this PostgreSQL database (postgres://user@host:port/database)
     """
 
-let suites = CommandLine.arguments.dropFirst().filter { $0 != "--smoke" }
+var arguments = Array(CommandLine.arguments.dropFirst())
+var postgres: String?
+if let index = arguments.firstIndex(of: "--postgres") {
+    guard index + 1 < arguments.count else {
+        print("--postgres needs a URL\n\(usage)")
+        exit(1)
+    }
+    postgres = arguments[index + 1]
+    arguments.removeSubrange(index ... index + 1)
+}
+let suites = arguments.filter { $0 != "--smoke" }
 if suites.isEmpty {
     print(usage)
     exit(1)
@@ -53,7 +64,7 @@ for suite in suites {
         }
     case "sync":
         do {
-            try await SyncBenchmark.run()
+            try await SyncBenchmark.run(postgres: postgres)
         } catch {
             print("sync benchmark failed: \(error.localizedDescription)")
             exit(1)
