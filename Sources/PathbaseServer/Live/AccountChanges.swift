@@ -39,12 +39,13 @@ public final class AccountChanges: @unchecked Sendable {
 
     /// Tells the account's subscribers that its log reached `cursor`.
     public func publish(cursor: Int64, for account: AccountID) {
-        let listeners: [AsyncStream<Int64>.Continuation] = lock.withLock {
-            guard cursor > published[account, default: 0] else { return [] }
+        lock.withLock {
+            guard cursor > published[account, default: 0] else { return }
             published[account] = cursor
-            return subscribers[account].map { Array($0.values) } ?? []
+            // Yielded under the lock: two publishers must not deliver out of order, or a
+            // subscriber's newest-only buffer could end on the older cursor.
+            for listener in subscribers[account, default: [:]].values { listener.yield(cursor) }
         }
-        for listener in listeners { listener.yield(cursor) }
     }
 
     /// The latest cursor published for `account` by this process, 0 before the first.
