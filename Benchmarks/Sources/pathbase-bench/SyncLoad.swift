@@ -64,7 +64,11 @@ struct SyncLoad: Sendable {
     }
 
     private var through: String {
-        (servers.count == 1 ? "" : " through \(servers.count) servers") + (tokens.count == 1 ? "" : ", each its own account")
+        (servers.count == 1 ? "" : " through \(servers.count) servers") + accounts
+    }
+
+    private var accounts: String {
+        tokens.count == 1 ? "" : ", each its own account"
     }
 
     /// Client `client`'s transport to server `server` (modulo their count).
@@ -116,7 +120,7 @@ struct SyncLoad: Sendable {
         }
         let pulled = Set(pull.keys)
         let lost = acknowledged.subtracting(pulled).count
-        report("pull", records: pull.keys.count, pull, detail: "\(clients) clients × \(recordsPerClient) records\(servers.count == 1 ? "" : ", each through the server it was not pushed to"), pages of \(requestSize)", lost: lost)
+        report("pull", records: pull.keys.count, pull, detail: "\(clients) clients × \(recordsPerClient) records\(accounts)\(servers.count == 1 ? "" : ", each through the server it was not pushed to"), pages of \(requestSize)", lost: lost)
 
         let unacknowledged = clients * recordsPerClient - acknowledged.count
         guard unacknowledged == 0, lost == 0, pull.keys.count == pulled.count else {
