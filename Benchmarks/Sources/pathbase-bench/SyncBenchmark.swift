@@ -45,13 +45,16 @@ enum SyncBenchmark {
         guard runsLoad || runsInitial else { return }
         // Names unique to the run: a PostgreSQL database may hold an earlier run's accounts.
         let run = "\(getpid())-\(Int(Date().timeIntervalSince1970))"
-        let token = try addAccount("bench-\(run)", store)
+        // PATHBASE_BENCH_SYNC_ACCOUNTS=each gives every client its own account: appends
+        // to one account are serialized, to different ones not.
+        let accounts = ProcessInfo.processInfo.environment["PATHBASE_BENCH_SYNC_ACCOUNTS"] == "each" ? clients : 1
+        let tokens = try (0 ..< accounts).map { try addAccount("bench-\(run)-\($0)", store) }
         let initialToken = try addAccount("initial-\(run)", store)
         let serves = try (0 ..< count).map { _ in try ServeProcess(store: store) }
         defer { for serve in serves { _ = serve.stop() } }
 
         let load = SyncLoad(
-            prefix: prefix, servers: serves.map { HTTPSyncTransport(server: $0.url, token: token) },
+            prefix: prefix, servers: serves.map(\.url), tokens: tokens,
             clients: clients, recordsPerClient: BenchScale.count(1000, smoke: 20), requestSize: BenchScale.count(100, smoke: 10))
         if runsLoad {
             try await load.pushAndPull()

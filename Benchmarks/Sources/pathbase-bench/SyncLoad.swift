@@ -15,8 +15,11 @@ struct SyncLoad: Sendable {
     /// The line names' prefix: `sync` for SQLite, `sync.postgres` for PostgreSQL.
     let prefix: String
 
-    /// One transport per server process, all for the same account.
-    let servers: [HTTPSyncTransport]
+    /// Where the server processes listen.
+    let servers: [URL]
+
+    /// The accounts' tokens: one shared by all clients, or one per client.
+    let tokens: [String]
 
     let clients: Int
     let recordsPerClient: Int
@@ -61,7 +64,16 @@ struct SyncLoad: Sendable {
     }
 
     private var through: String {
-        servers.count == 1 ? "" : " through \(servers.count) servers"
+        (servers.count == 1 ? "" : " through \(servers.count) servers") + accounts
+    }
+
+    private var accounts: String {
+        tokens.count == 1 ? "" : ", each its own account"
+    }
+
+    /// Client `client`'s transport to server `server` (modulo their count).
+    private func transport(for client: Int, through server: Int) -> HTTPSyncTransport {
+        HTTPSyncTransport(server: servers[server % servers.count], token: tokens[client % tokens.count])
     }
 
     /// Pushes `recordsPerClient` new records from each client (each its own replica id), then
@@ -70,7 +82,7 @@ struct SyncLoad: Sendable {
     func pushAndPull() async throws {
         let push = try await Self.concurrently(clients: clients) { [self] client in
             var run = ClientRun()
-            let transport = servers[client % servers.count]
+            let transport = self.transport(for: client, through: client)
             let replica = UInt32(client + 1)
             for start in stride(from: 0, to: recordsPerClient, by: requestSize) {
                 let records = try Self.makeRecords(replica: replica, first: client * recordsPerClient + start, count: min(requestSize, recordsPerClient - start))
@@ -88,14 +100,16 @@ struct SyncLoad: Sendable {
         let acknowledged = Set(push.keys)
         report("push", records: acknowledged.count, push, detail: "\(clients) clients × \(recordsPerClient) records\(through), \(requestSize) per request")
 
-        // Each client its own stretch of the log (the store numbers an account's records
-        // 1, 2, 3…), so all pages are full; through the other server when there are two.
+        // Each client its own stretch of the shared log (the store numbers an account's
+        // records 1, 2, 3…), or its own account's log, so all pages are full; through the
+        // other server when there are two.
         let total = acknowledged.count
+        let shared = tokens.count == 1
         let pull = try await Self.concurrently(clients: clients) { [self] client in
             var run = ClientRun()
-            let transport = servers[(client + 1) % servers.count]
-            var cursor = Int64(min(client * recordsPerClient, total))
-            let end = Int64(min((client + 1) * recordsPerClient, total))
+            let transport = self.transport(for: client, through: client + 1)
+            var cursor = Int64(shared ? min(client * recordsPerClient, total) : 0)
+            let end = Int64(shared ? min((client + 1) * recordsPerClient, total) : recordsPerClient)
             while cursor < end {
                 let request = PullRequest(after: cursor, limit: min(requestSize, Int(end - cursor)), replica: UInt32(1000 + client))
                 guard let page = await run.send({ try await transport.pull(request) }), !page.records.isEmpty else { break }
@@ -106,7 +120,7 @@ struct SyncLoad: Sendable {
         }
         let pulled = Set(pull.keys)
         let lost = acknowledged.subtracting(pulled).count
-        report("pull", records: pull.keys.count, pull, detail: "\(clients) clients × \(recordsPerClient) records\(servers.count == 1 ? "" : ", each through the server it was not pushed to"), pages of \(requestSize)", lost: lost)
+        report("pull", records: pull.keys.count, pull, detail: "\(clients) clients × \(recordsPerClient) records\(accounts)\(servers.count == 1 ? "" : ", each through the server it was not pushed to"), pages of \(requestSize)", lost: lost)
 
         let unacknowledged = clients * recordsPerClient - acknowledged.count
         guard unacknowledged == 0, lost == 0, pull.keys.count == pulled.count else {
