@@ -32,22 +32,7 @@ public final class ServeProcess: @unchecked Sendable {
 
     /// Runs `pathbase ARGUMENTS` to its end and returns what it printed.
     public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = try requireExecutable()
-        process.arguments = arguments
-        let errorPath = temporaryPath("err")
-        defer { try? FileManager.default.removeItem(atPath: errorPath) }
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errors
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try errors.close()
-        let errorText = try String(contentsOfFile: errorPath, encoding: .utf8)
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), errorText)
+        try ChildProcess.run(try requireExecutable().path, arguments)
     }
 
     /// Starts `pathbase serve --database FILE --port 0` (logging only warnings, plus
@@ -94,10 +79,10 @@ public final class ServeProcess: @unchecked Sendable {
     /// The process id.
     public var pid: Int32 { process.processIdentifier }
 
-    /// kill -9: no chance to finish anything.
+    /// kill -9: no chance to finish anything. Waits (at most 10 s) until it is gone.
     public func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        waitForExit()
     }
 
     /// SIGTERM, then waits for it to exit; returns its exit status.
@@ -105,6 +90,15 @@ public final class ServeProcess: @unchecked Sendable {
         process.terminate()
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Waits until Foundation saw the process end, at most 10 s: `waitUntilExit()` can miss
+    /// the exit of a child when other tests start processes at the same time, and wait forever.
+    private func waitForExit() {
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
     }
 
     deinit {
