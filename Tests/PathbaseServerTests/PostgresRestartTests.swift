@@ -71,6 +71,8 @@ struct PostgresRestartTests {
             #expect(result.records == total, "client \(result.client) holds \(result.records) of \(total) records")
             #expect(result.cursor == Int64(total), "client \(result.client)")
         }
+        let slowest = answers.map(\.seconds).max() ?? 0
+        print("[reliability] sync.postgres-restart: \(total) records by \(clients) clients, \(results.map(\.failedSyncs).reduce(0, +)) failed syncs retried, answers while down \(answers.map { String($0.status) }.joined(separator: ", ")) within \(String(format: "%.1f", slowest)) s, records on the server \(total), on each replica \(results.map { String($0.records) }.joined(separator: "/"))")
     }
 
     /// What one client did and holds at the end.
