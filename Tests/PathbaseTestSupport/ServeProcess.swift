@@ -32,7 +32,22 @@ public final class ServeProcess: @unchecked Sendable {
 
     /// Runs `pathbase ARGUMENTS` to its end and returns what it printed.
     public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        try ChildProcess.run(try requireExecutable().path, arguments)
+        let process = Process()
+        process.executableURL = try requireExecutable()
+        process.arguments = arguments
+        let errorPath = temporaryPath("err")
+        defer { try? FileManager.default.removeItem(atPath: errorPath) }
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = errors
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try errors.close()
+        let errorText = try String(contentsOfFile: errorPath, encoding: .utf8)
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), errorText)
     }
 
     /// Starts `pathbase serve --database FILE --port 0` (logging only warnings, plus
