@@ -47,6 +47,8 @@ public enum PostgresStoreError: Error, Hashable, Sendable, LocalizedError {
             error.closureError.map(wrapping) ?? PostgresStoreError.failed(describe(error.commitError ?? error.beginError ?? error))
         case let error as PSQLError where error.serverInfo == nil:
             PostgresStoreError.unreachable(describe(error))
+        case let error as PSQLError where isUnavailable(sqlState: error.serverInfo?[.sqlState]):
+            PostgresStoreError.unreachable(describe(error))
         default:
             PostgresStoreError.failed(describe(error))
         }
@@ -56,9 +58,23 @@ public enum PostgresStoreError: Error, Hashable, Sendable, LocalizedError {
     static func syncServerError(_ error: any Error) -> any Error {
         switch wrapping(error) {
         case let error as SyncServerError: error
+        case let error as PostgresStoreError where error.isUnavailable: SyncServerError.storageUnavailable(error.localizedDescription)
         case let error as PostgresStoreError: SyncServerError.storageFailed(error.localizedDescription)
         case let other: SyncServerError.storageFailed(String(describing: other))
         }
+    }
+
+    /// Whether retrying later may succeed: PostgreSQL could not be reached.
+    var isUnavailable: Bool {
+        if case .unreachable = self { return true }
+        return false
+    }
+
+    /// SQLSTATE classes 08 (connection exception) and 57 (operator intervention: the server
+    /// shuts down or restarts) mean the database is away, not that the statement is wrong.
+    private static func isUnavailable(sqlState: String?) -> Bool {
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || sqlState.hasPrefix("57")
     }
 
     /// PostgreSQL's own message when it sent one; postgres-nio's descriptions hide it.

@@ -16,7 +16,7 @@ import PostgresNIO
 extension PostgresSyncServerStore {
 
     public func enqueue(_ request: CommandRelayRequest, in account: AccountID) async throws -> Int64 {
-        try await run {
+        try await run { [self] in
             // Selecting from accounts turns an unknown account into no row, not a key error.
             let rows = try await client.query("""
                 INSERT INTO commands (account, sender, target, message)
@@ -32,7 +32,7 @@ extension PostgresSyncServerStore {
     }
 
     public func waitingCommands(for targets: [UInt32], in account: AccountID, limit: Int) async throws -> [RelayedCommand] {
-        try await run {
+        try await run { [self] in
             let rows = try await client.query("""
                 SELECT id, sender, target, message FROM commands
                 WHERE account = \(account.rawValue) AND response IS NULL AND target = ANY(\(targets.map { Int64($0) })::bigint[])
@@ -50,7 +50,7 @@ extension PostgresSyncServerStore {
     }
 
     public func answer(_ id: Int64, by replica: UInt32, response: Data, in account: AccountID) async throws {
-        try await run {
+        try await run { [self] in
             let rows = try await client.query("""
                 UPDATE commands SET response = coalesce(response, \(ByteBuffer(bytes: response)))
                 WHERE id = \(id) AND account = \(account.rawValue) AND target = \(Int64(replica))
@@ -63,7 +63,7 @@ extension PostgresSyncServerStore {
     }
 
     public func response(to id: Int64, in account: AccountID) async throws -> Data? {
-        try await run {
+        try await run { [self] in
             let rows = try await client.query("SELECT response FROM commands WHERE id = \(id) AND account = \(account.rawValue)", logger: logger)
             guard let response = try await rows.values(Data?.self).first else {
                 throw SyncServerError.unknownCommand(id)

@@ -20,7 +20,12 @@ import PostgresNIO
 /// server process, so an account's sequence numbers become visible in order, and a reader
 /// that has seen number *n* never later finds a record numbered below *n* that it did not
 /// see. Appends to different accounts run in parallel. A push is stored with one multi-row
-/// `INSERT`, whatever its size. It also keeps the commands relayed between an account's
+/// `INSERT`, whatever its size.
+///
+/// While PostgreSQL cannot be reached (it restarts, say), every call fails within
+/// `operationTimeout` with ``SyncServerError/storageUnavailable(_:)`` (HTTP 503: clients
+/// retry) instead of waiting for the pool to reconnect; the pool reconnects by itself when
+/// the database is back. It also keeps the commands relayed between an account's
 /// replicas (``CommandQueueStore``). Safe to use from any thread and any process.
 public final class PostgresSyncServerStore: CommandQueueStore {
 
@@ -28,21 +33,27 @@ public final class PostgresSyncServerStore: CommandQueueStore {
     private let running: Task<Void, Never>
     let logger: Logger
 
+    /// How long one call waits for PostgreSQL, a connection included, in seconds.
+    public let operationTimeout: Double
+
     /// Connects to the database at a `postgres://user[:password]@host[:port]/database` URL
     /// and creates or migrates the store's tables.
     ///
     /// Throws ``PostgresStoreError`` if the URL is invalid, the server cannot be reached
     /// within `connectTimeout` seconds, or the schema is newer than this program knows.
-    public convenience init(url: String, connectTimeout: Double = 10, logger: Logger = Logger(label: "pathbase.postgres")) async throws {
-        try await self.init(configuration: try PostgresURL.configuration(from: url), connectTimeout: connectTimeout, logger: logger)
+    /// Afterwards, a call that gets no answer within `operationTimeout` seconds throws
+    /// ``SyncServerError/storageUnavailable(_:)``.
+    public convenience init(url: String, connectTimeout: Double = 10, operationTimeout: Double = 10, logger: Logger = Logger(label: "pathbase.postgres")) async throws {
+        try await self.init(configuration: try PostgresURL.configuration(from: url), connectTimeout: connectTimeout, operationTimeout: operationTimeout, logger: logger)
     }
 
     /// Connects with a postgres-nio client configuration and creates or migrates the store's
-    /// tables; see ``init(url:connectTimeout:logger:)``.
-    public init(configuration: PostgresClient.Configuration, connectTimeout: Double = 10, logger: Logger = Logger(label: "pathbase.postgres")) async throws {
+    /// tables; see ``init(url:connectTimeout:operationTimeout:logger:)``.
+    public init(configuration: PostgresClient.Configuration, connectTimeout: Double = 10, operationTimeout: Double = 10, logger: Logger = Logger(label: "pathbase.postgres")) async throws {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        self.operationTimeout = operationTimeout
         running = Task { await client.run() }
         do {
             try await Self.withTimeout(seconds: connectTimeout) {
@@ -67,7 +78,7 @@ public final class PostgresSyncServerStore: CommandQueueStore {
     }
 
     public func addAccount(name: String, tokenHash: [UInt8]) async throws -> AccountID {
-        try await run {
+        try await run { [self] in
             let rows = try await client.query("""
                 INSERT INTO accounts (name, token_hash) VALUES (\(name), \(ByteBuffer(bytes: tokenHash)))
                 ON CONFLICT (name) DO NOTHING RETURNING id
@@ -80,7 +91,7 @@ public final class PostgresSyncServerStore: CommandQueueStore {
     }
 
     public func account(tokenHash: [UInt8]) async throws -> AccountID? {
-        try await run {
+        try await run { [self] in
             let rows = try await client.query("SELECT id FROM accounts WHERE token_hash = \(ByteBuffer(bytes: tokenHash))", logger: logger)
             return try await rows.values(Int64.self).first.map(AccountID.init(rawValue:))
         }
@@ -88,7 +99,7 @@ public final class PostgresSyncServerStore: CommandQueueStore {
 
     public func append(_ records: [SyncRecord], to account: AccountID) async throws -> [AppendOutcome] {
         let logger = logger
-        return try await run {
+        return try await run { [self] in
             try await client.withTransaction(logger: logger) { connection in
                 // The account's row lock serializes appends to this account across every
                 // connection and process until this transaction commits: numbers are taken
@@ -120,7 +131,7 @@ public final class PostgresSyncServerStore: CommandQueueStore {
     }
 
     public func records(of account: AccountID, after sequence: Int64, limit: Int) async throws -> [SequencedRecord] {
-        try await run {
+        try await run { [self] in
             let rows = try await client.query("""
                 SELECT sequence, model, instance, property, time, counter, replica, type, value FROM records
                 WHERE account = \(account.rawValue) AND sequence > \(sequence) ORDER BY sequence LIMIT \(Int64(max(0, limit)))
@@ -134,7 +145,7 @@ public final class PostgresSyncServerStore: CommandQueueStore {
     }
 
     public func accountSummaries() async throws -> [AccountSummary] {
-        try await run {
+        try await run { [self] in
             let rows = try await client.query("SELECT id, name, last_sequence FROM accounts ORDER BY id", logger: logger)
             var summaries: [AccountSummary] = []
             for try await (id, name, last) in rows.decode((Int64, String, Int64).self) {
@@ -193,33 +204,43 @@ public final class PostgresSyncServerStore: CommandQueueStore {
         return SequencedRecord(sequence: sequence, record: record)
     }
 
-    /// Runs a database access; PostgreSQL's errors become ``SyncServerError/storageFailed(_:)``.
-    func run<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+    /// Runs a database access within ``operationTimeout``; PostgreSQL's errors become
+    /// ``SyncServerError/storageFailed(_:)``, or ``SyncServerError/storageUnavailable(_:)``
+    /// when it cannot be reached.
+    func run<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         do {
-            return try await body()
+            return try await Self.withTimeout(seconds: operationTimeout, body)
         } catch {
             throw PostgresStoreError.syncServerError(error)
         }
     }
 
     /// Runs `body`, or throws ``PostgresStoreError/unreachable(_:)`` after `seconds`: the
-    /// pool retries a refused connection forever, a store that cannot open must say so.
-    private static func withTimeout(seconds: Double, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Bool.self) { group in
+    /// pool waits for a connection as long as PostgreSQL is down (it retries refused
+    /// connections for a minute), a request must not. Cancelling `body` withdraws its wait
+    /// for a connection.
+    private static func withTimeout<Result: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        try await withThrowingTaskGroup(of: TimedOutcome<Result>.self) { group in
             group.addTask {
-                try await body()
-                return true
+                .finished(try await body())
             }
             group.addTask {
                 try await Task.sleep(for: .seconds(seconds))
-                return false
+                return .timedOut
             }
             defer { group.cancelAll() }
-            guard let finished = try await group.next(), finished else {
+            guard case .finished(let result) = try await group.next() else {
                 throw PostgresStoreError.unreachable("no answer within \(seconds) s")
             }
+            return result
         }
     }
+}
+
+/// What came first: the work, or its deadline.
+private enum TimedOutcome<Value: Sendable>: Sendable {
+    case finished(Value)
+    case timedOut
 }
 
 /// The key columns of records, one array per column, for `unnest`.

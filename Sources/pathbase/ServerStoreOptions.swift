@@ -13,11 +13,17 @@ struct ServerStoreOptions: ParsableArguments {
     @Option(help: "A PostgreSQL database instead of a file: postgres://user[:password]@host[:port]/database (tables created on start; several servers may share it).")
     var postgres: String?
 
+    @Option(name: .customLong("postgres-timeout"), help: "With --postgres: how many seconds a request waits for PostgreSQL (while it restarts, say) before the server answers 503.")
+    var postgresTimeout: Double = 10
+
     func validate() throws {
         switch (database, postgres) {
         case (nil, nil): throw ValidationError("Give the server's store: --database FILE or --postgres URL")
         case (.some, .some): throw ValidationError("Give either --database or --postgres, not both")
         default: break
+        }
+        guard postgresTimeout > 0, postgresTimeout.isFinite else {
+            throw ValidationError("--postgres-timeout must be a positive number of seconds")
         }
     }
 
@@ -35,7 +41,7 @@ struct ServerStoreOptions: ParsableArguments {
         guard let postgres else {
             return try await body(try SQLiteSyncServerStore(path: database ?? ""))
         }
-        let store = try await PostgresSyncServerStore(url: postgres, logger: logger)
+        let store = try await PostgresSyncServerStore(url: postgres, operationTimeout: postgresTimeout, logger: logger)
         do {
             let result = try await body(store)
             await store.close()

@@ -94,10 +94,10 @@ public final class ServeProcess: @unchecked Sendable {
     /// The process id.
     public var pid: Int32 { process.processIdentifier }
 
-    /// kill -9: no chance to finish anything.
+    /// kill -9: no chance to finish anything. Waits (at most 10 s) until it is gone.
     public func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        waitForExit()
     }
 
     /// SIGTERM, then waits for it to exit; returns its exit status.
@@ -105,6 +105,15 @@ public final class ServeProcess: @unchecked Sendable {
         process.terminate()
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Waits until Foundation saw the process end, at most 10 s: `waitUntilExit()` can miss
+    /// the exit of a child when other tests start processes at the same time, and wait forever.
+    private func waitForExit() {
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
     }
 
     deinit {

@@ -10,7 +10,7 @@ import Pathbase
 /// ```
 ///
 /// ``SyncServerError`` maps to 401 (wrong or missing token), 409 (account exists), 413 (too
-/// many records), 400 (other bad input) and 500 (store failure).
+/// many records), 400 (other bad input), 500 (store failure) and 503 (store unavailable).
 public struct ErrorReason: Error, Codable, Hashable, Sendable, LocalizedError {
 
     /// The HTTP status code.
@@ -102,6 +102,7 @@ extension SyncServerError {
         case .commandTooLarge: .contentTooLarge
         case .commandRelayUnavailable: .notImplemented
         case .storageFailed: .internalServerError
+        case .storageUnavailable: .serviceUnavailable
         }
     }
 }

@@ -11,7 +11,8 @@ import Pathbase
 /// }
 /// ```
 ///
-/// The HTTP routes answer each case with a 4xx (5xx for ``storageFailed(_:)``) and the
+/// The HTTP routes answer each case with a 4xx (500 for ``storageFailed(_:)``, 503 for
+/// ``storageUnavailable(_:)``) and the
 /// description as a JSON reason.
 public enum SyncServerError: Error, Hashable, Sendable, LocalizedError {
 
@@ -36,6 +37,11 @@ public enum SyncServerError: Error, Hashable, Sendable, LocalizedError {
     /// The store failed; nothing of the request was stored.
     case storageFailed(String)
 
+    /// The store did not answer in time or cannot be reached (its database is restarting,
+    /// say); retrying later may succeed. A push may or may not have been stored: retrying
+    /// it is safe, as appends are idempotent.
+    case storageUnavailable(String)
+
     /// The account has no relayed command with this number, or it is for another replica.
     case unknownCommand(Int64)
 
@@ -57,6 +63,7 @@ public enum SyncServerError: Error, Hashable, Sendable, LocalizedError {
         case .tooManyRecords(let count, let maximum): "A push of \(count) records; the server takes at most \(maximum) at once"
         case .invalidPull(let after, let limit): "Invalid pull after \(after) with limit \(limit): the cursor must be at least 0 and the limit at least 1"
         case .storageFailed(let reason): "The server's store failed, nothing was stored: \(reason)"
+        case .storageUnavailable(let reason): "The server's store is unavailable; retry later: \(reason)"
         case .unknownCommand(let id): "There is no command \(id) for this replica in this account"
         case .commandTooLarge(let size, let maximum): "A command or answer of \(size) bytes; the server keeps at most \(maximum)"
         case .commandRelayUnavailable: "This server's store does not relay commands"

@@ -1,5 +1,6 @@
 import Foundation
 import Pathbase
+import PathbaseTestSupport
 import Testing
 
 @Suite("Assets: a large asset with bounded memory")
@@ -69,23 +70,5 @@ struct GeneratedChunks: AsyncSequence {
             defer { index += 1 }
             return Data(repeating: GeneratedChunks.byte(at: index), count: size)
         }
-    }
-}
-
-/// Reads this process's memory figures from /proc/self/status (Linux).
-enum ProcessMemory {
-
-    /// A figure of /proc/self/status in KiB (`VmRSS`, `VmHWM`), or `nil` off Linux.
-    static func kibibytes(_ field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
-            return Int(line.split(separator: " ").dropFirst().first ?? "")
-        }
-        return nil
-    }
-
-    /// Resets the peak resident size (VmHWM) to the current one.
-    static func resetPeak() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     }
 }
