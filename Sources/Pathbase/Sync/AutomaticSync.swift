@@ -143,8 +143,9 @@ public final class AutomaticSync: Sendable {
         wake.yield(.remote)
     }
 
-    /// Stops syncing: a running request is cancelled, and the replica keeps what it has
-    /// stored (pending records stay pending).
+    /// Stops syncing: the running sync and the live line are cancelled, and the replica
+    /// keeps what it has stored (pending records stay pending). On Linux an HTTP request
+    /// under way still runs to its answer or timeout, unused (see ``HTTPSyncTransport``).
     public func stop() {
         if let listener { listener.observers.removeListener(listener.token) }
         ticks?.cancel()

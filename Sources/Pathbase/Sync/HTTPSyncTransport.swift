@@ -16,6 +16,10 @@ import FoundationNetworking
 /// ``SyncTransportError/refused(status:reason:)`` with the server's reason; a failed
 /// connection throws URLSession's error. Either way the replica keeps its records pending
 /// and its cursor where it was, so the next sync continues.
+///
+/// On Linux, cancelling the calling task does not cancel a request under way: it ends with
+/// its answer or its `timeout` (Foundation there can crash when a request is cancelled as
+/// its connection fails).
 public struct HTTPSyncTransport: CommandRelayTransport {
 
     /// The server's base address, such as `http://127.0.0.1:8080`.
