@@ -7,7 +7,10 @@ import Testing
 /// Fault: the PostgreSQL behind a `pathbase serve` process stops and starts again while
 /// clients push and pull. The test runs a server of its own (``TestPostgresCluster``), so the
 /// other PostgreSQL tests are not disturbed.
-@Suite("Faults: PostgreSQL restarted mid-sync")
+///
+/// It runs in `scripts/reliability` (stage pg-restart, `PATHBASE_FAULT_TESTS=1`), alone in
+/// its process: beside the whole suite on 2 cores its clients missed their deadline once.
+@Suite("Faults: PostgreSQL restarted mid-sync", .enabled(if: ProcessInfo.processInfo.environment["PATHBASE_FAULT_TESTS"] == "1", "a fault test of scripts/reliability (PATHBASE_FAULT_TESTS=1)"))
 struct PostgresRestartTests {
 
     /// How long the server waits for PostgreSQL before it answers 503.
@@ -29,7 +32,7 @@ struct PostgresRestartTests {
         let progress = RestartProgress()
         let clients = 4
         // Alone the test takes about 10 s; beside the whole suite on a loaded machine, longer.
-        let deadline = ContinuousClock.now + .seconds(90)
+        let deadline = ContinuousClock.now + .seconds(180)
         let restart = Task {
             // Let every client sync a few rounds first.
             while await progress.rounds < clients * 3, ContinuousClock.now < deadline {
