@@ -31,7 +31,6 @@ struct PostgresRestartTests {
 
         let progress = RestartProgress()
         let clients = 4
-        // Alone the test takes about 10 s; beside the whole suite on a loaded machine, longer.
         let deadline = ContinuousClock.now + .seconds(180)
         let restart = Task {
             // Let every client sync a few rounds first.
