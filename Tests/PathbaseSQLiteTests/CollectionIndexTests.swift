@@ -21,7 +21,7 @@ struct CollectionIndexTests {
         try accounts.save((0 ..< 200).map { Account(id: $0, email: "user\($0)@example.com", balance: Double($0)) })
         let filter: CollectionFilter<Account> = \.email == "user42@example.com"
         let plan = try database.queryPlan(of: accounts.modelKey, where: accounts.storedPredicate(for: filter), sortedBy: nil)
-        #expect(plan.contains { $0.contains("collection_index_\(accounts.modelKey)_") }, "\(plan)")
+        #expect(plan.contains { $0.contains("value_index_\(accounts.modelKey)_") }, "\(plan)")
         #expect(try accounts.fetch(where: filter).map(\.id) == [42])
         // Unindexed fields still query correctly.
         #expect(try accounts.fetch(where: \.balance >= 198).map(\.id) == [198, 199])

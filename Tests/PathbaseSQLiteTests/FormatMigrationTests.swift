@@ -23,11 +23,39 @@ struct FormatMigrationTests {
         try queue.close()
     }
 
+    /// Version 3: the value tables ordered (model, property, instance), every current
+    /// value in one value index, a declared collection index under its old name.
+    private static let versionThree = """
+        CREATE TABLE current_values_v3 (
+            model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
+            time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+            type INTEGER NOT NULL, value,
+            PRIMARY KEY (model, property, instance)
+        ) WITHOUT ROWID;
+        CREATE TABLE records_v3 (
+            model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
+            time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+            type INTEGER NOT NULL, value,
+            PRIMARY KEY (model, property, instance, time, counter, replica)
+        ) WITHOUT ROWID;
+        INSERT INTO current_values_v3 SELECT model, property, instance, time, counter, replica, type, value FROM current_values;
+        INSERT INTO records_v3 SELECT model, property, instance, time, counter, replica, type, value FROM records;
+        DROP TABLE current_values;
+        DROP TABLE records;
+        ALTER TABLE current_values_v3 RENAME TO current_values;
+        ALTER TABLE records_v3 RENAME TO records;
+        CREATE INDEX records_by_time ON records(time, counter, replica, model, instance, property);
+        CREATE INDEX current_values_by_value ON current_values(model, property, type, value);
+        CREATE INDEX collection_index_1_2 ON current_values(type, value) WHERE model = 1 AND property = 2;
+        PRAGMA user_version = 3;
+        """
+
     /// Version 1: no value index, no list members.
     private func makeVersionOneFile(at path: String) throws {
-        try makeOldFile(at: path, downgrade: """
+        try makeOldFile(at: path, downgrade: Self.versionThree + """
             DROP TABLE list_members;
             DROP INDEX current_values_by_value;
+            DROP INDEX collection_index_1_2;
             PRAGMA user_version = 1;
             """)
     }
@@ -52,13 +80,14 @@ struct FormatMigrationTests {
             (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT count(*) FROM list_members"))
         }
         try queue.close()
-        #expect(version == 3)
+        #expect(version == 4)
         #expect(members == 3)
     }
 
     /// Version 2: `list_members` kept by a trigger.
     private func makeVersionTwoFile(at path: String) throws {
-        try makeOldFile(at: path, downgrade: """
+        try makeOldFile(at: path, downgrade: Self.versionThree + """
+            DROP INDEX collection_index_1_2;
             CREATE TRIGGER list_members_replaced AFTER UPDATE OF type ON current_values
             WHEN old.type = 18 AND new.type <> 18
             BEGIN
@@ -91,7 +120,47 @@ struct FormatMigrationTests {
             (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"))
         }
         try queue.close()
-        #expect(version == 3)
+        #expect(version == 4)
         #expect(triggers == 0)
+    }
+
+    @Test("Opening a version 3 file rebuilds the value tables in instance order; values, history, queries and declared indexes survive")
+    func migratesVersionThree() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("three.sqlite")
+        try makeOldFile(at: path, downgrade: Self.versionThree)
+        let recordsBefore: Int
+        do {
+            let queue = try DatabaseQueue(path: path)
+            recordsBefore = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM records") ?? 0 }
+            try queue.close()
+        }
+
+        let database = try SQLiteDatabase(path: path)
+        let alice = try #require(database.active(id: 1, of: Person.self))
+        let bob = try #require(database.active(id: 2, of: Person.self))
+        #expect(database.all(of: Person.self).map(\.name).sorted() == ["Alice", "Bob", "Carol", "Dan"])
+        #expect(bob.referrers(through: \Person.friends).map(\.name) == ["Carol", "Dan"])
+        #expect(alice.referrers(through: \Person.partner).map(\.name) == ["Carol"])
+        #expect(database.fetch(QueryDescriptor<Person>(where: \.age >= 40, sortBy: \.age)).map(\.name) == ["Bob", "Carol"])
+        #expect(database.records(after: nil).count == recordsBefore)
+        bob.age = 41
+        #expect(database.history(of: bob.path(of: .age), as: Int.self).map(\.value) == [40, 41])
+        database.close()
+
+        let queue = try DatabaseQueue(path: path)
+        let (version, primaryKey, indexes) = try queue.read { db in
+            (
+                try Int.fetchOne(db, sql: "PRAGMA user_version"),
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('current_values') WHERE pk > 0 ORDER BY pk"),
+                try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"))
+            )
+        }
+        try queue.close()
+        #expect(version == 4)
+        #expect(primaryKey == ["model", "instance", "property"])
+        #expect(indexes.contains("value_index_1_2"))
+        #expect(!indexes.contains("current_values_by_value") && !indexes.contains("collection_index_1_2"))
+        #expect(indexes.isSuperset(of: ["records_by_time", "current_statuses"]))
     }
 }

@@ -90,7 +90,7 @@ final class Connection {
                             throw SQLiteDatabaseError.newerFormat(path: displayPath, found: version, supported: Schema.formatVersion)
                         } else {
                             fileKeepsHistory = try Schema.keepsHistory(in: db) ?? fileKeepsHistory
-                            try Schema.migrate(db, from: version)
+                            try Schema.migrate(db, from: version, keepsHistory: fileKeepsHistory)
                         }
                         return .commit
                     }

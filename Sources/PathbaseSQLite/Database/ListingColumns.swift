@@ -2,44 +2,40 @@ import Foundation
 import GRDBSQLite
 import Pathbase
 
-/// The current values of the properties of models listed in the running transaction, each
-/// property read with one range scan, so that a listing — `all(of:)`, then every property
-/// of every instance — costs one scan per property instead of one b-tree descent per value.
+/// The current values of the models listed in the running transaction, each model read
+/// with one range scan, so that a listing — `all(of:)`, then every property of every
+/// instance — costs one scan instead of one b-tree descent per value.
 ///
 /// Listing a model's current instances inside a transaction (`read { }` or `batch { }`)
-/// marks the model. The first read of one of its properties then scans that property's
-/// range of `current_values` (the primary key is ordered model, property, instance, so it
-/// is contiguous) and answers this and later reads of the property from memory.
+/// marks the model. The first read of one of its properties then scans the model's range
+/// of `current_values` (the primary key is ordered model, instance, property, so it is
+/// contiguous) and answers this and later reads of its properties from memory.
 ///
 /// What is kept is exactly what the file holds for the transaction: other connections can't
 /// change what a transaction sees, and everything is dropped when the transaction ends, when
 /// it or one of its savepoints rolls back, and when this connection changed any row since
-/// the columns were read (`sqlite3_total_changes64`); a model must be listed again after
-/// that. A property with more than ``maximumRows`` rows is not kept (memory), and a value
+/// the values were read (`sqlite3_total_changes64`); a model must be listed again after
+/// that. A model with more than ``maximumRows`` values is not kept (memory), and a value
 /// whose storage class is not the one its tag writes (a file edited by hand) is read from
 /// the file, as without the columns. Used while holding the database's lock.
 final class ListingColumns: RowMirror {
 
-    /// The most rows one kept property may have: about 60 bytes each.
-    static let maximumRows = 200_000
+    /// The most values one kept model may have: about 60 bytes each.
+    static let maximumRows = 1_000_000
 
     /// What a read of a path finds here.
     enum Lookup {
-        /// The path's property is not kept: read the file.
+        /// The path's model is not kept: read the file.
         case notKept
-        /// The property is kept and the path has no current value.
+        /// The model is kept and the path has no current value.
         case absent
         /// The path's current value.
         case kept(KeptValue)
     }
 
-    private struct ColumnKey: Hashable {
-        let model: ModelKey
-        let property: PropertyKey
-    }
-
-    /// A kept property: its values by instance; `nil` when it has too many rows to keep.
-    private var columns: [ColumnKey: [InstanceKey: KeptValue?]?] = [:]
+    /// A kept model: its properties' values by instance (`nil`: read that value from the
+    /// file); `nil` when it has too many values to keep.
+    private var models: [ModelKey: [PropertyKey: [InstanceKey: KeptValue?]]?] = [:]
     /// The models listed, with how many instances each listing returned.
     private var listedModels: [ModelKey: Int] = [:]
     private var changesWhenListed: Int64 = 0
@@ -51,21 +47,20 @@ final class ListingColumns: RowMirror {
         listedModels[model] = instances
     }
 
-    /// The current value of `path`, if its property is kept or its model was listed.
+    /// The current value of `path`, if its model was listed.
     func value(at path: Path, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Lookup {
         guard !listedModels.isEmpty else { return .notKept }
         dropIfChanged(connection: connection)
         guard let instances = listedModels[path.model] else { return .notKept }
-        let key = ColumnKey(model: path.model, property: path.property)
-        let column: [InstanceKey: KeptValue?]?
-        if let known = columns[key] {
-            column = known
+        let columns: [PropertyKey: [InstanceKey: KeptValue?]]?
+        if let known = models[path.model] {
+            columns = known
         } else {
-            column = try scan(key, expectedRows: instances, connection: connection)
-            columns[key] = column
+            columns = try scan(path.model, instances: instances, connection: connection)
+            models[path.model] = columns
         }
-        guard let column else { return .notKept }
-        switch column[path.instance] {
+        guard let columns else { return .notKept }
+        switch columns[path.property]?[path.instance] {
         case nil: return .absent
         case .some(nil): return .notKept
         case .some(.some(let value)): return .kept(value)
@@ -74,7 +69,7 @@ final class ListingColumns: RowMirror {
 
     /// The transaction ended: what it saw may change.
     func transactionEnded() {
-        columns.removeAll()
+        models.removeAll()
         listedModels.removeAll()
     }
 
@@ -97,32 +92,40 @@ final class ListingColumns: RowMirror {
         }
     }
 
-    /// Reads one property's current values; `nil` if it has more than ``maximumRows``.
-    private func scan(_ key: ColumnKey, expectedRows: Int, connection: OpaquePointer) throws(SQLiteDatabaseError) -> [InstanceKey: KeptValue?]? {
+    /// Reads a model's current values by property; `nil` if it has more than ``maximumRows``.
+    private func scan(_ model: ModelKey, instances: Int, connection: OpaquePointer) throws(SQLiteDatabaseError) -> [PropertyKey: [InstanceKey: KeptValue?]]? {
         if scanStatement == nil {
             scanStatement = try Statement(
-                sql: "SELECT instance, type, value, time, counter, replica FROM current_values WHERE model = ?1 AND property = ?2",
+                sql: "SELECT instance, type, value, time, counter, replica, property FROM current_values WHERE model = ?1",
                 connection: connection
             )
         }
         guard let scan = scanStatement else { return nil }
         defer { scan.reset() }
-        scan.bind(key.model, at: 1)
-        scan.bind(key.property, at: 2)
-        var values: [InstanceKey: KeptValue?] = [:]
-        values.reserveCapacity(min(expectedRows, Self.maximumRows))
+        scan.bind(model, at: 1)
+        var columns: [PropertyKey: [InstanceKey: KeptValue?]] = [:]
+        var rows = 0
         while true {
             switch scan.step() {
             case SQLITE_ROW:
-                guard values.count < Self.maximumRows else { return nil }
+                rows += 1
+                guard rows <= Self.maximumRows else { return nil }
+                let property = PropertyKey(truncatingIfNeeded: scan.int64(at: 6))
                 // `nil` (kept as such) marks a value to read from the file.
-                values.updateValue(KeptValue(scan), forKey: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)))
+                columns[property, default: Self.column(capacity: instances)]
+                    .updateValue(KeptValue(scan), forKey: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)))
             case SQLITE_DONE:
-                return values
+                return columns
             case let code:
                 throw .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)))
             }
         }
+    }
+
+    private static func column(capacity: Int) -> [InstanceKey: KeptValue?] {
+        var column: [InstanceKey: KeptValue?] = [:]
+        column.reserveCapacity(min(capacity, maximumRows))
+        return column
     }
 }
 

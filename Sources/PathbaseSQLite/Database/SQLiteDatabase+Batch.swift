@@ -63,6 +63,12 @@ extension SQLiteDatabase {
             rollback()
             throw error
         }
+        do throws(SQLiteDatabaseError) {
+            try writePending(try writeHandle())
+        } catch {
+            // The transaction's failure now (writePending recorded it): thrown below.
+            transaction.failed(error)
+        }
         if let failure = transaction.ended() {
             rollback()
             throw failure
@@ -79,6 +85,8 @@ extension SQLiteDatabase {
     private func runSavepoint<Result>(_ body: () throws -> Result) throws -> Result {
         if let failure = transaction.failure { throw failure }
         do {
+            // Pending writes belong before the savepoint: a rollback to it must keep them.
+            _ = try openHandle()
             try execute(statements.savepoint)
         } catch {
             transaction.failed(error)
@@ -106,6 +114,7 @@ extension SQLiteDatabase {
         }
         if let failure = transaction.failure { throw failure }
         do {
+            _ = try openHandle()
             try execute(statements.releaseSavepoint)
         } catch {
             transaction.failed(error)

@@ -51,9 +51,10 @@ extension SQLiteDatabase {
     }
 
     /// Writes one record: into `records` (with history) and into `current_values` if newer.
+    /// Inside a batch, a plain value waits in ``PendingWrites`` to be written with others.
     /// Called while holding the lock.
     func write<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) {
-        _ = try openHandle()
+        let handle = try writeHandle()
         if transaction.inBatch, let failure = transaction.failure {
             // The batch already failed and will roll back: write nothing more.
             throw failure
@@ -66,8 +67,16 @@ extension SQLiteDatabase {
             throw error
         }
         if transaction.inBatch {
+            if path.property != PropertyKey.instanceId, encoded.tag != ValueTag.integerArray.rawValue {
+                pendingWrites.append(PendingWrites.Row(path: path, timestamp: timestamp, tag: encoded.tag, value: encoded.value))
+                if pendingWrites.isFull { try writePending(handle) }
+                return
+            }
+            // Written now, after the writes before it: its mirrors need to know whether it
+            // became current.
+            try writePending(handle)
             do throws(SQLiteDatabaseError) {
-                try writeRecord(encoded, for: path, timestamp: timestamp)
+                try writeRecord(encoded, for: path, timestamp: timestamp, handle: handle)
             } catch {
                 transaction.failed(error)
                 throw error
@@ -76,27 +85,27 @@ extension SQLiteDatabase {
             // Two statements: one transaction, so the record and the current value agree.
             try execute(statements.begin)
             do throws(SQLiteDatabaseError) {
-                try writeRecord(encoded, for: path, timestamp: timestamp)
+                try writeRecord(encoded, for: path, timestamp: timestamp, handle: handle)
                 try execute(statements.commit)
             } catch {
                 rollback()
                 throw error
             }
         } else {
-            try writeRecord(encoded, for: path, timestamp: timestamp)
+            try writeRecord(encoded, for: path, timestamp: timestamp, handle: handle)
         }
     }
 
     @inline(__always)
-    private func writeRecord(_ encoded: (tag: Int64, value: StoredValue), for path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) {
+    private func writeRecord(_ encoded: (tag: Int64, value: StoredValue), for path: Path, timestamp: Timestamp, handle: OpaquePointer) throws(SQLiteDatabaseError) {
         if keepsHistory {
             try execute(bound(statements.insertRecord, encoded, path, timestamp))
         }
         try execute(bound(statements.upsertCurrent, encoded, path, timestamp))
         if path.property == PropertyKey.instanceId {
-            if sqlite3_changes(try openHandle()) > 0 { activeInstances.statusWritten(path, tag: encoded.tag, value: encoded.value) }
+            if sqlite3_changes(handle) > 0 { activeInstances.statusWritten(path, tag: encoded.tag, value: encoded.value) }
         } else if encoded.tag == ValueTag.integerArray.rawValue, case .blob(let bytes) = encoded.value,
-                  sqlite3_changes(try openHandle()) > 0 {
+                  sqlite3_changes(handle) > 0 {
             try replaceListMembers(of: path, with: ListMembers.decode(bytes))
         }
     }

@@ -83,6 +83,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     let activeInstances = ActiveInstances()
     /// The properties of models listed in the running transaction, one scan each.
     let listingColumns = ListingColumns()
+    let valueIndexes = ValueIndexes()
+    let pendingWrites = PendingWrites()
     /// Batch nesting, the batch's first failure, and the caches a rollback must reset.
     let transaction = TransactionState()
 
@@ -129,6 +131,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         transaction.register(codec)
         transaction.register(activeInstances)
         transaction.register(listingColumns)
+        transaction.register(pendingWrites)
         if let newest = connection.newestTimestamp {
             clock.receive(newest)
         }
@@ -167,6 +170,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         queryStatements.finalize()
         activeInstances.finalize()
         listingColumns.finalize()
+        pendingWrites.finalize()
         codec.finalize()
         do throws(SQLiteDatabaseError) {
             try connection.close()
@@ -179,11 +183,30 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
 
     // MARK: Helpers for the operations (called while holding the lock)
 
-    /// The connection handle, or ``SQLiteDatabaseError/closed``.
+    /// The connection's handle, for reading: the batch's pending writes are written first,
+    /// so that every read sees them.
     @inline(__always)
     func openHandle() throws(SQLiteDatabaseError) -> OpaquePointer {
         guard let connection else { throw .closed }
+        if !pendingWrites.isEmpty { try writePending(connection.handle) }
         return connection.handle
+    }
+
+    /// The connection's handle, for writing: pending writes stay pending.
+    @inline(__always)
+    func writeHandle() throws(SQLiteDatabaseError) -> OpaquePointer {
+        guard let connection else { throw .closed }
+        return connection.handle
+    }
+
+    /// Writes the batch's pending writes; a failure fails the batch.
+    func writePending(_ handle: OpaquePointer) throws(SQLiteDatabaseError) {
+        do throws(SQLiteDatabaseError) {
+            try pendingWrites.write(keepsHistory: keepsHistory, connection: handle)
+        } catch {
+            transaction.failed(error)
+            throw error
+        }
     }
 
     /// The error of the last failed call, with SQLite's message.

@@ -60,13 +60,20 @@ struct Statements {
     /// (?1 model, ?2 property, ?3 instance, ?4 member): records one element of a path's list.
     let insertListMember: Statement
 
-    /// (?1 model, ?2 property, ?3 target) → the instances whose current value (an `Int`, as
-    /// references are stored) is the target, ascending: (instance).
-    let selectReferrers: Statement
-
     /// (?1 model, ?2 property, ?3 target) → the instances whose current list contains the
     /// target, ascending: (instance).
     let selectListReferrers: Statement
+
+    /// The conflict clause of an insert into `current_values`: a row replaces the current
+    /// one only if its timestamp is newer.
+    static let newestWins = """
+
+        ON CONFLICT(model, instance, property) DO UPDATE SET
+            time = excluded.time, counter = excluded.counter, replica = excluded.replica,
+            type = excluded.type, value = excluded.value
+        WHERE (excluded.time, excluded.counter, excluded.replica)
+            > (current_values.time, current_values.counter, current_values.replica)
+        """
 
     init(connection: OpaquePointer) throws(SQLiteDatabaseError) {
         func make(_ sql: String) throws(SQLiteDatabaseError) -> Statement {
@@ -86,12 +93,7 @@ struct Statements {
         upsertCurrent = try make("""
             INSERT INTO current_values(model, property, instance, time, counter, replica, type, value)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            ON CONFLICT(model, property, instance) DO UPDATE SET
-                time = excluded.time, counter = excluded.counter, replica = excluded.replica,
-                type = excluded.type, value = excluded.value
-            WHERE (excluded.time, excluded.counter, excluded.replica)
-                > (current_values.time, current_values.counter, current_values.replica)
-            """)
+            """ + Statements.newestWins)
         selectCurrent = try make("""
             SELECT type, value, time, counter, replica FROM current_values
             WHERE model = ?1 AND property = ?2 AND instance = ?3
@@ -131,11 +133,6 @@ struct Statements {
             """)
         deleteListMembers = try make("DELETE FROM list_members WHERE model = ?1 AND property = ?2 AND instance = ?3")
         insertListMember = try make("INSERT OR IGNORE INTO list_members(model, property, instance, member) VALUES (?1, ?2, ?3, ?4)")
-        selectReferrers = try make("""
-            SELECT instance FROM current_values
-            WHERE model = ?1 AND property = ?2 AND type = \(ValueTag.int.rawValue) AND value = ?3
-            ORDER BY instance
-            """)
         // A list replaced by a value of another type leaves its rows: check the current type.
         selectListReferrers = try make("""
             SELECT m.instance FROM list_members m CROSS JOIN current_values c
@@ -155,7 +152,7 @@ struct Statements {
             begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
             beginDeferred, insertRecord, upsertCurrent, selectCurrent, selectRecordAt, selectCurrentStatuses,
             selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRecordsAtPath,
-            selectNewestCurrent, deleteListMembers, insertListMember, selectReferrers, selectListReferrers,
+            selectNewestCurrent, deleteListMembers, insertListMember, selectListReferrers,
         ] {
             statement.finalize()
         }

@@ -22,7 +22,7 @@ import Pathbase
 /// the query starts from a condition's rows, see ``checksStatus``). Every property a condition
 /// or the sort reads is joined once. A condition that is a top-level conjunct and can only
 /// hold for a stored value of its type is met only by rows of its property: the query
-/// starts from those, a range of the value index `current_values_by_value` (or of
+/// starts from those, a range of the property's value index `value_index_M_P` (or of
 /// `list_members`), with plain comparisons. Any other condition says what a missing, `nil`
 /// or differently typed value evaluates to (the model then reads its default), so SQL
 /// returns exactly what evaluating the filter on models returns. Ids, property ids and
@@ -31,6 +31,10 @@ struct QuerySQL {
 
     private(set) var text = ""
     private(set) var parameters: [QueryOperand] = []
+
+    /// The properties whose value index the statement starts from: create them before
+    /// running it (``SQLiteDatabase/prepareValueIndex(model:property:)``).
+    private(set) var indexedProperties: [PropertyKey] = []
 
     /// Whether the statement selects only active instances and pages. When `false`, it
     /// returns every match in order, and the caller keeps the active ones and pages.
@@ -47,6 +51,7 @@ struct QuerySQL {
             guard let again = builder.condition(for: predicate, topLevel: true) else { return nil }
             condition = again
         }
+        indexedProperties = builder.startProperty.map { [$0] } ?? []
         let instance = builder.instance
         var order = instance
         if let sort {
@@ -118,6 +123,8 @@ struct QuerySQL {
         let instance: String
         /// Tables whose rows a top-level condition requires; the query starts from them.
         var innerJoins: [InnerJoin] = []
+        /// The property of `current_values` the query starts from, if it does.
+        var startProperty: PropertyKey?
         var leftJoins = ""
         var whereParameters: [QueryOperand] = []
         var orderParameters: [QueryOperand] = []
@@ -144,6 +151,7 @@ struct QuerySQL {
             aliases[property] = alias
             let key = "\(alias).model = \(model) AND \(alias).property = \(property)"
             if inner {
+                if innerJoins.isEmpty { startProperty = property }
                 innerJoins.append(InnerJoin(table: "current_values", alias: alias, on: key, parameters: []))
             } else {
                 leftJoins += "\nLEFT JOIN current_values \(alias) ON \(key) AND \(alias).instance = \(instance)"

@@ -11,6 +11,9 @@ extension SQLiteDatabase: QueryPushdownDatabase {
               query.parameters.count < 32_000 else { return nil }
         return lock.withLock { () -> [InstanceKey]? in
             do throws(SQLiteDatabaseError) {
+                for property in query.indexedProperties {
+                    try prepareValueIndex(model: model, property: property)
+                }
                 let statement = try queryStatements.statement(for: query.text, connection: try openHandle())
                 defer { statement.reset() }
                 queryStatements.answered += 1
@@ -65,12 +68,20 @@ extension SQLiteDatabase: InverseLookupDatabase {
         lock.withLock { () -> [InstanceKey]? in
             do throws(SQLiteDatabaseError) {
                 let connection = try openHandle()
-                let statement = inList ? statements.selectListReferrers : statements.selectReferrers
+                let statement: Statement
+                if inList {
+                    statement = statements.selectListReferrers
+                    statement.bind(model, at: 1)
+                    statement.bind(property, at: 2)
+                    statement.bind(target, at: 3)
+                } else {
+                    // Ids in the text, so that SQLite uses the property's (partial) value index.
+                    try prepareValueIndex(model: model, property: property)
+                    statement = try queryStatements.referrersStatement(model: model, property: property, connection: connection)
+                    statement.bind(target, at: 1)
+                }
                 defer { statement.reset() }
                 queryStatements.answered += 1
-                statement.bind(model, at: 1)
-                statement.bind(property, at: 2)
-                statement.bind(target, at: 3)
                 // The set is taken at the first row, inside the statement's read transaction.
                 var active: Set<InstanceKey>?
                 var ids: [InstanceKey] = []
@@ -109,6 +120,7 @@ final class QueryStatementCache {
     /// Enough for the query shapes of an app's screens; beyond it, the cache starts over.
     private let capacity = 64
     private var statements: [String: Statement] = [:]
+    private var referrers: [PropertyColumn: Statement] = [:]
 
     /// Queries and inverse lookups answered (``SQLiteDatabase/queriesAnsweredInSQL``).
     var answered = 0
@@ -121,8 +133,27 @@ final class QueryStatementCache {
         return statement
     }
 
+    /// (?1 target) → the instances whose current value of (model, property) is the target
+    /// (an `Int`, as references are stored), ascending. The ids are in the text, so that
+    /// SQLite uses the property's partial value index; kept by (model, property) rather than
+    /// by text, since building the text cost more than running the lookup.
+    func referrersStatement(model: ModelKey, property: PropertyKey, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Statement {
+        let key = PropertyColumn(model: model, property: property)
+        if let statement = referrers[key] { return statement }
+        if referrers.count >= capacity { finalize() }
+        let statement = try Statement(sql: """
+            SELECT instance FROM current_values
+            WHERE model = \(model) AND property = \(property) AND type = \(ValueTag.int.rawValue) AND value = ?1
+            ORDER BY instance
+            """, connection: connection)
+        referrers[key] = statement
+        return statement
+    }
+
     func finalize() {
         for statement in statements.values { statement.finalize() }
+        for statement in referrers.values { statement.finalize() }
         statements.removeAll()
+        referrers.removeAll()
     }
 }

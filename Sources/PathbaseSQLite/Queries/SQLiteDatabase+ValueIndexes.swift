@@ -1,29 +1,46 @@
 import GRDBSQLite
 import Pathbase
 
-/// A collection's declared indexes: a partial index over the current values of one
-/// (model, property), which SQLite prefers to the whole value index for that property's
-/// conditions (a smaller tree, and it stays small as other models grow).
+/// Value indexes: a partial index over the current values of one (model, property)
+/// (``Schema/createValueIndexSQL(model:property:)``), which queries and inverse lookups of
+/// that property start from. A collection's declared indexes are created when the
+/// collection is opened; a model's, the first time a query or an inverse lookup needs one.
+/// Properties nobody queries have none, so writing them costs no index page.
 extension SQLiteDatabase: ValueIndexingDatabase {
 
     package func createValueIndex(model: ModelKey, property: PropertyKey) throws {
-        // Ids are trusted integers (derived keys), written into the text like the queries do.
-        let sql = """
-            CREATE INDEX IF NOT EXISTS collection_index_\(model)_\(property)
-            ON current_values(type, value) WHERE model = \(model) AND property = \(property)
-            """
         try lock.withLock { () throws(SQLiteDatabaseError) in
-            let statement = try Statement(sql: sql, connection: try openHandle())
-            defer { statement.finalize() }
-            let code = statement.step()
-            guard code == SQLITE_DONE else { throw error(code) }
+            try createValueIndexNow(model: model, property: property)
         }
     }
 
-    /// The rows of `EXPLAIN QUERY PLAN` for the SQL a query runs (for tests and tuning).
+    /// Creates the value index of (model, property) if the file lacks it and may get it now:
+    /// outside a transaction (an index created inside one would be rolled back with it, and
+    /// `read { }` must not write) and on a writable file. Otherwise the query runs without
+    /// it: correct, by a scan of the model's rows. Called while holding the lock.
+    func prepareValueIndex(model: ModelKey, property: PropertyKey) throws(SQLiteDatabaseError) {
+        guard !valueIndexes.contains(model: model, property: property) else { return }
+        let handle = try openHandle()
+        guard !transaction.inBatch, sqlite3_db_readonly(handle, "main") == 0 else { return }
+        try createValueIndexNow(model: model, property: property)
+    }
+
+    private func createValueIndexNow(model: ModelKey, property: PropertyKey) throws(SQLiteDatabaseError) {
+        let statement = try Statement(sql: Schema.createValueIndexSQL(model: model, property: property), connection: try openHandle())
+        defer { statement.finalize() }
+        let code = statement.step()
+        guard code == SQLITE_DONE else { throw error(code) }
+        valueIndexes.insert(model: model, property: property)
+    }
+
+    /// The rows of `EXPLAIN QUERY PLAN` for the SQL a query runs (for tests and tuning),
+    /// once the value indexes it uses exist.
     package func queryPlan(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?) throws -> [String] {
         guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, offset: 0, limit: nil) else { return [] }
         return try lock.withLock { () throws(SQLiteDatabaseError) -> [String] in
+            for property in query.indexedProperties {
+                try prepareValueIndex(model: model, property: property)
+            }
             let statement = try Statement(sql: "EXPLAIN QUERY PLAN " + query.text, connection: try openHandle())
             defer { statement.finalize() }
             for (offset, parameter) in query.parameters.enumerated() {
@@ -38,6 +55,23 @@ extension SQLiteDatabase: ValueIndexingDatabase {
                 }
             }
         }
+    }
+}
+
+/// The value indexes this connection knows the file has (it created them, or found them
+/// when it last looked). Another connection may create more; creating one that exists is a
+/// no-op, so an index unknown here costs one `CREATE INDEX IF NOT EXISTS` before the next
+/// query outside a transaction. Used while holding the database's lock.
+final class ValueIndexes {
+
+    private var known: Set<PropertyColumn> = []
+
+    func contains(model: ModelKey, property: PropertyKey) -> Bool {
+        known.contains(PropertyColumn(model: model, property: property))
+    }
+
+    func insert(model: ModelKey, property: PropertyKey) {
+        known.insert(PropertyColumn(model: model, property: property))
     }
 }
 
