@@ -33,44 +33,52 @@ final class ListingColumns: RowMirror {
         case kept(KeptValue)
     }
 
-    /// A kept model: its properties' values by instance (`nil`: read that value from the
-    /// file); `nil` when it has too many values to keep.
-    private var models: [ModelKey: [PropertyKey: [InstanceKey: KeptValue?]]?] = [:]
-    /// The models listed, with how many instances each listing returned.
-    private var listedModels: [ModelKey: Int] = [:]
+    /// What is known of a listed model.
+    private enum Model {
+        /// Listed (with how many instances), not read yet.
+        case listed(instances: Int)
+        /// Its values are in ``values``.
+        case kept
+        /// Too many values to keep: read them from the file.
+        case tooMany
+    }
+
+    private var models: [ModelKey: Model] = [:]
+    /// The current values of the kept models, by path (`nil`: read that value from the
+    /// file). One table for all, so that a read is one hash lookup.
+    private var values: [Path: KeptValue?] = [:]
     private var changesWhenListed: Int64 = 0
     private var scanStatement: Statement?
 
     /// A model's current instances were listed in the running transaction.
     func listed(_ model: ModelKey, instances: Int, connection: OpaquePointer) {
         dropIfChanged(connection: connection)
-        listedModels[model] = instances
+        if models[model] == nil { models[model] = .listed(instances: instances) }
     }
 
     /// The current value of `path`, if its model was listed.
     func value(at path: Path, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Lookup {
-        guard !listedModels.isEmpty else { return .notKept }
+        guard !models.isEmpty else { return .notKept }
         dropIfChanged(connection: connection)
-        guard let instances = listedModels[path.model] else { return .notKept }
-        let columns: [PropertyKey: [InstanceKey: KeptValue?]]?
-        if let known = models[path.model] {
-            columns = known
-        } else {
-            columns = try scan(path.model, instances: instances, connection: connection)
-            models[path.model] = columns
-        }
-        guard let columns else { return .notKept }
-        switch columns[path.property]?[path.instance] {
-        case nil: return .absent
-        case .some(nil): return .notKept
-        case .some(.some(let value)): return .kept(value)
+        switch models[path.model] {
+        case nil, .tooMany?:
+            return .notKept
+        case .listed(let instances)?:
+            models[path.model] = try scan(path.model, instances: instances, connection: connection) ? .kept : .tooMany
+            return try value(at: path, connection: connection)
+        case .kept?:
+            switch values[path] {
+            case nil: return .absent
+            case .some(nil): return .notKept
+            case .some(.some(let value)): return .kept(value)
+            }
         }
     }
 
     /// The transaction ended: what it saw may change.
     func transactionEnded() {
         models.removeAll()
-        listedModels.removeAll()
+        values.removeAll()
     }
 
     func rowsRolledBack() {
@@ -92,40 +100,41 @@ final class ListingColumns: RowMirror {
         }
     }
 
-    /// Reads a model's current values by property; `nil` if it has more than ``maximumRows``.
-    private func scan(_ model: ModelKey, instances: Int, connection: OpaquePointer) throws(SQLiteDatabaseError) -> [PropertyKey: [InstanceKey: KeptValue?]]? {
+    /// Reads a model's current values into ``values``; `false` (and nothing kept) if it has
+    /// more than ``maximumRows``.
+    private func scan(_ model: ModelKey, instances: Int, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Bool {
         if scanStatement == nil {
             scanStatement = try Statement(
                 sql: "SELECT instance, type, value, time, counter, replica, property FROM current_values WHERE model = ?1",
                 connection: connection
             )
         }
-        guard let scan = scanStatement else { return nil }
+        guard let scan = scanStatement else { return false }
         defer { scan.reset() }
         scan.bind(model, at: 1)
-        var columns: [PropertyKey: [InstanceKey: KeptValue?]] = [:]
+        values.reserveCapacity(values.count + min(instances * 4, Self.maximumRows))
         var rows = 0
         while true {
             switch scan.step() {
             case SQLITE_ROW:
                 rows += 1
-                guard rows <= Self.maximumRows else { return nil }
-                let property = PropertyKey(truncatingIfNeeded: scan.int64(at: 6))
+                guard rows <= Self.maximumRows else {
+                    values = values.filter { $0.key.model != model }
+                    return false
+                }
+                let path = Path(
+                    model: model,
+                    instance: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)),
+                    property: PropertyKey(truncatingIfNeeded: scan.int64(at: 6))
+                )
                 // `nil` (kept as such) marks a value to read from the file.
-                columns[property, default: Self.column(capacity: instances)]
-                    .updateValue(KeptValue(scan), forKey: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)))
+                values.updateValue(KeptValue(scan), forKey: path)
             case SQLITE_DONE:
-                return columns
+                return true
             case let code:
                 throw .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)))
             }
         }
-    }
-
-    private static func column(capacity: Int) -> [InstanceKey: KeptValue?] {
-        var column: [InstanceKey: KeptValue?] = [:]
-        column.reserveCapacity(min(capacity, maximumRows))
-        return column
     }
 }
 
