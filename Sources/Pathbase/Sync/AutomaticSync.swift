@@ -177,12 +177,7 @@ public final class AutomaticSync: Sendable {
                     var report = try await replica.sync()
                     // Commands other replicas left for this one; their changes go out at once.
                     if replica.relaysCommands, try await replica.runReceivedCommands() > 0 {
-                        let after = try await replica.sync()
-                        report.pushed += after.pushed
-                        report.acknowledged += after.acknowledged
-                        report.rejected += after.rejected
-                        report.pulled += after.pulled
-                        report.cursor = after.cursor
+                        report.add(try await replica.sync())
                     }
                     status.set(.idle(lastReport: report))
                     status.notePulled(to: report.cursor)
