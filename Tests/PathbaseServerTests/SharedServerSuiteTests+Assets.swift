@@ -243,6 +243,28 @@ extension SharedServerSuiteTests {
         }
     }
 
+    @Test("an upload interrupted on one server resumes through another server on the same database, and the content is downloaded from the first", arguments: StoreKind.persistent)
+    func uploadResumesOnAnotherServer(kind: StoreKind) async throws {
+        let stores = try await kind.makeShared(count: 2)
+        let east = SyncServer(store: stores[0])
+        let west = SyncServer(store: stores[1])
+        let token = try await east.addAccount(named: "studio")
+        let bytes = content(seed: 8)
+        let phoneFile = InMemoryHistoryDatabase()
+        let asset = try await phoneFile.storeAsset(bytes)
+        _ = try await InProcessTransport(server: east, token: token).uploadAssetChunk(bytes.prefix(Replica.assetChunkSize), of: asset, at: 0)
+
+        let phone = try Replica(database: phoneFile, transport: InProcessTransport(server: west, token: token))
+        ServerRecording.create(in: phoneFile, id: 1, title: "two servers", audio: asset)
+        let report = try await phone.sync()
+        #expect(report.uploadedAssetBytes == asset.size - Int64(Replica.assetChunkSize), "\(report)")
+
+        let laptopFile = InMemoryHistoryDatabase()
+        let laptop = try Replica(database: laptopFile, transport: InProcessTransport(server: east, token: token))
+        #expect(try await laptop.sync().downloadedAssets == 1)
+        #expect(try laptopFile.assetStore().data(of: asset) == bytes)
+    }
+
     @Test("AutomaticSync moves assets through the same path", arguments: [StoreKind.sqlite])
     func automaticSyncMovesAssets(kind: StoreKind) async throws {
         let server = SyncServer(store: try await kind.make())
