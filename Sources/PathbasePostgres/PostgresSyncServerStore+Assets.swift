@@ -16,15 +16,15 @@ import PostgresNIO
 /// A read fetches only the rows of the range asked for.
 extension PostgresSyncServerStore {
 
-    public func storedAssets(_ hashes: [String], in account: AccountID) async throws -> [String: StoredAsset] {
+    public func storedAssets(_ hashes: [String], in account: AccountID) async throws -> [String: AssetUploadState] {
         try await run { [self] in
             let rows = try await client.query("""
                 SELECT hash, size, received, complete FROM assets
                 WHERE account = \(account.rawValue) AND hash = ANY(\(hashes)::text[])
                 """, logger: logger)
-            var stored: [String: StoredAsset] = [:]
+            var stored: [String: AssetUploadState] = [:]
             for try await (hash, size, received, complete) in rows.decode((String, Int64, Int64, Bool).self) {
-                stored[hash] = StoredAsset(size: size, received: received, isComplete: complete)
+                stored[hash] = AssetUploadState(asset: try Asset(hash: hash, size: size), received: received, isComplete: complete)
             }
             return stored
         }

@@ -37,9 +37,9 @@ extension SyncServer {
         let missing = request.assets.compactMap { asset -> AssetUploadState? in
             guard seen.insert(asset).inserted else { return nil }
             guard let held = stored[asset.hash] else { return AssetUploadState(asset: asset, received: 0, isComplete: false) }
-            if held.isComplete, held.size == asset.size { return nil }
+            if held.isComplete, held.asset.size == asset.size { return nil }
             // Another size than the one stored is content to upload from the start.
-            return AssetUploadState(asset: asset, received: held.size == asset.size ? held.received : 0, isComplete: false)
+            return AssetUploadState(asset: asset, received: held.asset.size == asset.size ? held.received : 0, isComplete: false)
         }
         return AssetInventoryResponse(missing: missing)
     }
@@ -59,12 +59,12 @@ extension SyncServer {
         }
         if let held = try await store.storedAssets([asset.hash], in: account)[asset.hash] {
             if held.isComplete {
-                guard held.size == asset.size else {
-                    throw SyncServerError.invalidAssetRequest("the server holds asset \(asset.hash) with \(held.size) bytes, not \(asset.size)")
+                guard held.asset.size == asset.size else {
+                    throw SyncServerError.invalidAssetRequest("the server holds asset \(asset.hash) with \(held.asset.size) bytes, not \(asset.size)")
                 }
                 return AssetUploadState(asset: asset, received: asset.size, isComplete: true)
             }
-            if held.size != asset.size {
+            if held.asset.size != asset.size {
                 // An upload that declared another size can never complete: start again.
                 guard offset == 0 else {
                     throw SyncServerError.assetOffsetMismatch(hash: asset.hash, offset: offset, received: 0)
@@ -96,11 +96,11 @@ extension SyncServer {
         guard let held = try await store.storedAssets([hash], in: account)[hash], held.isComplete else {
             throw SyncServerError.unknownAsset(hash)
         }
-        guard offset < held.size || (offset == 0 && held.size == 0) else {
-            throw SyncServerError.assetRangeNotSatisfiable(offset: offset, size: held.size)
+        guard offset < held.asset.size || (offset == 0 && held.asset.size == 0) else {
+            throw SyncServerError.assetRangeNotSatisfiable(offset: offset, size: held.asset.size)
         }
         let bytes = try await store.assetChunk(hash, from: offset, maxCount: min(maxCount, Self.maximumAssetChunkSize), in: account)
-        return AssetDownload(bytes: bytes, offset: offset, assetSize: held.size)
+        return AssetDownload(bytes: bytes, offset: offset, assetSize: held.asset.size)
     }
 
     /// Reads the stored content back, chunk by chunk, and compares its hash; a mismatch

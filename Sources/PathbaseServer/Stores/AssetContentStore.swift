@@ -22,9 +22,10 @@ import Pathbase
 /// from any thread.
 public protocol AssetContentStore: SyncServerStore {
 
-    /// What the account holds of each of these assets, by hash; assets it holds nothing of
+    /// What the account holds of each of these assets, by hash: the size its first chunk
+    /// declared, the bytes stored, and whether it is complete; assets it holds nothing of
     /// are left out.
-    func storedAssets(_ hashes: [String], in account: AccountID) async throws -> [String: StoredAsset]
+    func storedAssets(_ hashes: [String], in account: AccountID) async throws -> [String: AssetUploadState]
 
     /// Appends a chunk of `asset`'s content at byte `offset`, which must be where the stored
     /// part ends (0 for an asset not stored yet); returns the bytes now stored. Throws
@@ -43,30 +44,6 @@ public protocol AssetContentStore: SyncServerStore {
     /// Removes what is stored of an incomplete asset (content that did not match its hash);
     /// a complete one stays.
     func removeIncompleteAsset(_ hash: String, in account: AccountID) async throws
-}
-
-/// What a store holds of one asset.
-///
-/// ```swift
-/// if let stored = try await store.storedAssets([hash], in: account)[hash], stored.isComplete { … }
-/// ```
-public struct StoredAsset: Hashable, Sendable {
-
-    /// The asset's size, as its first chunk declared it.
-    public var size: Int64
-
-    /// The bytes stored, from the start.
-    public var received: Int64
-
-    /// Whether every byte is stored and checked against the hash.
-    public var isComplete: Bool
-
-    /// What a store holds of an asset.
-    public init(size: Int64, received: Int64, isComplete: Bool) {
-        self.size = size
-        self.received = received
-        self.isComplete = isComplete
-    }
 }
 
 /// Cuts a range of an asset's content out of the chunks a store keeps it in, for the stores

@@ -116,13 +116,13 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
         }
     }
 
-    public func storedAssets(_ hashes: [String], in account: AccountID) throws -> [String: StoredAsset] {
+    public func storedAssets(_ hashes: [String], in account: AccountID) throws -> [String: AssetUploadState] {
         try lock.withLock {
             let assets = accounts[try index(of: account)].assets
-            var stored: [String: StoredAsset] = [:]
+            var stored: [String: AssetUploadState] = [:]
             for hash in hashes {
                 if let asset = assets[hash] {
-                    stored[hash] = StoredAsset(size: asset.size, received: Int64(asset.content.count), isComplete: asset.isComplete)
+                    stored[hash] = AssetUploadState(asset: try Asset(hash: hash, size: asset.size), received: Int64(asset.content.count), isComplete: asset.isComplete)
                 }
             }
             return stored

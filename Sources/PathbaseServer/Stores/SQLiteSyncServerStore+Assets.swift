@@ -16,14 +16,14 @@ import Pathbase
 /// store's. Reads and writes touch one chunk's rows, never a whole asset.
 extension SQLiteSyncServerStore {
 
-    public func storedAssets(_ hashes: [String], in account: AccountID) throws -> [String: StoredAsset] {
+    public func storedAssets(_ hashes: [String], in account: AccountID) throws -> [String: AssetUploadState] {
         try run {
             try queue.read { db in
                 let find = try db.cachedStatement(sql: "SELECT size, received, complete FROM assets WHERE account = ? AND hash = ?")
-                var stored: [String: StoredAsset] = [:]
+                var stored: [String: AssetUploadState] = [:]
                 for hash in hashes {
                     if let row = try Row.fetchOne(find, arguments: [account.rawValue, hash]) {
-                        stored[hash] = StoredAsset(size: row["size"], received: row["received"], isComplete: row["complete"])
+                        stored[hash] = AssetUploadState(asset: try Asset(hash: hash, size: row["size"]), received: row["received"], isComplete: row["complete"])
                     }
                 }
                 return stored
