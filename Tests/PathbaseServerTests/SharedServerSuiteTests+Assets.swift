@@ -119,6 +119,26 @@ extension SharedServerSuiteTests {
         }
     }
 
+    @Test("content whose last chunk arrived but whose check was cut off is checked when the replica comes back", arguments: StoreKind.allCases)
+    func cutOffCheckFinishes(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let server = SyncServer(store: store)
+        let token = try await server.addAccount(named: "studio")
+        let phoneFile = InMemoryHistoryDatabase()
+        let bytes = content(seed: 9, size: 3000)
+        let asset = try await phoneFile.storeAsset(bytes)
+        // Every byte stored, not yet checked: as when the request of the last chunk was cut off.
+        _ = try await StoreKind.assetContent(store).appendAssetChunk(bytes, to: asset, at: 0, in: AccountID(rawValue: 1))
+        let transport = InProcessTransport(server: server, token: token)
+        #expect(try await transport.missingAssets(AssetInventoryRequest(assets: [asset])).missing == [AssetUploadState(asset: asset, received: asset.size, isComplete: false)])
+
+        let phone = try Replica(database: phoneFile, transport: transport)
+        ServerRecording.create(in: phoneFile, id: 1, title: "cut off", audio: asset)
+        let report = try await phone.sync()
+        #expect(report.uploadedAssets == 1 && report.uploadedAssetBytes == 0 && report.assetFailures.isEmpty, "\(report)")
+        #expect(try await transport.assetChunk(of: asset, from: 0, maxCount: 5000) == bytes)
+    }
+
     @Test("content that does not match its hash is refused with 422 and a reason when complete, and nothing of it is kept", arguments: StoreKind.allCases)
     func corruptedUploadRefused(kind: StoreKind) async throws {
         let store = try await kind.make()

@@ -54,8 +54,10 @@ extension SyncServer {
         guard offset >= 0, offset <= asset.size - Int64(chunk.count) else {
             throw SyncServerError.invalidAssetRequest("\(chunk.count) bytes at byte \(offset) lie outside an asset of \(asset.size) bytes")
         }
-        guard !chunk.isEmpty || asset.size == 0 else {
-            throw SyncServerError.invalidAssetRequest("an empty chunk of an asset of \(asset.size) bytes")
+        // An empty chunk only at the end: it asks for the check of content whose last chunk
+        // arrived but whose check did not finish (the request was cut off).
+        guard !chunk.isEmpty || offset == asset.size else {
+            throw SyncServerError.invalidAssetRequest("an empty chunk at byte \(offset) of an asset of \(asset.size) bytes")
         }
         if let held = try await store.storedAssets([asset.hash], in: account)[asset.hash] {
             if held.isComplete {
