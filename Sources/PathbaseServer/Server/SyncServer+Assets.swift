@@ -111,7 +111,7 @@ extension SyncServer {
         var hasher = SHA256()
         var offset: Int64 = 0
         while offset < asset.size {
-            let chunk = try await store.assetChunk(asset.hash, from: offset, maxCount: 1 << 20, in: account)
+            let chunk = try await store.assetChunk(asset.hash, from: offset, maxCount: Self.maximumAssetChunkSize, in: account)
             guard !chunk.isEmpty else { break }
             hasher.update(data: chunk)
             offset += Int64(chunk.count)

@@ -58,27 +58,3 @@ struct LargeAssetTests {
         #expect(growthMiB < 64, "peak memory grew by \(growthMiB) MiB for a \(assetSize >> 20) MiB asset")
     }
 }
-
-/// Chunks made as they are asked for, so that the source holds none of the content.
-struct GeneratedChunks: AsyncSequence {
-    typealias Element = Data
-    let count: Int
-    let size: Int
-
-    /// The byte every position of chunk `index` holds.
-    static func byte(at index: Int) -> UInt8 { UInt8(index % 251) }
-
-    func makeAsyncIterator() -> Iterator { Iterator(count: count, size: size) }
-
-    struct Iterator: AsyncIteratorProtocol {
-        let count: Int
-        let size: Int
-        var index = 0
-
-        mutating func next() async -> Data? {
-            guard index < count else { return nil }
-            defer { index += 1 }
-            return Data(repeating: GeneratedChunks.byte(at: index), count: size)
-        }
-    }
-}
