@@ -17,6 +17,10 @@ import Foundation
 /// sync also runs the commands other replicas sent to this one
 /// (``Replica/runReceivedCommands(limit:modelMap:)``) and pushes what they changed.
 ///
+/// **Assets.** Each sync moves the content of the assets its records reference, as
+/// ``Replica/sync()`` does: uploads before pushing, downloads after pulling; an asset that
+/// cannot move is in the report's ``SyncReport/assetFailures`` and does not stop the sync.
+///
 /// **When it syncs.** Once at the start; then after each local write, waiting ``debounce``
 /// so that a burst of writes goes in one push (the database must be an
 /// ``ObservableDatabase`` or a wrapper of one to be heard; otherwise call ``syncNow()``);

@@ -169,12 +169,7 @@ public final class Replica {
     @discardableResult
     public func sync() async throws -> SyncReport {
         var report = try await push()
-        let pulled = try await pull()
-        report.pulled = pulled.pulled
-        report.cursor = pulled.cursor
-        report.downloadedAssets = pulled.downloadedAssets
-        report.downloadedAssetBytes = pulled.downloadedAssetBytes
-        report.assetFailures += pulled.assetFailures
+        report.add(try await pull())
         return report
     }
 

@@ -1,5 +1,5 @@
-/// What one ``Replica/sync()`` moved: records pushed, acknowledged, rejected, pulled, and
-/// the pull cursor it ended at.
+/// What one ``Replica/sync()`` moved: records pushed, acknowledged, rejected, pulled, the
+/// pull cursor it ended at, and the asset content uploaded and downloaded.
 ///
 /// ```swift
 /// let report = try await replica.sync()
@@ -55,7 +55,7 @@ public struct SyncReport: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// Adds the counts of `other`, a later sync, and takes its cursor.
+    /// Adds the counts of `other`, a later step or sync, and takes its cursor.
     mutating func add(_ other: SyncReport) {
         pushed += other.pushed
         acknowledged += other.acknowledged
