@@ -92,7 +92,7 @@ extension SharedServerSuiteTests {
         }
     }
 
-    @Test("an interrupted upload resumes from the bytes the server holds", arguments: StoreKind.allCases)
+    @Test("an interrupted upload resumes from the bytes the server holds, an interrupted download from the bytes received", arguments: StoreKind.allCases)
     func uploadResumes(kind: StoreKind) async throws {
         let server = SyncServer(store: try await kind.make())
         let token = try await server.addAccount(named: "studio")
@@ -113,8 +113,11 @@ extension SharedServerSuiteTests {
             #expect(report.uploadedAssetBytes == asset.size - Int64(Replica.assetChunkSize), "only the rest is sent")
             #expect(try await transport.missingAssets(AssetInventoryRequest(assets: [asset])).missing.isEmpty)
 
+            // A download interrupted after its first chunk resumes too.
             let (laptopFile, laptop) = try replica(url, token)
-            try await laptop.sync()
+            #expect(try !laptopFile.assetStore().receive(bytes.prefix(Replica.assetChunkSize), of: asset, at: 0))
+            let pulled = try await laptop.sync()
+            #expect(pulled.downloadedAssetBytes == asset.size - Int64(Replica.assetChunkSize), "\(pulled)")
             #expect(try laptopFile.assetStore().data(of: asset) == bytes)
         }
     }
