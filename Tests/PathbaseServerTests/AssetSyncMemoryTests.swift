@@ -64,16 +64,8 @@ struct AssetSyncMemoryTests {
         func seconds(_ duration: Duration) -> String {
             String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
         }
-        let memoryFigures = peaks.map { "server peak RSS \($0.server.peak) MB (+\($0.server.growth) MB), client peak RSS \($0.client.peak) MB (+\($0.client.growth) MB)" }
-            ?? "peak memory not measurable here (/proc/PID/status, clear_refs)"
+        let memoryFigures = MemoryWatch.figures(peaks)
         print("[reliability] sync.asset-\(mebibytes)MiB.\(kind): uploaded in \(seconds(uploaded - start)), downloaded in \(seconds(downloaded - uploaded)), \(memoryFigures)")
-        if Self.measuresMemory {
-            guard let peaks else {
-                Issue.record("peak memory cannot be measured here: \(memoryFigures)")
-                return
-            }
-            #expect(peaks.server.growth < Self.memoryBoundMiB, "the server's peak memory grew by \(peaks.server.growth) MiB")
-            #expect(peaks.client.growth < Self.memoryBoundMiB, "the client's peak memory grew by \(peaks.client.growth) MiB")
-        }
+        if Self.measuresMemory { MemoryWatch.expectGrowth(peaks, below: Self.memoryBoundMiB) }
     }
 }

@@ -70,17 +70,9 @@ struct CatchUpTests {
         #expect(wrong == 0, "\(wrong) records missing or wrong on the client")
 
         let name = Self.count == 100_000 ? "1e5" : "\(Self.count)"
-        let memoryFigures = peaks.map { "server peak RSS \($0.server.peak) MB (+\($0.server.growth) MB), client peak RSS \($0.client.peak) MB (+\($0.client.growth) MB)" }
-            ?? "peak memory not measurable here (/proc/PID/status, clear_refs)"
+        let memoryFigures = MemoryWatch.figures(peaks)
         print("[reliability] sync.catch-up-\(name).\(kind): \(Self.count) records, \(pages.count) pages (largest \(pages.map(\.count).max() ?? 0), server maximum \(Self.serverPage)), \(memoryFigures)")
-        if Self.measuresMemory {
-            guard let peaks else {
-                Issue.record("peak memory cannot be measured here: \(memoryFigures)")
-                return
-            }
-            #expect(peaks.server.growth < Self.memoryBoundMiB, "the server's peak memory grew by \(peaks.server.growth) MiB")
-            #expect(peaks.client.growth < Self.memoryBoundMiB, "the client's peak memory grew by \(peaks.client.growth) MiB")
-        }
+        if Self.measuresMemory { MemoryWatch.expectGrowth(peaks, below: Self.memoryBoundMiB) }
     }
 
     private static func path(_ n: Int) -> Path {

@@ -1,4 +1,5 @@
 import PathbaseTestSupport
+import Testing
 
 /// The peak resident memory of this process and a server process from now on.
 struct MemoryWatch {
@@ -19,9 +20,29 @@ struct MemoryWatch {
     }
 
     /// Each process's peak and its growth over the resident size at the start, in MiB.
-    func peaks() -> (server: (peak: Int, growth: Int), client: (peak: Int, growth: Int)) {
+    typealias Peaks = (server: (peak: Int, growth: Int), client: (peak: Int, growth: Int))
+
+    /// Each process's peak and its growth over the resident size at the start, in MiB.
+    func peaks() -> Peaks {
         let server = ProcessMemory.kibibytes("VmHWM", of: self.server) ?? 0
         let client = ProcessMemory.kibibytes("VmHWM") ?? 0
         return ((server / 1024, (server - serverStart) / 1024), (client / 1024, (client - clientStart) / 1024))
+    }
+
+    /// The figures as the reliability lines print them.
+    static func figures(_ peaks: Peaks?) -> String {
+        peaks.map { "server peak RSS \($0.server.peak) MB (+\($0.server.growth) MB), client peak RSS \($0.client.peak) MB (+\($0.client.growth) MB)" }
+            ?? "peak memory not measurable here (/proc/PID/status, clear_refs)"
+    }
+
+    /// Expects both processes to have grown by less than `bound` MiB; records an issue when
+    /// memory could not be measured.
+    static func expectGrowth(_ peaks: Peaks?, below bound: Int) {
+        guard let peaks else {
+            Issue.record("peak memory cannot be measured here: \(figures(peaks))")
+            return
+        }
+        #expect(peaks.server.growth < bound, "the server's peak memory grew by \(peaks.server.growth) MiB")
+        #expect(peaks.client.growth < bound, "the client's peak memory grew by \(peaks.client.growth) MiB")
     }
 }
