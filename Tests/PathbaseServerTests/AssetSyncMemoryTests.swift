@@ -29,11 +29,7 @@ struct AssetSyncMemoryTests {
     @Test("a replica uploads a large asset to a pathbase serve process and another downloads it: the same content, peak memory grows by a bounded amount", arguments: StoreKind.persistent)
     func largeAsset(kind: StoreKind) async throws {
         let mebibytes = try StressSettings.count("PATHBASE_SYNC_ASSET_MIB", default: 8)
-        let store = kind == .postgres ? ["--postgres", try await TestPostgres.newDatabase()] : ["--database", ServerTestFiles.newPath()]
-        let added = try ServeProcess.run(["accounts", "add", "alice"] + store)
-        try #require(added.status == 0, "\(added.errors)")
-        let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let serve = try ServeProcess(store: store)
+        let (serve, token) = try await kind.serveProcess(account: "alice")
         defer { serve.kill() }
 
         let writer = try SQLiteDatabase(path: ServerTestFiles.newPath())

@@ -29,11 +29,7 @@ struct CatchUpTests {
 
     @Test("a fresh replica pulls every record pushed by another through a pathbase serve process: pages never exceed the server's maximum, each record arrives once, peak memory grows by a bounded amount", arguments: StoreKind.persistent)
     func catchUp(kind: StoreKind) async throws {
-        let store = kind == .postgres ? ["--postgres", try await TestPostgres.newDatabase()] : ["--database", ServerTestFiles.newPath()]
-        let added = try ServeProcess.run(["accounts", "add", "alice"] + store)
-        try #require(added.status == 0, "\(added.errors)")
-        let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let serve = try ServeProcess(store: store)
+        let (serve, token) = try await kind.serveProcess(account: "alice")
         defer { serve.kill() }
 
         // One replica pushes everything; its file keeps the records out of memory.
