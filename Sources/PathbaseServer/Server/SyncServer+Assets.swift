@@ -13,8 +13,9 @@ import Pathbase
 /// ```
 ///
 /// An upload is resumable: each chunk goes where the stored part ends, which
-/// ``missingAssets(_:token:)`` tells. When the last byte arrives the server reads the
-/// content back chunk by chunk and checks its SHA-256: a mismatch removes it and throws
+/// ``missingAssets(_:token:)`` tells. When the last byte arrives the server checks the
+/// content's SHA-256 — hashed as the chunks arrived when they all came through this process
+/// in order, otherwise read back chunk by chunk: a mismatch removes it and throws
 /// ``SyncServerError/assetContentMismatch(hash:foundHash:)``, so only checked content is
 /// ever downloaded. Memory stays bounded by a chunk (``maximumAssetChunkSize``).
 extension SyncServer {
@@ -75,10 +76,14 @@ extension SyncServer {
             }
         }
         let received = try await store.appendAssetChunk(chunk, to: asset, at: offset, in: account)
+        uploadHashes.add(chunk, at: offset, of: asset.hash, in: account)
         guard received == asset.size else {
             return AssetUploadState(asset: asset, received: received, isComplete: false)
         }
-        try await checkContent(of: asset, in: store, account: account)
+        // Hashed here chunk by chunk, or else read back: only checked content completes.
+        if uploadHashes.finish(asset.hash, size: asset.size, in: account) != asset.hash {
+            try await checkContent(of: asset, in: store, account: account)
+        }
         try await store.completeAsset(asset, in: account)
         return AssetUploadState(asset: asset, received: received, isComplete: true)
     }
