@@ -140,6 +140,8 @@ let package = Package(
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                // The assets example syncs through a server in the same process.
+                "PathbaseServer",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/ReadmeExamples"

@@ -20,6 +20,9 @@ import PostgresNIO
 /// - `commands` (version 2): commands relayed between an account's replicas, numbered by
 ///   the store; a partial index on (account, target, id) of the unanswered ones serves a
 ///   replica's inbox.
+/// - `assets` and `asset_chunks` (version 3): asset content per account, in the chunks it
+///   was uploaded in (`bytea` rows keyed by their first byte), and each asset's size, bytes
+///   received and whether it is complete (checked against its hash).
 public enum PostgresSchema {
 
     /// The versions, in order: each a list of statements.
@@ -56,6 +59,31 @@ public enum PostgresSchema {
             """,
             """
             CREATE INDEX waiting_commands ON commands (account, target, id) WHERE response IS NULL
+            """,
+        ],
+        [
+            """
+            CREATE TABLE assets (
+                account BIGINT NOT NULL REFERENCES accounts(id),
+                hash TEXT NOT NULL,
+                size BIGINT NOT NULL,
+                received BIGINT NOT NULL DEFAULT 0,
+                complete BOOLEAN NOT NULL DEFAULT false,
+                PRIMARY KEY (account, hash))
+            """,
+            """
+            CREATE TABLE asset_chunks (
+                account BIGINT NOT NULL,
+                hash TEXT NOT NULL,
+                start BIGINT NOT NULL,
+                content BYTEA NOT NULL,
+                PRIMARY KEY (account, hash, start),
+                FOREIGN KEY (account, hash) REFERENCES assets (account, hash) ON DELETE CASCADE)
+            """,
+            // Asset content is mostly compressed already (audio, images): stored out of line
+            // without trying to compress it again.
+            """
+            ALTER TABLE asset_chunks ALTER COLUMN content SET STORAGE EXTERNAL
             """,
         ],
     ]

@@ -26,8 +26,9 @@ import PostgresNIO
 /// `operationTimeout` with ``SyncServerError/storageUnavailable(_:)`` (HTTP 503: clients
 /// retry) instead of waiting for the pool to reconnect; the pool reconnects by itself when
 /// the database is back. It also keeps the commands relayed between an account's
-/// replicas (``CommandQueueStore``). Safe to use from any thread and any process.
-public final class PostgresSyncServerStore: CommandQueueStore {
+/// replicas (``CommandQueueStore``) and asset content (``AssetContentStore``, in `bytea`
+/// chunks). Safe to use from any thread and any process.
+public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore {
 
     let client: PostgresClient
     private let running: Task<Void, Never>

@@ -29,11 +29,7 @@ struct CatchUpTests {
 
     @Test("a fresh replica pulls every record pushed by another through a pathbase serve process: pages never exceed the server's maximum, each record arrives once, peak memory grows by a bounded amount", arguments: StoreKind.persistent)
     func catchUp(kind: StoreKind) async throws {
-        let store = kind == .postgres ? ["--postgres", try await TestPostgres.newDatabase()] : ["--database", ServerTestFiles.newPath()]
-        let added = try ServeProcess.run(["accounts", "add", "alice"] + store)
-        try #require(added.status == 0, "\(added.errors)")
-        let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let serve = try ServeProcess(store: store)
+        let (serve, token) = try await kind.serveProcess(account: "alice")
         defer { serve.kill() }
 
         // One replica pushes everything; its file keeps the records out of memory.
@@ -70,17 +66,9 @@ struct CatchUpTests {
         #expect(wrong == 0, "\(wrong) records missing or wrong on the client")
 
         let name = Self.count == 100_000 ? "1e5" : "\(Self.count)"
-        let memoryFigures = peaks.map { "server peak RSS \($0.server.peak) MB (+\($0.server.growth) MB), client peak RSS \($0.client.peak) MB (+\($0.client.growth) MB)" }
-            ?? "peak memory not measurable here (/proc/PID/status, clear_refs)"
+        let memoryFigures = MemoryWatch.figures(peaks)
         print("[reliability] sync.catch-up-\(name).\(kind): \(Self.count) records, \(pages.count) pages (largest \(pages.map(\.count).max() ?? 0), server maximum \(Self.serverPage)), \(memoryFigures)")
-        if Self.measuresMemory {
-            guard let peaks else {
-                Issue.record("peak memory cannot be measured here: \(memoryFigures)")
-                return
-            }
-            #expect(peaks.server.growth < Self.memoryBoundMiB, "the server's peak memory grew by \(peaks.server.growth) MiB")
-            #expect(peaks.client.growth < Self.memoryBoundMiB, "the client's peak memory grew by \(peaks.client.growth) MiB")
-        }
+        if Self.measuresMemory { MemoryWatch.expectGrowth(peaks, below: Self.memoryBoundMiB) }
     }
 
     private static func path(_ n: Int) -> Path {
@@ -89,32 +77,6 @@ struct CatchUpTests {
 
     private static func value(_ n: Int) -> String {
         "record \(n) of a client that was offline"
-    }
-}
-
-/// The peak resident memory of this process and a server process from now on.
-private struct MemoryWatch {
-    let server: Int32
-    let serverStart: Int
-    let clientStart: Int
-
-    /// Resets both peaks; `nil` where the system does not allow it (no /proc, say).
-    init?(server: Int32) {
-        ProcessMemory.releaseFreedMemory()
-        guard ProcessMemory.resetPeak(), ProcessMemory.resetPeak(of: server),
-              let serverStart = ProcessMemory.kibibytes("VmRSS", of: server), let clientStart = ProcessMemory.kibibytes("VmRSS") else {
-            return nil
-        }
-        self.server = server
-        self.serverStart = serverStart
-        self.clientStart = clientStart
-    }
-
-    /// Each process's peak and its growth over the resident size at the start, in MiB.
-    func peaks() -> (server: (peak: Int, growth: Int), client: (peak: Int, growth: Int)) {
-        let server = ProcessMemory.kibibytes("VmHWM", of: self.server) ?? 0
-        let client = ProcessMemory.kibibytes("VmHWM") ?? 0
-        return ((server / 1024, (server - serverStart) / 1024), (client / 1024, (client - clientStart) / 1024))
     }
 }
 

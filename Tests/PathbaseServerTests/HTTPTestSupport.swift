@@ -56,10 +56,13 @@ struct RawExchange {
         return (try? JSONDecoder().decode(Body.self, from: body))?.reason
     }
 
-    static func send(_ method: String = "POST", to url: URL, _ endpoint: String, token: String?, body: Data?) async throws -> RawExchange {
-        var request = URLRequest(url: url.appendingPathComponent(endpoint))
+    static func send(_ method: String = "POST", to url: URL, _ endpoint: String, token: String?, body: Data?, range: String? = nil) async throws -> RawExchange {
+        // The endpoint may carry a query: appended as text, not as a path component.
+        guard let address = URL(string: url.absoluteString + "/" + endpoint) else { throw HTTPTestFailure("not an address: \(endpoint)") }
+        var request = URLRequest(url: address)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let range { request.setValue(range, forHTTPHeaderField: "Range") }
         request.httpBody = body
         let (data, response) = try await URLSession.shared.data(for: request)
         return RawExchange(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)

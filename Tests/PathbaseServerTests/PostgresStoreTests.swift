@@ -59,7 +59,7 @@ struct PostgresStoreTests {
         #expect(try await TestPostgres.query("SELECT id FROM accounts", on: url) == [account.rawValue])
     }
 
-    @Test("a database of schema version 1 (before the command relay) is migrated in place: its accounts and records are kept, numbering goes on, commands relay")
+    @Test("a database of schema version 1 (before the command relay and assets) is migrated in place: its accounts and records are kept, numbering goes on, commands relay, assets are stored")
     func migratesVersion1() async throws {
         let url = try await TestPostgres.newDatabase()
         // A database as a version-1 server left it, with an account and two records.
@@ -89,6 +89,11 @@ struct PostgresStoreTests {
         #expect(try await store.waitingCommands(for: [2], in: account, limit: 5).map(\.id) == [id])
         // The inbox's partial index exists.
         #expect(try await TestPostgres.query("SELECT count(*) FROM pg_indexes WHERE indexname = 'waiting_commands'", on: url) == [1])
+        // Asset content (version 3) is stored and read back.
+        let content = Data("kept in bytea".utf8)
+        let asset = try InMemoryDatabase().assetStore().store(content)
+        #expect(try await store.appendAssetChunk(content, to: asset, at: 0, in: account) == Int64(content.count))
+        #expect(try await store.assetChunk(asset.hash, from: 5, maxCount: 100, in: account) == content.dropFirst(5))
         await store.close()
     }
 

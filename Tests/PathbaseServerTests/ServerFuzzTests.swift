@@ -37,7 +37,7 @@ struct ServerFuzzTests {
         return records
     }
 
-    @Test("random and mutated push and pull bodies: a 4xx with a reason and nothing changed, or only acknowledged records stored")
+    @Test("random and mutated push, pull and asset inventory bodies: a 4xx with a reason and nothing changed, or only acknowledged records stored")
     func mutatedBodies() async throws {
         let payloads = try StressSettings.count("PATHBASE_FUZZ_PAYLOADS", default: 300)
         let seed = try StressSettings.seed("PATHBASE_FUZZ_SEED", default: 0x5EED_2026)
@@ -66,6 +66,10 @@ struct ServerFuzzTests {
                 encoder.encode(PullRequest(after: 2, limit: 1000, replica: 7)),
                 Data(#"{"after": 1, "limit": 2, "replica": null}"#.utf8),
             ], decodes: { (try? JSONDecoder().decode(PullRequest.self, from: $0)) != nil }),
+            Endpoint(path: "v1/assets/missing", corpus: try [
+                encoder.encode(AssetInventoryRequest(assets: [try Asset(hash: String(repeating: "ab", count: 32), size: 10), try Asset(hash: String(repeating: "0", count: 64), size: 0)])),
+                Data(#"{"assets": []}"#.utf8),
+            ], decodes: { (try? JSONDecoder().decode(AssetInventoryRequest.self, from: $0)) != nil }),
         ]
 
         var expected = try await Self.everything(server, alice)
@@ -100,7 +104,7 @@ struct ServerFuzzTests {
                     #expect(added.isSubset(of: Set(answer.acknowledged)), "records stored but not acknowledged after \(context)")
                     #expect(answer.rejected.allSatisfy { !$0.reason.isEmpty })
                 } else {
-                    #expect(now == expected, "a pull changed the store: \(context)")
+                    #expect(now == expected, "a pull or an inventory changed the store: \(context)")
                 }
                 expected = now
             }

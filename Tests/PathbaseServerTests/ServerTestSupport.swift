@@ -1,6 +1,7 @@
 import Foundation
 import PathbasePostgres
 import PathbaseServer
+import PathbaseTestSupport
 
 /// Temporary files for the server tests, in one directory removed at exit.
 enum ServerTestFiles {
@@ -64,6 +65,15 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible {
             throw HTTPTestFailure("\(type(of: store)) does not relay commands")
         }
         return queue
+    }
+
+    /// A `pathbase serve` process on a new store of this kind (SQLite or PostgreSQL), with
+    /// an account named `account`, and the account's token.
+    func serveProcess(account: String) async throws -> (serve: ServeProcess, token: String) {
+        let store = self == .postgres ? ["--postgres", try await TestPostgres.newDatabase()] : ["--database", ServerTestFiles.newPath()]
+        let added = try ServeProcess.run(["accounts", "add", account] + store)
+        guard added.status == 0 else { throw HTTPTestFailure("pathbase accounts add failed: \(added.errors)") }
+        return (try ServeProcess(store: store), added.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     var description: String { rawValue }

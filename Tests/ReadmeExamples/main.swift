@@ -313,4 +313,18 @@ if let audio = firstTake.audio {
     print(bytes.count == streamed, try audio.fileURL().lastPathComponent == audio.hash)
 }
 print(try await takes.collectAssetGarbage()) // 0: every file is still referenced
+
+import PathbaseServer // SyncServer, InProcessTransport
+
+let studio = SyncServer(store: InMemorySyncServerStore())
+let studioToken = try await studio.addAccount(named: "studio")
+let recorder = try Replica(database: takes, transport: InProcessTransport(server: studio, token: studioToken))
+let mixer = try SQLiteDatabase(path: "mixer.sqlite")
+let mixing = try Replica(database: mixer, transport: InProcessTransport(server: studio, token: studioToken))
+
+let sent = try await recorder.sync()   // the audio's content goes up, then the records
+let received = try await mixing.sync() // the records come down, then the content
+print(sent.uploadedAssets, received.downloadedAssets, received.assetFailures) // 1 1 []
+let mixed: Recording? = mixer.get(id: 1)
+print(try await mixed?.audio?.data() == Data("RIFF....WAVE".utf8)) // true
 // END MARKDOWN SNIPPETS

@@ -34,6 +34,10 @@ public enum AssetError: Error, Hashable, LocalizedError {
     /// Reading or writing a file failed.
     case fileSystem(path: String, reason: String)
 
+    /// The sync server holds no content for the asset (in this account): the replica that
+    /// wrote it has not uploaded it yet, or could not. A replica tries again on its next sync.
+    case notOnServer(Asset)
+
     public var errorDescription: String? {
         switch self {
         case .missing(let asset):
@@ -50,6 +54,8 @@ public enum AssetError: Error, Hashable, LocalizedError {
             "The transfer of \(asset) failed: \(reason)"
         case .fileSystem(let path, let reason):
             "Cannot read or write the asset file \(path): \(reason)"
+        case .notOnServer(let asset):
+            "The sync server has no content for \(asset): the replica that wrote it has not uploaded it yet."
         }
     }
 }

@@ -171,19 +171,33 @@ extension Database where Self: Sendable {
         let store = try assetStore()
         var received: [Asset] = []
         for asset in try await missingAssets() {
-            var offset = store.receivedSize(of: asset)
-            while true {
-                try Task.checkCancellation()
-                let chunk = try await source.assetChunk(of: asset, from: offset, maxCount: Swift.max(chunkSize, 1))
-                let start = offset
-                if try await BlockingWork.run({ try store.receive(chunk, of: asset, at: start) }) { break }
-                guard !chunk.isEmpty else {
-                    throw AssetError.transferFailed(asset, reason: "the source ended after \(offset) of \(asset.size) bytes")
-                }
-                offset += Int64(chunk.count)
-            }
+            try await store.receive(asset, from: source, chunkSize: chunkSize)
             received.append(asset)
         }
         return received
+    }
+}
+
+extension AssetStore {
+
+    /// Fetches the content of one asset from `source` into this folder, chunk by chunk,
+    /// from the bytes an interrupted transfer already received; returns the bytes fetched
+    /// now. Does nothing for an asset the folder holds.
+    @discardableResult
+    func receive(_ asset: Asset, from source: some AssetSource, chunkSize: Int) async throws -> Int64 {
+        guard !contains(asset) else { return 0 }
+        let start = receivedSize(of: asset)
+        var offset = start
+        while true {
+            try Task.checkCancellation()
+            let chunk = try await source.assetChunk(of: asset, from: offset, maxCount: Swift.max(chunkSize, 1))
+            let at = offset
+            if try await BlockingWork.run({ try self.receive(chunk, of: asset, at: at) }) { break }
+            guard !chunk.isEmpty else {
+                throw AssetError.transferFailed(asset, reason: "the source ended after \(offset) of \(asset.size) bytes")
+            }
+            offset += Int64(chunk.count)
+        }
+        return asset.size - start
     }
 }

@@ -17,6 +17,10 @@ import Foundation
 /// sync also runs the commands other replicas sent to this one
 /// (``Replica/runReceivedCommands(limit:modelMap:)``) and pushes what they changed.
 ///
+/// **Assets.** Each sync moves the content of the assets its records reference, as
+/// ``Replica/sync()`` does: uploads before pushing, downloads after pulling; an asset that
+/// cannot move is in the report's ``SyncReport/assetFailures`` and does not stop the sync.
+///
 /// **When it syncs.** Once at the start; then after each local write, waiting ``debounce``
 /// so that a burst of writes goes in one push (the database must be an
 /// ``ObservableDatabase`` or a wrapper of one to be heard; otherwise call ``syncNow()``);
@@ -177,12 +181,7 @@ public final class AutomaticSync: Sendable {
                     var report = try await replica.sync()
                     // Commands other replicas left for this one; their changes go out at once.
                     if replica.relaysCommands, try await replica.runReceivedCommands() > 0 {
-                        let after = try await replica.sync()
-                        report.pushed += after.pushed
-                        report.acknowledged += after.acknowledged
-                        report.rejected += after.rejected
-                        report.pulled += after.pulled
-                        report.cursor = after.cursor
+                        report.add(try await replica.sync())
                     }
                     status.set(.idle(lastReport: report))
                     status.notePulled(to: report.cursor)

@@ -12,7 +12,8 @@ import FoundationNetworking
 /// ```
 ///
 /// Sends ``PushRequest`` and ``PullRequest`` as JSON to `POST /v1/push` and `/v1/pull`,
-/// and relays commands through `/v1/commands/…`, with `Authorization: Bearer TOKEN`. A refusal (any 4xx or 5xx) throws
+/// relays commands through `/v1/commands/…`, and moves asset content through
+/// `/v1/assets/…` (an ``AssetTransport``), with `Authorization: Bearer TOKEN`. A refusal (any 4xx or 5xx) throws
 /// ``SyncTransportError/refused(status:reason:)`` with the server's reason; a failed
 /// connection throws URLSession's error. Either way the replica keeps its records pending
 /// and its cursor where it was, so the next sync continues.
@@ -20,7 +21,7 @@ import FoundationNetworking
 /// On Linux, cancelling the calling task does not cancel a request under way: it ends with
 /// its answer or its `timeout` (Foundation there can crash when a request is cancelled as
 /// its connection fails).
-public struct HTTPSyncTransport: CommandRelayTransport {
+public struct HTTPSyncTransport: CommandRelayTransport, AssetTransport {
 
     /// The server's base address, such as `http://127.0.0.1:8080`.
     public let server: URL
@@ -62,18 +63,75 @@ public struct HTTPSyncTransport: CommandRelayTransport {
         try await send(ticket, to: "v1/commands/result")
     }
 
+    /// `POST /v1/assets/missing`.
+    public func missingAssets(_ request: AssetInventoryRequest) async throws -> AssetInventoryResponse {
+        try await send(request, to: "v1/assets/missing")
+    }
+
+    /// `PUT /v1/assets/HASH?size=SIZE&offset=OFFSET` with the chunk as the body.
+    public func uploadAssetChunk(_ chunk: Data, of asset: Asset, at offset: Int64) async throws -> AssetUploadState {
+        var request = try request(to: "v1/assets/\(asset.hash)", query: [URLQueryItem(name: "size", value: String(asset.size)), URLQueryItem(name: "offset", value: String(offset))])
+        request.httpMethod = "PUT"
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        request.httpBody = chunk
+        return try decode(try await exchange(request))
+    }
+
+    /// `GET /v1/assets/HASH` with `Range: bytes=OFFSET-END`; an asset the server does not
+    /// hold throws ``AssetError/notOnServer(_:)``.
+    public func assetChunk(of asset: Asset, from offset: Int64, maxCount: Int) async throws -> Data {
+        guard offset < asset.size, maxCount > 0 else { return Data() }
+        var request = try request(to: "v1/assets/\(asset.hash)")
+        request.httpMethod = "GET"
+        let end = min(asset.size, offset + Int64(maxCount)) - 1
+        request.setValue("bytes=\(offset)-\(end)", forHTTPHeaderField: "Range")
+        do {
+            return try await exchange(request)
+        } catch SyncTransportError.refused(status: 404, _) {
+            throw AssetError.notOnServer(asset)
+        }
+    }
+
     private func send<Answer: Decodable>(_ body: some Encodable, to endpoint: String) async throws -> Answer {
-        var request = URLRequest(url: server.appendingPathComponent(endpoint), timeoutInterval: timeout)
+        var request = try request(to: endpoint)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.httpBody = try JSONEncoder().encode(body)
+        return try decode(try await exchange(request))
+    }
+
+    /// A request to an endpoint of the server, with the token.
+    private func request(to endpoint: String, query: [URLQueryItem] = []) throws -> URLRequest {
+        var url = server.appendingPathComponent(endpoint)
+        if !query.isEmpty {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+                throw SyncTransportError.invalidResponse("\(url) is not a valid address")
+            }
+            components.queryItems = query
+            url = components.url ?? url
+        }
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        return request
+    }
+
+    private func decode<Answer: Decodable>(_ data: Data) throws -> Answer {
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw SyncTransportError.invalidResponse(String(describing: error))
+        }
+    }
+
+    /// Sends a request; returns the body of a 2xx answer and throws the server's reason
+    /// for any other.
+    private func exchange(_ request: URLRequest) async throws -> Data {
         #if canImport(FoundationNetworking)
         // Linux's URLSession can crash when a task is cancelled while its connection fails
         // (swift-corelibs-foundation issue 3296), so a cancelled sync (AutomaticSync.stop)
         // does not cancel the request: it ends with its answer or its timeout.
-        let exchange = Task { try await URLSession.shared.data(for: request) }
-        let (data, response) = try await exchange.value
+        let task = Task { try await URLSession.shared.data(for: request) }
+        let (data, response) = try await task.value
         #else
         let (data, response) = try await URLSession.shared.data(for: request)
         #endif
@@ -81,11 +139,7 @@ public struct HTTPSyncTransport: CommandRelayTransport {
         guard (200 ..< 300).contains(status) else {
             throw SyncTransportError.refused(status: status, reason: Self.reason(in: data))
         }
-        do {
-            return try JSONDecoder().decode(Answer.self, from: data)
-        } catch {
-            throw SyncTransportError.invalidResponse(String(describing: error))
-        }
+        return data
     }
 
     /// The `reason` of a JSON error body, or the body as text.

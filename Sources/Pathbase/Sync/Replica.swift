@@ -169,14 +169,14 @@ public final class Replica {
     @discardableResult
     public func sync() async throws -> SyncReport {
         var report = try await push()
-        let pulled = try await pull()
-        report.pulled = pulled.pulled
-        report.cursor = pulled.cursor
+        report.add(try await pull())
         return report
     }
 
     /// Sends pending records in batches of ``batchSize`` until none is left and records
-    /// the server's answers.
+    /// the server's answers. With an ``AssetTransport``, each batch first uploads the
+    /// content of the assets its records reference that the server lacks (see
+    /// ``Replica/awaitedAssets()`` for the whole story of assets).
     @discardableResult
     public func push() async throws -> SyncReport {
         var report = SyncReport()
@@ -198,6 +198,8 @@ public final class Replica {
                 answered[key] = .some("The record is no longer in the database (pruned)")
             }
             if !outgoing.isEmpty {
+                // The content of the assets they reference goes first.
+                try await uploadAssets(referencedBy: candidates, into: &report)
                 let response = try await transport.push(PushRequest(replica: id, records: outgoing))
                 let sent = Set(outgoing.map(\.key))
                 var count = 0
@@ -240,7 +242,8 @@ public final class Replica {
     }
 
     /// Pulls pages of ``pageSize`` records until the server has no more, storing each page
-    /// with its cursor in one batch.
+    /// with its cursor in one batch; then, with an ``AssetTransport``, downloads the assets
+    /// the pulled records reference that this replica lacks.
     @discardableResult
     public func pull() async throws -> SyncReport {
         var report = SyncReport()
@@ -263,14 +266,17 @@ public final class Replica {
             // A late or repeated response never moves the cursor back.
             let next = max(cursor, response.cursor)
             let history = self.history
+            let awaited = assetsToAwait(after: records)
             try Replica.store(in: history) {
                 for record in records { history.apply(record) }
                 if next != cursor { history.set(next, for: ReplicaState.pullCursor) }
+                if let awaited { history.set(awaited, for: ReplicaState.awaitedAssets) }
             }
             report.pulled += records.count
             report.cursor = next
             if !response.hasMore || next == cursor { break }
         }
+        try await downloadAwaitedAssets(into: &report)
         return report
     }
 
@@ -344,7 +350,7 @@ public final class Replica {
         return (found, after, sawData)
     }
 
-    private static func store(in history: any HistoryDatabase, _ body: () throws -> Void) throws(ReplicaError) {
+    static func store(in history: any HistoryDatabase, _ body: () throws -> Void) throws(ReplicaError) {
         do {
             try history.inBatchIfSupported(body)
         } catch {

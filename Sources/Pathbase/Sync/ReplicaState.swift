@@ -31,6 +31,10 @@ enum ReplicaState {
 
     /// The server sequence number of the last pulled record (`Int64`).
     static let pullCursor = Path(model: model, instance: 2, property: 1)
+
+    /// Assets that pulled records reference and whose content has not been downloaded yet
+    /// (`[Asset]`), stored with the page that brought them.
+    static let awaitedAssets = Path(model: model, instance: 3, property: 1)
 }
 
 /// An own record that is not simply pending or acknowledged: rejected by the server (with

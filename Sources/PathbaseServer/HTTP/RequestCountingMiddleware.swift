@@ -15,8 +15,7 @@ struct RequestCountingMiddleware<Context: RequestContext>: RouterMiddleware {
     let activity: SyncServerActivity
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let route = "\(request.method.rawValue) \(request.uri.path)"
-        let label = SyncRoutes.endpoints.contains(route) ? route : "other"
+        let label = SyncRoutes.endpoint(method: request.method.rawValue, path: request.uri.path) ?? "other"
         do {
             let response = try await next(request, context)
             activity.countRequest(route: label, status: response.status.code)

@@ -9,8 +9,11 @@ import Pathbase
 /// return ErrorReason(status: .badRequest, reason: "The body is not JSON").response
 /// ```
 ///
-/// ``SyncServerError`` maps to 401 (wrong or missing token), 409 (account exists), 413 (too
-/// many records), 400 (other bad input), 500 (store failure) and 503 (store unavailable).
+/// ``SyncServerError`` maps to 401 (wrong or missing token), 404 (no such command or asset),
+/// 409 (account exists, an asset chunk at the wrong byte), 413 (too many records, a chunk too
+/// large), 416 (a range past an asset's end), 422 (uploaded content that does not match its
+/// hash), 400 (other bad input), 500 (store failure), 501 (a store without commands or
+/// assets) and 503 (store unavailable).
 public struct ErrorReason: Error, Codable, Hashable, Sendable, LocalizedError {
 
     /// The HTTP status code.
@@ -101,6 +104,13 @@ extension SyncServerError {
         case .unknownCommand: .notFound
         case .commandTooLarge: .contentTooLarge
         case .commandRelayUnavailable: .notImplemented
+        case .assetStorageUnavailable: .notImplemented
+        case .unknownAsset: .notFound
+        case .invalidAssetRequest: .badRequest
+        case .assetOffsetMismatch: .conflict
+        case .assetChunkTooLarge: .contentTooLarge
+        case .assetContentMismatch: .unprocessableContent
+        case .assetRangeNotSatisfiable: .rangeNotSatisfiable
         case .storageFailed: .internalServerError
         case .storageUnavailable: .serviceUnavailable
         }

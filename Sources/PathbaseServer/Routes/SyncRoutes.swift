@@ -16,6 +16,8 @@ import Pathbase
 ///   (``CommandRelayRequest`` → ``CommandTicket``, ``CommandInboxRequest`` →
 ///   ``CommandInboxResponse``, ``CommandAnswer`` → ``CommandTicket``, ``CommandTicket`` →
 ///   ``CommandResultResponse``).
+/// - `POST /v1/assets/missing`, `PUT /v1/assets/HASH`, `GET /v1/assets/HASH`: asset content,
+///   in chunks (see ``registerAssets(on:)``).
 /// - `GET /v1/live`: the live WebSocket (see ``SyncHTTPServer``); without an upgrade, 401
 ///   or 426 with a reason.
 /// - `GET /v1/health`: `{"status":"ok"}`, without a token.
@@ -38,7 +40,19 @@ public struct SyncRoutes: Sendable {
     public let metricsToken: String?
 
     /// Every route, as `"METHOD /path"`: what the request counts of the metrics are kept by.
-    public static let endpoints: Set<String> = ["GET /v1/health", "GET /v1/live", "GET /v1/metrics", "POST /v1/push", "POST /v1/pull"]
+    public static let endpoints: Set<String> = [
+        "GET /v1/health", "GET /v1/live", "GET /v1/metrics", "POST /v1/push", "POST /v1/pull",
+        "POST /v1/assets/missing", "PUT /v1/assets/:hash", "GET /v1/assets/:hash",
+    ]
+
+    /// The endpoint a request's method and path count under: a path naming one asset counts
+    /// as `/v1/assets/:hash`; `nil` for a path the server does not serve.
+    static func endpoint(method: String, path: String) -> String? {
+        var route = "\(method) \(path)"
+        let assets = "/v1/assets/"
+        if path.hasPrefix(assets), path.count == assets.count + 64 { route = "\(method) \(assets):hash" }
+        return endpoints.contains(route) ? route : nil
+    }
 
     /// Routes for a server; bodies up to 8 MB by default (a full push of 1000 records
     /// with values of a few kB); metrics only with `metricsToken`.
@@ -62,10 +76,11 @@ public struct SyncRoutes: Sendable {
         post("v1/commands/inbox", on: router, server.inbox(_:token:))
         post("v1/commands/answer", on: router, server.answer(_:token:))
         post("v1/commands/result", on: router, server.result(of:token:))
+        registerAssets(on: router)
     }
 
     /// A `POST` endpoint whose JSON body the server call takes with the bearer token.
-    private func post<Context: RequestContext, Body: Decodable & Sendable, Answer: Encodable & Sendable>(
+    func post<Context: RequestContext, Body: Decodable & Sendable, Answer: Encodable & Sendable>(
         _ path: String, on router: Router<Context>, _ call: @escaping @Sendable (Body, String) async throws -> Answer
     ) {
         router.post(RouterPath(path)) { request, _ in

@@ -49,6 +49,9 @@ public final class SyncServer: Sendable {
     /// The live connections of this process, told of each account's new records.
     public let changes = AccountChanges()
 
+    /// The hashes of the asset uploads in progress on this process.
+    let uploadHashes = AssetUploadHashes()
+
     private let now: @Sendable () -> Date
 
     /// Creates a server over a store.

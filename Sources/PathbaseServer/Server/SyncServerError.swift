@@ -54,6 +54,29 @@ public enum SyncServerError: Error, Hashable, Sendable, LocalizedError {
     /// An inbox request naming no replica, or with a limit below 1.
     case invalidInbox
 
+    /// The server's store does not keep asset content (see ``AssetContentStore``).
+    case assetStorageUnavailable
+
+    /// The account holds no complete content with this hash.
+    case unknownAsset(String)
+
+    /// An asset request that cannot be served: an invalid hash, size, offset or range, or
+    /// too many assets at once; the reason says which.
+    case invalidAssetRequest(String)
+
+    /// A chunk at another byte than where the server's copy of the asset ends.
+    case assetOffsetMismatch(hash: String, offset: Int64, received: Int64)
+
+    /// A chunk larger than the server takes at once, in bytes.
+    case assetChunkTooLarge(size: Int, maximum: Int)
+
+    /// The uploaded content does not have the asset's hash: the partial copy was removed,
+    /// nothing is stored.
+    case assetContentMismatch(hash: String, foundHash: String)
+
+    /// A download range that starts at or past the end of the asset.
+    case assetRangeNotSatisfiable(offset: Int64, size: Int64)
+
     public var errorDescription: String? {
         switch self {
         case .unauthorized: "The token belongs to no account"
@@ -68,6 +91,13 @@ public enum SyncServerError: Error, Hashable, Sendable, LocalizedError {
         case .commandTooLarge(let size, let maximum): "A command or answer of \(size) bytes; the server keeps at most \(maximum)"
         case .commandRelayUnavailable: "This server's store does not relay commands"
         case .invalidInbox: "An inbox request must name at least one replica and ask for at least 1 command"
+        case .assetStorageUnavailable: "This server's store does not keep asset content"
+        case .unknownAsset(let hash): "This account holds no asset \(hash)"
+        case .invalidAssetRequest(let reason): "Invalid asset request: \(reason)"
+        case .assetOffsetMismatch(let hash, let offset, let received): "A chunk of asset \(hash) at byte \(offset), but the server holds \(received) bytes of it: send the chunk at byte \(received)"
+        case .assetChunkTooLarge(let size, let maximum): "An asset chunk of \(size) bytes; the server takes at most \(maximum) at once"
+        case .assetContentMismatch(let hash, let foundHash): "The content uploaded for asset \(hash) has the hash \(foundHash); nothing was stored, upload it again from byte 0"
+        case .assetRangeNotSatisfiable(let offset, let size): "A range from byte \(offset) of an asset of \(size) bytes"
         }
     }
 }

@@ -8,7 +8,7 @@ import Pathbase
 /// ```
 ///
 /// Safe to use from any thread.
-public final class InMemorySyncServerStore: CommandQueueStore, @unchecked Sendable {
+public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore, @unchecked Sendable {
     // @unchecked: `state` is only touched while holding `lock`.
 
     private struct Account {
@@ -17,6 +17,7 @@ public final class InMemorySyncServerStore: CommandQueueStore, @unchecked Sendab
         var log: [SyncRecord] = []
         var sequenceOfKey: [SyncRecord.Key: Int64] = [:]
         var commands: [(command: RelayedCommand, response: Data?)] = []
+        var assets: [String: (size: Int64, content: Data, isComplete: Bool)] = [:]
     }
 
     private let lock = NSLock()
@@ -112,6 +113,58 @@ public final class InMemorySyncServerStore: CommandQueueStore, @unchecked Sendab
             accounts.enumerated().map { index, account in
                 AccountSummary(id: AccountID(rawValue: Int64(index + 1)), name: account.name, latestSequence: Int64(account.log.count))
             }
+        }
+    }
+
+    public func storedAssets(_ hashes: [String], in account: AccountID) throws -> [String: AssetUploadState] {
+        try lock.withLock {
+            let assets = accounts[try index(of: account)].assets
+            var stored: [String: AssetUploadState] = [:]
+            for hash in hashes {
+                if let asset = assets[hash] {
+                    stored[hash] = AssetUploadState(asset: try Asset(hash: hash, size: asset.size), received: Int64(asset.content.count), isComplete: asset.isComplete)
+                }
+            }
+            return stored
+        }
+    }
+
+    public func appendAssetChunk(_ chunk: Data, to asset: Asset, at offset: Int64, in account: AccountID) throws -> Int64 {
+        try lock.withLock {
+            let index = try self.index(of: account)
+            var stored = accounts[index].assets[asset.hash] ?? (asset.size, Data(), false)
+            let received = Int64(stored.content.count)
+            guard offset == received else {
+                throw SyncServerError.assetOffsetMismatch(hash: asset.hash, offset: offset, received: received)
+            }
+            guard stored.size == asset.size, received + Int64(chunk.count) <= asset.size else {
+                throw SyncServerError.invalidAssetRequest("\(chunk.count) bytes at byte \(offset) do not fit an asset of \(stored.size) bytes")
+            }
+            stored.content.append(chunk)
+            accounts[index].assets[asset.hash] = stored
+            return Int64(stored.content.count)
+        }
+    }
+
+    public func assetChunk(_ hash: String, from offset: Int64, maxCount: Int, in account: AccountID) throws -> Data {
+        try lock.withLock {
+            guard let content = accounts[try index(of: account)].assets[hash]?.content, offset >= 0, offset < Int64(content.count) else { return Data() }
+            let start = content.startIndex + Int(offset)
+            return Data(content[start ..< start + min(max(0, maxCount), content.count - Int(offset))])
+        }
+    }
+
+    public func completeAsset(_ asset: Asset, in account: AccountID) throws {
+        try lock.withLock {
+            let index = try self.index(of: account)
+            accounts[index].assets[asset.hash]?.isComplete = true
+        }
+    }
+
+    public func removeIncompleteAsset(_ hash: String, in account: AccountID) throws {
+        try lock.withLock {
+            let index = try self.index(of: account)
+            if accounts[index].assets[hash]?.isComplete == false { accounts[index].assets[hash] = nil }
         }
     }
 

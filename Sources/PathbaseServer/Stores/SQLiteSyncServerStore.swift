@@ -11,10 +11,11 @@ import Pathbase
 /// ```
 ///
 /// Every append is one transaction: after a crash, a push is stored entirely or not at all,
-/// and a client that repeats it gets the same sequence numbers. Safe to use from any thread.
-public final class SQLiteSyncServerStore: CommandQueueStore {
+/// and a client that repeats it gets the same sequence numbers. Asset content goes in the same
+/// file, in chunks (see ``AssetContentStore``). Safe to use from any thread.
+public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
 
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
 
     /// Opens (or creates) the store's file.
     ///
@@ -61,6 +62,26 @@ public final class SQLiteSyncServerStore: CommandQueueStore {
                     sender INTEGER NOT NULL, target INTEGER NOT NULL,
                     message BLOB NOT NULL, response BLOB);
                 CREATE INDEX waiting_commands ON commands(account, target, id) WHERE response IS NULL;
+                """)
+        }
+        migrator.registerMigration("v3: asset content") { db in
+            // Chunks are rows of their own (not WITHOUT ROWID: SQLite keeps large blobs best
+            // in rowid tables), found by the asset and their first byte.
+            try db.execute(sql: """
+                CREATE TABLE assets (
+                    account INTEGER NOT NULL REFERENCES accounts(id),
+                    hash TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    received INTEGER NOT NULL DEFAULT 0,
+                    complete INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (account, hash)) WITHOUT ROWID;
+                CREATE TABLE asset_chunks (
+                    account INTEGER NOT NULL,
+                    hash TEXT NOT NULL,
+                    start INTEGER NOT NULL,
+                    content BLOB NOT NULL,
+                    UNIQUE (account, hash, start),
+                    FOREIGN KEY (account, hash) REFERENCES assets(account, hash) ON DELETE CASCADE);
                 """)
         }
         return migrator
@@ -212,7 +233,7 @@ public final class SQLiteSyncServerStore: CommandQueueStore {
     }
 
     /// Runs a database access; SQLite's errors become ``SyncServerError/storageFailed(_:)``.
-    private func run<Result>(_ body: () throws -> Result) throws -> Result {
+    func run<Result>(_ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let error as SyncServerError {

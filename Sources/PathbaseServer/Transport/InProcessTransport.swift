@@ -1,3 +1,4 @@
+import Foundation
 import Pathbase
 
 /// A ``SyncTransport`` that calls a ``SyncServer`` in the same process: for tests,
@@ -9,7 +10,11 @@ import Pathbase
 /// let replica = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: server, token: token))
 /// try await replica.sync()
 /// ```
-public struct InProcessTransport: CommandRelayTransport {
+///
+/// Asset calls throw the server's refusals as HTTP would: ``SyncTransportError/refused(status:reason:)``
+/// with the status the routes answer, and ``AssetError/notOnServer(_:)`` for a download of an
+/// asset the account does not hold.
+public struct InProcessTransport: CommandRelayTransport, AssetTransport {
 
     /// The server called.
     public let server: SyncServer
@@ -45,5 +50,30 @@ public struct InProcessTransport: CommandRelayTransport {
 
     public func result(of ticket: CommandTicket) async throws -> CommandResultResponse {
         try await server.result(of: ticket, token: token)
+    }
+
+    public func missingAssets(_ request: AssetInventoryRequest) async throws -> AssetInventoryResponse {
+        try await refusingAsHTTP { try await server.missingAssets(request, token: token) }
+    }
+
+    public func uploadAssetChunk(_ chunk: Data, of asset: Asset, at offset: Int64) async throws -> AssetUploadState {
+        try await refusingAsHTTP { try await server.uploadAssetChunk(chunk, of: asset, at: offset, token: token) }
+    }
+
+    public func assetChunk(of asset: Asset, from offset: Int64, maxCount: Int) async throws -> Data {
+        guard offset < asset.size, maxCount > 0 else { return Data() }
+        do {
+            return try await refusingAsHTTP { try await server.downloadAssetChunk(asset.hash, from: offset, maxCount: maxCount, token: token).bytes }
+        } catch SyncTransportError.refused(status: 404, _) {
+            throw AssetError.notOnServer(asset)
+        }
+    }
+
+    private func refusingAsHTTP<Answer>(_ call: () async throws -> Answer) async throws -> Answer {
+        do {
+            return try await call()
+        } catch let error as SyncServerError {
+            throw SyncTransportError.refused(status: error.httpStatus.code, reason: error.localizedDescription)
+        }
     }
 }

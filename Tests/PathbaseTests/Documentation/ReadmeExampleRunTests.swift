@@ -41,6 +41,7 @@ struct ReadmeExampleRunTests {
         #expect(printed == expected, "output:\n\(lines.joined(separator: "\n"))")
         #expect(lines.contains("3 true"), "the actor imports three people, and a read sees all or none")
         #expect(lines.contains("true true"), "the asset reads back whole and chunked from its named file")
+        #expect(lines.contains("1 1 []"), "the asset goes up with the recorder's sync and comes down with the mixer's: \(lines)")
         #expect(lines.contains { $0.hasSuffix(" Carol") }, "the history example prints Carol's name with its timestamp")
         // The collections example: adults sorted by name, then the count after two deletes.
         #expect(lines.contains(#"["Ada", "Alan"]"#), "output:\n\(lines.joined(separator: "\n"))")
