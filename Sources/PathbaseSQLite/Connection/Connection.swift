@@ -30,9 +30,12 @@ final class Connection {
         configuration.label = "Pathbase"
         configuration.busyMode = .timeout(options.busyTimeout)
         let cacheSize = options.cacheSizeInKiB
+        let mapSize = Int64(options.memoryMapSizeInMiB) << 20
         configuration.prepareDatabase { db in
             // Negative: a size in KiB rather than in pages.
             try db.execute(sql: "PRAGMA cache_size = -\(cacheSize)")
+            // Answers the size set (capped by SQLite's build), so it is a query.
+            _ = try Int64.fetchOne(db, sql: "PRAGMA mmap_size = \(mapSize)")
         }
         #if os(iOS)
         // GRDB would release memory on its own queue, concurrently with our statements.

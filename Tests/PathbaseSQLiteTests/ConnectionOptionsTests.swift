@@ -1,0 +1,29 @@
+import Foundation
+import Pathbase
+@testable import PathbaseSQLite
+import Testing
+
+@Suite("SQLiteDatabase: connection options reach SQLite")
+struct ConnectionOptionsTests {
+
+    private func pragma(_ name: String, of database: SQLiteDatabase) throws -> Int64? {
+        try database.query("PRAGMA \(name)", bind: { _ in }, row: { $0.int64(at: 0) }).first
+    }
+
+    @Test("The page cache and the memory map take the sizes asked for; 0 turns mapping off")
+    func sizesApply() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("options.sqlite")
+        let standard = try SQLiteDatabase(path: path)
+        #expect(try pragma("cache_size", of: standard) == -65_536)
+        #expect(try pragma("mmap_size", of: standard) == 1024 << 20)
+        standard.close()
+
+        let small = try SQLiteDatabase(path: path, options: .init(cacheSizeInKiB: 2048, memoryMapSizeInMiB: 0))
+        #expect(try pragma("cache_size", of: small) == -2048)
+        #expect(try pragma("mmap_size", of: small) == 0)
+        Item.create(in: small, id: 1, title: "still works", count: 1)
+        #expect(small.active(id: 1, of: Item.self)?.title == "still works")
+        small.close()
+    }
+}
