@@ -3,7 +3,8 @@ import GRDBSQLite
 
 /// The baseline for the SQLite benchmarks: SQLite's C API used directly, with prepared
 /// statements, on the same tables and settings as `SQLiteDatabase` (WAL,
-/// `synchronous = NORMAL`, the same `WITHOUT ROWID` layout and indexes).
+/// `synchronous = NORMAL`, the same `WITHOUT ROWID` layout and indexes of format 4; no value
+/// index, which `SQLiteDatabase` creates only for queried properties).
 final class RawSQLite {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
@@ -18,7 +19,7 @@ final class RawSQLite {
                 model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
                 time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
                 type INTEGER NOT NULL, value,
-                PRIMARY KEY (model, property, instance)
+                PRIMARY KEY (model, instance, property)
             ) WITHOUT ROWID
             """)
         execute("""
@@ -26,11 +27,11 @@ final class RawSQLite {
                 model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
                 time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
                 type INTEGER NOT NULL, value,
-                PRIMARY KEY (model, property, instance, time, counter, replica)
+                PRIMARY KEY (model, instance, property, time, counter, replica)
             ) WITHOUT ROWID
             """)
         execute("CREATE INDEX records_by_time ON records(time, counter, replica, model, instance, property)")
-        execute("CREATE INDEX current_values_by_value ON current_values(model, property, type, value)")
+        execute("CREATE INDEX current_statuses ON current_values(model, instance, type, value, time, counter, replica) WHERE property = 0")
         execute("""
             CREATE TABLE list_members (
                 model INTEGER NOT NULL, property INTEGER NOT NULL, member INTEGER NOT NULL, instance INTEGER NOT NULL,
@@ -64,7 +65,7 @@ final class RawSQLite {
     private static let insertRecord = "INSERT OR IGNORE INTO records(model, property, instance, time, counter, replica, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     private static let upsertCurrent = """
         INSERT INTO current_values(model, property, instance, time, counter, replica, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(model, property, instance) DO UPDATE SET time = excluded.time, counter = excluded.counter,
+        ON CONFLICT(model, instance, property) DO UPDATE SET time = excluded.time, counter = excluded.counter,
         replica = excluded.replica, type = excluded.type, value = excluded.value
         WHERE (excluded.time, excluded.counter, excluded.replica) > (time, counter, replica)
         """
