@@ -132,6 +132,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         transaction.register(activeInstances)
         transaction.register(listingColumns)
         transaction.register(pendingWrites)
+        transaction.register(valueIndexes)
         if let newest = connection.newestTimestamp {
             clock.receive(newest)
         }

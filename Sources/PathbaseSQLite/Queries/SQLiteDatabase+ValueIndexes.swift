@@ -61,8 +61,10 @@ extension SQLiteDatabase: ValueIndexingDatabase {
 /// The value indexes this connection knows the file has (it created them, or found them
 /// when it last looked). Another connection may create more; creating one that exists is a
 /// no-op, so an index unknown here costs one `CREATE INDEX IF NOT EXISTS` before the next
-/// query outside a transaction. Used while holding the database's lock.
-final class ValueIndexes {
+/// query outside a transaction. An index created inside a batch (a collection's declared
+/// index) is gone if the batch rolls back: a rollback forgets them all, to look again.
+/// Used while holding the database's lock.
+final class ValueIndexes: RowMirror {
 
     private var known: Set<PropertyColumn> = []
 
@@ -72,6 +74,10 @@ final class ValueIndexes {
 
     func insert(model: ModelKey, property: PropertyKey) {
         known.insert(PropertyColumn(model: model, property: property))
+    }
+
+    func rowsRolledBack() {
+        known.removeAll()
     }
 }
 
