@@ -53,6 +53,17 @@ extension Replica {
         return assets
     }
 
+    /// The failure of one asset's transfer, to report and go on with the others; `nil` for a
+    /// failure of the network or the server (retried by the next sync), to throw.
+    private static func assetFailure(_ error: any Error, of asset: Asset) -> AssetError? {
+        switch error {
+        case let failure as AssetError: failure
+        case let refusal as SyncTransportError where !refusal.isTransient:
+            .transferFailed(asset, reason: refusal.localizedDescription)
+        default: nil
+        }
+    }
+
     // MARK: Upload
 
     /// Uploads the content of the assets `records` reference that the server lacks, from
@@ -70,10 +81,9 @@ extension Replica {
                     let sent = try await upload(state, from: store, through: transport)
                     report.uploadedAssets += 1
                     report.uploadedAssetBytes += sent
-                } catch let error as AssetError {
-                    report.assetFailures.append(error)
-                } catch let refusal as SyncTransportError where !refusal.isTransient {
-                    report.assetFailures.append(.transferFailed(state.asset, reason: refusal.localizedDescription))
+                } catch {
+                    guard let failure = Self.assetFailure(error, of: state.asset) else { throw error }
+                    report.assetFailures.append(failure)
                 }
             }
         }
@@ -149,14 +159,12 @@ extension Replica {
                     report.downloadedAssets += 1
                     report.downloadedAssetBytes += received
                 }
-            } catch let error as AssetError {
-                report.assetFailures.append(error)
-                remaining.append(asset)
-            } catch let refusal as SyncTransportError where !refusal.isTransient {
-                report.assetFailures.append(.transferFailed(asset, reason: refusal.localizedDescription))
-                remaining.append(asset)
             } catch {
-                networkFailure = error
+                if let failure = Self.assetFailure(error, of: asset) {
+                    report.assetFailures.append(failure)
+                } else {
+                    networkFailure = error
+                }
                 remaining.append(asset)
             }
         }

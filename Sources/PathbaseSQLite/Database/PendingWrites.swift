@@ -30,7 +30,7 @@ final class PendingWrites: RowMirror {
         let value: StoredValue
     }
 
-    private(set) var rows: [Row] = []
+    private var rows: [Row] = []
     /// The multi-row statements by row count (index 0 holds one row).
     private var insertRecords: [Statement?] = Array(repeating: nil, count: maximumRows)
     private var upsertCurrent: [Statement?] = Array(repeating: nil, count: maximumRows)
