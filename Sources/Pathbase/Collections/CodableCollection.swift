@@ -48,7 +48,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     private var isRegistered = false
     /// The fields of recently fetched or saved structs, by instance: the base that `save`
     /// compares with, so that only fields changed since are written.
-    private var snapshots: [InstanceKey: [String: any DatabaseValue]] = [:]
+    private var snapshots: [InstanceKey: FieldSnapshot] = [:]
     private let snapshotLimit = 10_000
 
     init(database: any Database, name: String, indexes: [PartialKeyPath<Element>], defaults: [String: any DatabaseValue]) {
@@ -152,10 +152,10 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         let replaces = replacing || status == .deleted
         let storedKeys = status == nil ? [] : layout.storedKeys(in: database, instance: write.instance)
         let base = isActive && !replaces ? lock.withLock { snapshots[write.instance] } : nil
-        var snapshot: [String: any DatabaseValue] = [:]
+        var snapshot = FieldSnapshot(capacity: write.fields.count)
         for field in write.fields {
             let path = layout.path(write.instance, layout.property(forKey: field.key))
-            snapshot[field.key] = field.value.value
+            snapshot.record(field.value.value, for: field.key)
             if isActive, !replacing {
                 if let old = base?[field.key] {
                     if field.value.isEqual(to: old) { continue }
@@ -231,11 +231,11 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         } catch let error as DecodingError {
             throw CollectionError.undecodableField(collection: name, id: decoder.instanceDescription, key: error.firstKey ?? "", reason: String(describing: error))
         }
-        remember(reads.values, for: instance)
+        remember(reads.snapshot, for: instance)
         return element
     }
 
-    private func remember(_ fields: [String: any DatabaseValue], for instance: InstanceKey) {
+    private func remember(_ fields: FieldSnapshot, for instance: InstanceKey) {
         lock.withLock {
             if snapshots.count >= snapshotLimit { snapshots.removeAll(keepingCapacity: true) }
             snapshots[instance] = fields

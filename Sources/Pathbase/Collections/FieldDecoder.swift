@@ -4,7 +4,10 @@
 /// Tolerant of older data: a key without a stored value decodes as `nil` for an optional,
 /// as the collection's declared default, or throws ``CollectionError/missingField(collection:id:key:)``
 /// naming the instance and the key. Values of keys the struct no longer has stay stored.
-struct FieldDecoder: Decoder {
+///
+/// A class: every container holds it, and copying a struct of this size (an existential
+/// database among it) cost more per field than the read.
+final class FieldDecoder: Decoder {
 
     let layout: CollectionLayout
     let database: any Database
@@ -17,7 +20,14 @@ struct FieldDecoder: Decoder {
 
     /// Collects the values a decoding read.
     final class ReadValues {
-        var values: [String: any DatabaseValue] = [:]
+        var snapshot = FieldSnapshot(capacity: 8)
+    }
+
+    init(layout: CollectionLayout, database: any Database, instance: InstanceKey, readValues: ReadValues?) {
+        self.layout = layout
+        self.database = database
+        self.instance = instance
+        self.readValues = readValues
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -44,7 +54,7 @@ struct FieldDecoder: Decoder {
     /// The stored value of `key` as `Value`, or `nil` when none of that type is stored.
     func read<Value: DatabaseValue>(_ type: Value.Type, key: String) -> Value? {
         let value: Value? = database.get(path(key))
-        if let value, let readValues { readValues.values[key] = value }
+        if let value, let readValues { readValues.snapshot.record(value, for: key) }
         return value
     }
 
@@ -84,6 +94,11 @@ private struct FieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPro
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let storable = try storableType(of: type, key: key)
         if let value = decoder.read(storable, key: key.stringValue) as? T { return value }
+        return try missing(type, storedAs: storable, key)
+    }
+
+    /// A field without a stored value of its type: the declared default, or why not.
+    private func missing<T>(_ type: T.Type, storedAs storable: any DatabaseValue.Type, _ key: Key) throws -> T {
         if let value = decoder.layout.defaults[key.stringValue] as? T { return value }
         // A stored nil is no value; a stored value of another type is not a missing one.
         if contains(key), case .missing = decoder.readOptional(storable, key: key.stringValue) {
@@ -145,8 +160,13 @@ private struct FieldDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPro
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeValue(type, key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeValueIfPresent(type, key) }
 
-    private func decodeValue<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-        try decode(type, forKey: key)
+    /// A field of a type known here to be a `DatabaseValue`: read without the dynamic casts
+    /// of the generic `decode`, which cost more than the read. Inlined into each typed
+    /// overload, so that the read is specialized for its type.
+    @inline(__always)
+    private func decodeValue<T: DatabaseValue>(_ type: T.Type, _ key: Key) throws -> T {
+        if let value = decoder.read(T.self, key: key.stringValue) { return value }
+        return try missing(type, storedAs: T.self, key)
     }
 
     private func decodeValueIfPresent<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {

@@ -30,7 +30,8 @@ final class PendingWrites: RowMirror {
         let value: StoredValue
     }
 
-    private var rows: [Row] = []
+    /// Checked by every read: unchecked exclusivity, as the database's lock guards it.
+    @exclusivity(unchecked) private var rows: [Row] = []
     /// The multi-row statements by row count (index 0 holds one row).
     private var insertRecords: [Statement?] = Array(repeating: nil, count: maximumRows)
     private var upsertCurrent: [Statement?] = Array(repeating: nil, count: maximumRows)

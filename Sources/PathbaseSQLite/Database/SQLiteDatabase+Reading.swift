@@ -11,11 +11,16 @@ extension SQLiteDatabase {
     ///
     /// A failure of SQLite returns `nil` and goes to ``Options/errorHandler``; use
     /// ``fetch(_:at:)`` to get it thrown instead.
+    // Specialized for the common property types: called through `any Database`, the
+    // generic body looks up type metadata for every read; these copies do not.
+    @_specialize(where Value == Int)
+    @_specialize(where Value == String)
+    @_specialize(where Value == Double)
+    @_specialize(where Value == Bool)
+    @_specialize(where Value == InstanceStatus)
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
         reporting(nil) { () throws(SQLiteDatabaseError) in
-            // Without `Timestamped<Value>`: its generic metadata, looked up on every call of
-            // this unspecialized method, cost a third of a listing's reads.
-            try readCurrent(path, as: Value.self) { value, _ in value }
+            try readCurrentValue(path, as: Value.self)
         }
     }
 
@@ -160,22 +165,29 @@ extension SQLiteDatabase {
         }
     }
 
+    /// The current value at a path with its timestamp; `nil` if none is stored or it is
+    /// not a `Value`.
     func readCurrent<Value: DatabaseValue>(_ path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
-        try readCurrent(path, as: type) { value, timestamp in Timestamped(value: value, timestamp: timestamp) }
+        _ = try openHandle()
+        let statement = statements.selectCurrent
+        statement.bindPath(path)
+        defer { statement.reset() }
+        guard try hasRow(statement),
+              let value = try codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
+        return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
     }
 
-    /// The current value at a path and its timestamp, made into a `Result` by `make`; `nil`
-    /// if none is stored or it is not a `Value`. Inside a transaction, a listed model's
-    /// values come from ``ListingColumns``.
+    /// The current value at a path; `nil` if none is stored or it is not a `Value`. Inside a
+    /// transaction, a listed model's values come from ``ListingColumns``.
     @inline(__always)
-    func readCurrent<Value: DatabaseValue, Result>(_ path: Path, as type: Value.Type, _ make: (Value, Timestamp) -> Result) throws(SQLiteDatabaseError) -> Result? {
+    func readCurrentValue<Value: DatabaseValue>(_ path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> Value? {
         let handle = try openHandle()
         if transaction.inBatch {
             switch try listingColumns.value(at: path, connection: handle) {
             case .absent:
                 return nil
             case .kept(let kept):
-                return try codec.decode(type, from: kept, tag: KeptValue.tagColumn, value: KeptValue.valueColumn).map { make($0, kept.timestamp) }
+                return try codec.decode(type, from: kept, tag: KeptValue.tagColumn, value: KeptValue.valueColumn)
             case .notKept:
                 break
             }
@@ -183,9 +195,8 @@ extension SQLiteDatabase {
         let statement = statements.selectCurrent
         statement.bindPath(path)
         defer { statement.reset() }
-        guard try hasRow(statement),
-              let value = try codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
-        return make(value, statement.timestamp(at: 2))
+        guard try hasRow(statement) else { return nil }
+        return try codec.decode(type, from: statement, tag: 0, value: 1)
     }
 
     func read<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {

@@ -75,10 +75,11 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     let errorHandler: @Sendable (SQLiteDatabaseError) -> Void
     let lock = RecursiveLock()
 
-    // Touched only while holding `lock`.
-    private var connection: Connection?
-    var statements: Statements
-    var codec: ValueCodec
+    // Touched only while holding `lock`, so without dynamic exclusivity checks (every read
+    // passes here: the checks cost more than a listing's lookup of a value).
+    @exclusivity(unchecked) private var connection: Connection?
+    @exclusivity(unchecked) var statements: Statements
+    @exclusivity(unchecked) var codec: ValueCodec
     let queryStatements = QueryStatementCache()
     let activeInstances = ActiveInstances()
     /// The properties of models listed in the running transaction, one scan each.

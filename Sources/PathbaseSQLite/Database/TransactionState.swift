@@ -17,7 +17,8 @@ final class TransactionState {
 
     /// How many batches are running: 0 outside a transaction, 1 in the outermost batch,
     /// more in nested ones (savepoints).
-    private(set) var depth = 0
+    /// Read by every read of a value: unchecked exclusivity, as the database's lock guards it.
+    @exclusivity(unchecked) private(set) var depth = 0
 
     /// The first failed write of the running batch; the whole batch rolls back and throws it.
     private(set) var failure: SQLiteDatabaseError?
