@@ -1,4 +1,5 @@
 import Pathbase
+import PathbaseSQLite
 import PathbaseTestSupport
 import Testing
 
@@ -90,5 +91,41 @@ struct CachingConcurrencyTests {
         let counters = database.all(of: Counter.self)
         #expect(counters.count == Self.taskCount * 1_000)
         #expect(counters.allSatisfy { $0.owner == $0.id / 1_000 && $0.value == 1 })
+    }
+    /// Batches that read and write through the cache on some threads, plain reads and
+    /// writes on others, over one small set of paths: all finish, and the cache agrees with
+    /// the file. (The cache once held a lock of its own while calling SQLite, and a batch,
+    /// holding SQLite's lock, read through the cache: two threads waited on each other.)
+    static func batchesAndPlainCallsTogether<Wrapped: BatchDatabase & Sendable>(_ database: CachedDatabase<Wrapped>) {
+        let paths = (0 ..< 16).map { Path(model: model, instance: $0, property: 98) }
+        let finished = TestThread.run(count: 4, timeout: 120) { task in
+            var generator = SplitMix64(seed: UInt64(100 + task))
+            for step in 0 ..< 2_000 {
+                let path = paths[Int(generator.next() % UInt64(paths.count))]
+                if task < 2 {
+                    _ = try? database.batch {
+                        let read: Int? = database.get(path)
+                        database.set((read ?? 0) + 1, for: paths[(Int(generator.next() % UInt64(paths.count)))])
+                        if step % 7 == 0 { throw CachingBatchFailure() }
+                    }
+                } else if step % 3 == 0 {
+                    database.set(step, for: path)
+                } else {
+                    let _: Int? = database.get(path)
+                }
+            }
+        }
+        #expect(finished, "threads waited on each other")
+        for path in paths {
+            let stored: Int? = database.base.get(path)
+            if let cached = database.cache.value(at: path, as: Int.self) { #expect(cached == stored, "stale cached value at \(path)") }
+            let read: Int? = database.get(path)
+            #expect(read == stored)
+        }
+    }
+
+    @Test("Batches reading through the cache while other threads read and write outside batches neither deadlock nor leave a stale value")
+    func batchesAndPlainCalls() throws {
+        Self.batchesAndPlainCallsTogether(CachedDatabase(wrapping: try SQLiteDatabase(path: SQLiteTestFiles.newPath()), cache: MaximumCountCache(maxCount: 8)))
     }
 }

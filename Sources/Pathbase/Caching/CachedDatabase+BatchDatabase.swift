@@ -15,28 +15,8 @@
 extension CachedDatabase: BatchDatabase where Base: BatchDatabase {
 
     public func batch<Result>(_ body: () throws -> Result) throws -> Result {
-        batches.begin()
-        defer { batches.end() }
+        coherence.batchBegan()
+        defer { coherence.batchEnded() }
         return try base.batch(body)
-    }
-}
-
-/// Counts the batches running in a ``CachedDatabase``.
-final class BatchCounter: @unchecked Sendable {
-
-    private let lock = Lock()
-    private var running = 0
-
-    func begin() {
-        lock.withLock { running += 1 }
-    }
-
-    func end() {
-        lock.withLock { running -= 1 }
-    }
-
-    /// Whether a batch is running; values written or read now must not be cached.
-    var isRunning: Bool {
-        lock.withLock { running > 0 }
     }
 }

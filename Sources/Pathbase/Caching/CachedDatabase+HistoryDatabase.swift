@@ -15,10 +15,9 @@ extension CachedDatabase: HistoryDatabase where Base: HistoryDatabase {
 
     /// Writes through to the wrapped database and drops the cached value of the path.
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
-        pathLocks.lock(for: path).withLock {
-            base.set(value, for: path, timestamp: timestamp)
-            cache.removeValue(at: path)
-        }
+        let ticket = coherence.writeBegins(path)
+        base.set(value, for: path, timestamp: timestamp)
+        coherence.writeEnded(ticket) { _ in cache.removeValue(at: path) }
     }
 }
 

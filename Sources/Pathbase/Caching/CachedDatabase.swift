@@ -45,15 +45,8 @@ public final class CachedDatabase<Base: Database>: DatabaseWrapper {
     /// Whether the wrapped database keeps history, where a write need not become current.
     let keepsHistory: Bool
 
-    /// Whether the wrapped database runs batches, whose writes the cache must not show
-    /// until they are kept.
-    let runsBatches: Bool
-
-    /// The batches running now (``BatchDatabase``).
-    let batches = BatchCounter()
-
-    /// Serializes updating the wrapped database and the cache, per path.
-    let pathLocks = PathLocks()
+    /// When a value read or written may be cached, and the batches running now.
+    let coherence = CacheCoherence()
 
     /// Creates a database that answers reads of `base` from `cache` when it can.
     ///
@@ -68,7 +61,6 @@ public final class CachedDatabase<Base: Database>: DatabaseWrapper {
         self.cache = cache
         self.countCache = cache as? MaximumCountCache
         self.keepsHistory = base.historyDatabase != nil
-        self.runsBatches = base.batchDatabase != nil
     }
 
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
@@ -90,20 +82,20 @@ public final class CachedDatabase<Base: Database>: DatabaseWrapper {
     /// Reads a path that the cache did not answer from the wrapped database, and caches it.
     @inline(never)
     private func readThrough<Value: DatabaseValue>(_ path: Path) -> Value? {
-        pathLocks.lock(for: path).withLock {
-            guard let value: Value = base.get(path) else { return nil }
-            if !(runsBatches && batches.isRunning) { cache.store(value, for: path) }
-            return value
-        }
+        let ticket = coherence.readBegins(path)
+        guard let value: Value = base.get(path) else { return nil }
+        coherence.readEnded(ticket) { cache.store(value, for: path) }
+        return value
     }
 
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
-        pathLocks.lock(for: path).withLock {
-            base.set(value, for: path)
-            if keepsHistory || (runsBatches && batches.isRunning) {
-                cache.removeValue(at: path)
-            } else {
+        let ticket = coherence.writeBegins(path)
+        base.set(value, for: path)
+        coherence.writeEnded(ticket) { mayStore in
+            if mayStore, !keepsHistory {
                 cache.store(value, for: path)
+            } else {
+                cache.removeValue(at: path)
             }
         }
     }

@@ -27,8 +27,8 @@
 ///
 /// **Deleting** marks an instance deleted, as for models: its values stay in history.
 public final class CodableCollection<Element: Codable & Identifiable>: @unchecked Sendable where Element.ID: CollectionIdentifier {
-    // @unchecked: the database is used as its own threading rules allow; the snapshots and
-    // the catalog check are guarded by `lock`.
+    // @unchecked: the database is used as its own threading rules allow; the snapshots are
+    // guarded by `lock`.
 
     /// The database the structs are stored in.
     public let database: any Database
@@ -45,7 +45,6 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     let indexedKeys: Result<[String], CollectionError>
 
     private let lock = Lock()
-    private var isRegistered = false
     /// The fields of recently fetched or saved structs, by instance: the base that `save`
     /// compares with, so that only fields changed since are written.
     private var snapshots: [InstanceKey: FieldSnapshot] = [:]
@@ -110,7 +109,8 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     }
 
     private func write(_ elements: [Element], replacing: Bool) throws {
-        try ensureRegistered()
+        // A declared index that is no field fails before anything is written.
+        _ = try indexedKeys.get()
         var prepared: [PreparedWrite] = []
         prepared.reserveCapacity(elements.count)
         for element in elements {
@@ -121,9 +121,13 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         }
         // Reads inside the batch share its transaction; every check passes before the first write.
         try database.inBatchIfSupported {
+            // The name is registered in the same transaction as the writes: if an enclosing
+            // batch rolls back, both are gone, and the next save registers it again.
+            try layout.checkCatalog(in: database, registering: true)
             try check(prepared)
             for write in prepared { store(write, replacing: replacing) }
         }
+        try createIndexes()
     }
 
     /// Checks prepared writes against what is stored: no id collides with another.
@@ -292,23 +296,14 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
 
     // MARK: Catalog
 
-    /// Registers the name in the database's catalog before the first write.
-    private func ensureRegistered() throws {
-        if lock.withLock({ isRegistered }) { return }
-        // A declared index that is no field fails before the name is registered.
-        _ = try indexedKeys.get()
-        try database.inBatchIfSupported { try layout.checkCatalog(in: database, registering: true) }
-        try createIndexes()
-        lock.withLock { isRegistered = true }
-    }
-
-    /// Checks that no other collection name owns the model key.
+    /// Checks that no other collection name owns the model key. Read every time (one value):
+    /// a registration remembered here could have been rolled back with an enclosing batch.
     func checkCatalog() throws(CollectionError) {
-        if lock.withLock({ isRegistered }) { return }
         try layout.checkCatalog(in: database, registering: false)
     }
 
-    /// Asks a database that keeps indexes for one per declared key.
+    /// Asks a database that keeps indexes for one per declared key (a database creates each
+    /// once; one created in a batch that rolled back is created again here).
     func createIndexes() throws {
         let keys = try indexedKeys.get()
         guard !keys.isEmpty, let indexing = database.queryPushdown as? any ValueIndexingDatabase else { return }
