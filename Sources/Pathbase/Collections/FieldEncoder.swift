@@ -30,8 +30,9 @@ enum FieldEncoder {
 /// What encoding collects: the fields in encoding order, the last value per key.
 private final class FieldStorage {
     let collection: String
+    /// Searched in order when a key is set again: structs have few fields, and hashing
+    /// every key cost more than the search.
     var fields: [(key: String, value: FieldValue)] = []
-    var positions: [String: Int] = [:]
     var isKeyed = false
     var problem: CollectionError?
 
@@ -40,10 +41,9 @@ private final class FieldStorage {
     }
 
     func set(_ value: any DatabaseValue, for key: String) {
-        if let position = positions[key] {
+        if let position = fields.firstIndex(where: { $0.key == key }) {
             fields[position].value = FieldValue(value: value)
         } else {
-            positions[key] = fields.count
             fields.append((key, FieldValue(value: value)))
         }
     }
@@ -97,6 +97,23 @@ private struct FieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         }
         storage.set(Self.optional(value, as: type), for: key.stringValue)
     }
+
+    // Synthesized `Codable` calls the typed overloads: storing them directly spares the
+    // generic one's dynamic cast to `DatabaseValue`.
+    mutating func encode(_ value: Bool, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: String, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
 
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { storage.set(value, for: key.stringValue) }
     mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { storage.set(value, for: key.stringValue) }

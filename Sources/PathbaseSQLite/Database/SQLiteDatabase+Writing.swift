@@ -12,6 +12,13 @@ extension SQLiteDatabase {
     /// Outside a batch, the write is its own transaction. A failure stores nothing and goes
     /// to ``Options/errorHandler``; inside a batch it makes the batch throw. Use
     /// ``store(_:for:timestamp:)`` to get it thrown here.
+    // Specialized for the common property types, as `get` is: called through `any Database`,
+    // the generic body casts and looks up metadata on every write.
+    @_specialize(where Value == Int)
+    @_specialize(where Value == String)
+    @_specialize(where Value == Double)
+    @_specialize(where Value == Bool)
+    @_specialize(where Value == InstanceStatus)
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         lock.withLock { () -> Void in
             do throws(SQLiteDatabaseError) {

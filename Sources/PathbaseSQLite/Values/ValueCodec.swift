@@ -26,6 +26,10 @@ final class ValueCodec: RowMirror {
     private var idsByType: [ObjectIdentifier: Int64] = [:]
     private var idsByName: [String: Int64] = [:]
     private var namesById: [Int64: String] = [:]
+    /// The last list of strings encoded, with its JSON: a collection writes its list of
+    /// field keys with every struct it saves, the same list for every struct of a type, and
+    /// encoding it again was a third of a save.
+    private var lastStringList: (strings: [String], json: Data)?
 
     /// A stored `nil` as records return it. Any `Optional.none` would do: a nil optional
     /// casts to every optional type.
@@ -69,10 +73,15 @@ final class ValueCodec: RowMirror {
             return (ValueTag.codableBase + id, .blob(encoded.json))
         }
         let json: Data
-        do {
-            json = try encoder.encode(value)
-        } catch {
-            throw .valueEncoding(path: path, reason: "\(error)")
+        if Value.self == [String].self, let last = lastStringList, last.strings == unsafeBitCast(value, to: [String].self) {
+            json = last.json
+        } else {
+            do {
+                json = try encoder.encode(value)
+            } catch {
+                throw .valueEncoding(path: path, reason: "\(error)")
+            }
+            if Value.self == [String].self { lastStringList = (unsafeBitCast(value, to: [String].self), json) }
         }
         let id = try requireTypeId(try typeId(of: Value.self, creating: true))
         return (ValueTag.codableBase + id, .blob(json))
