@@ -78,6 +78,9 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     // Touched only while holding `lock`, so without dynamic exclusivity checks (every read
     // passes here: the checks cost more than a listing's lookup of a value).
     @exclusivity(unchecked) private var connection: Connection?
+    /// The open connection's handle (`nil` once closed): what every call uses, read without
+    /// the retain and release of the `Connection` object.
+    @exclusivity(unchecked) private var handle: OpaquePointer?
     @exclusivity(unchecked) var statements: Statements
     @exclusivity(unchecked) var codec: ValueCodec
     let queryStatements = QueryStatementCache()
@@ -125,6 +128,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
             throw error
         }
         self.connection = connection
+        self.handle = connection.handle
         self.path = location
         self.keepsHistory = connection.keepsHistory
         self.clock = options.clock
@@ -180,6 +184,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
             errorHandler(error)
         }
         self.connection = nil
+        self.handle = nil
         lifetime.databaseClosed()
     }
 
@@ -189,16 +194,16 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     /// so that every read sees them.
     @inline(__always)
     func openHandle() throws(SQLiteDatabaseError) -> OpaquePointer {
-        guard let connection else { throw .closed }
-        if !pendingWrites.isEmpty { try writePending(connection.handle) }
-        return connection.handle
+        guard let handle else { throw .closed }
+        if !pendingWrites.isEmpty { try writePending(handle) }
+        return handle
     }
 
     /// The connection's handle, for writing: pending writes stay pending.
     @inline(__always)
     func writeHandle() throws(SQLiteDatabaseError) -> OpaquePointer {
-        guard let connection else { throw .closed }
-        return connection.handle
+        guard let handle else { throw .closed }
+        return handle
     }
 
     /// Writes the batch's pending writes; a failure fails the batch.
