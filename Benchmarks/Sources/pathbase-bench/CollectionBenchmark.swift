@@ -36,7 +36,7 @@ enum CollectionBenchmark {
         let saving = try SQLiteDatabase(path: path("save.sqlite")).collection(BenchUser.self)
         let grdb = try grdbQueue(path: path("save-grdb.sqlite"))
         var round = 0, grdbRound = 0
-        compare("collections.save-vs-grdb", operations: batch, rounds: 5, {
+        compare("collections.save-vs-grdb", operations: batch, rounds: 5, goal: 1.5, {
             round += 1
             must { try saving.save(users(round * batch ..< (round + 1) * batch)) }
         }, baseline: {
@@ -50,7 +50,7 @@ enum CollectionBenchmark {
         try fetching.save(users(0 ..< batch))
         let grdbFetching = try grdbQueue(path: path("fetch-grdb.sqlite"))
         try grdbFetching.write { db in for row in users(0 ..< batch) { try row.insert(db) } }
-        compare("collections.fetch-all-vs-grdb", operations: batch, rounds: 5, {
+        compare("collections.fetch-all-vs-grdb", operations: batch, rounds: 5, goal: 1.5, {
             must { blackHole(try fetching.fetch()) }
         }, baseline: {
             must { blackHole(try grdbFetching.read { db in try BenchUser.fetchAll(db) }) }
@@ -62,7 +62,7 @@ enum CollectionBenchmark {
         try queried.save(many)
         let raw = RawUserTable(path: path("query-raw.sqlite"), rows: many)
         let queries = 2000
-        compare("collections.indexed-query-vs-raw", operations: queries, rounds: 5, {
+        compare("collections.indexed-query-vs-raw", operations: queries, rounds: 5, goal: 2.0, {
             for step in 0 ..< queries { must { blackHole(try queried.fetch(where: \.category == (step * 37) % 10_000)) } }
         }, baseline: {
             for step in 0 ..< queries { blackHole(raw.users(category: (step * 37) % 10_000)) }
@@ -76,7 +76,7 @@ enum CollectionBenchmark {
             try large.save(users(start ..< min(growthRows, start + 100_000)))
         }
         var smallNext = batch, largeNext = growthRows
-        compare("collections.growth", operations: batch, rounds: 3, {
+        compare("collections.growth", operations: batch, rounds: 3, goal: 1.3, {
             must { try large.save(users(largeNext ..< largeNext + batch)) }
             largeNext += batch
         }, baseline: {
