@@ -12,7 +12,10 @@
 ///
 /// Reads ask the cache first; a miss reads the wrapped database and caches what it returns.
 /// A missing value (`nil`) is not cached, so a miss always reaches the wrapped database.
-/// Writes go to the wrapped database, then update the cache. Listing instances with
+/// Writes go to the wrapped database, then update the cache — or drop the cached value when
+/// another write of the path overlapped (``CacheCoherence``). No lock is held while the
+/// wrapped database works, so batches and plain calls on other threads never wait on each
+/// other here. Listing instances with
 /// ``all(model:where:)`` always asks the wrapped database.
 ///
 /// When the wrapped database is a ``HistoryDatabase``, so is the cached one. A timestamped
