@@ -8,8 +8,12 @@ import Pathbase
 /// Properties nobody queries have none, so writing them costs no index page.
 extension SQLiteDatabase: ValueIndexingDatabase {
 
+    /// Creates a declared index, inside a batch too (it is then rolled back with it, and
+    /// forgotten here, so the collection's next save creates it again). One the connection
+    /// knows of costs nothing: collections ask with every save.
     package func createValueIndex(model: ModelKey, property: PropertyKey) throws {
         try lock.withLock { () throws(SQLiteDatabaseError) in
+            guard !valueIndexes.contains(model: model, property: property) else { return }
             try createValueIndexNow(model: model, property: property)
         }
     }
