@@ -105,7 +105,7 @@ struct CachingConcurrencyTests {
                 if task < 2 {
                     _ = try? database.batch {
                         let read: Int? = database.get(path)
-                        database.set((read ?? 0) + 1, for: paths[(Int(generator.next() % UInt64(paths.count)))])
+                        database.set((read ?? 0) + 1, for: paths[Int(generator.next() % UInt64(paths.count))])
                         if step % 7 == 0 { throw CachingBatchFailure() }
                     }
                 } else if step % 3 == 0 {

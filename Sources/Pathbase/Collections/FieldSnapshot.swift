@@ -8,7 +8,7 @@ struct FieldSnapshot {
 
     private var fields: [(key: String, value: any DatabaseValue)] = []
 
-    init(capacity: Int = 0) {
+    init(capacity: Int) {
         fields.reserveCapacity(capacity)
     }
 

@@ -94,11 +94,9 @@ extension SQLiteDatabase {
     public func latestRecord(at path: Path) -> Record? {
         reporting(nil) { () throws(SQLiteDatabaseError) -> Record? in
             _ = try openHandle()
-            let statement = statements.selectCurrent
-            statement.bindPath(path)
-            defer { statement.reset() }
-            guard try hasRow(statement) else { return nil }
-            return Record(path: path, timestamp: statement.timestamp(at: 2), value: try codec.anyValue(from: statement, tag: 0, value: 1))
+            return try withCurrentRow(path) { row throws(SQLiteDatabaseError) in
+                Record(path: path, timestamp: row.timestamp(at: 2), value: try codec.anyValue(from: row, tag: 0, value: 1))
+            }
         }
     }
 
@@ -169,12 +167,9 @@ extension SQLiteDatabase {
     /// not a `Value`.
     func readCurrent<Value: DatabaseValue>(_ path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
         _ = try openHandle()
-        let statement = statements.selectCurrent
-        statement.bindPath(path)
-        defer { statement.reset() }
-        guard try hasRow(statement),
-              let value = try codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
-        return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
+        return try withCurrentRow(path) { row throws(SQLiteDatabaseError) in
+            try codec.decode(type, from: row, tag: 0, value: 1).map { Timestamped(value: $0, timestamp: row.timestamp(at: 2)) }
+        }
     }
 
     /// The current value at a path; `nil` if none is stored or it is not a `Value`. Inside a
@@ -192,24 +187,28 @@ extension SQLiteDatabase {
                 break
             }
         }
+        return try withCurrentRow(path) { row throws(SQLiteDatabaseError) in
+            try codec.decode(type, from: row, tag: 0, value: 1)
+        }
+    }
+
+    /// Runs `body` on the row of `current_values` at `path` (type, value, time, counter,
+    /// replica); `nil` when there is none. The caller has opened the handle.
+    @inline(__always)
+    func withCurrentRow<Result>(_ path: Path, _ body: (Statement) throws(SQLiteDatabaseError) -> Result?) throws(SQLiteDatabaseError) -> Result? {
         let statement = statements.selectCurrent
         statement.bindPath(path)
         defer { statement.reset() }
         guard try hasRow(statement) else { return nil }
-        return try codec.decode(type, from: statement, tag: 0, value: 1)
+        return try body(statement)
     }
 
     func read<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
         guard let timestamp else { return try readCurrent(path, as: type) }
         guard keepsHistory else {
             // Only the current record is known: it is the answer if it is old enough.
-            _ = try openHandle()
-            let statement = statements.selectCurrent
-            statement.bindPath(path)
-            defer { statement.reset() }
-            guard try hasRow(statement), statement.timestamp(at: 2) <= timestamp,
-                  let value = try codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
-            return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
+            guard let current = try readCurrent(path, as: type), current.timestamp <= timestamp else { return nil }
+            return current
         }
         _ = try openHandle()
         let statement = statements.selectRecordAt

@@ -72,8 +72,11 @@ final class ValueCodec: RowMirror {
             let id = try requireTypeId(try typeId(named: encoded.typeName, creating: true))
             return (ValueTag.codableBase + id, .blob(encoded.json))
         }
+        // Only a list of strings is reused: its `==` implies the same JSON, which a type's
+        // own `==` need not (one that ignores a field would store a stale encoding).
+        let strings: [String]? = Value.self == [String].self ? unsafeBitCast(value, to: [String].self) : nil
         let json: Data
-        if Value.self == [String].self, let last = lastStringList, last.strings == unsafeBitCast(value, to: [String].self) {
+        if let strings, let last = lastStringList, last.strings == strings {
             json = last.json
         } else {
             do {
@@ -81,7 +84,7 @@ final class ValueCodec: RowMirror {
             } catch {
                 throw .valueEncoding(path: path, reason: "\(error)")
             }
-            if Value.self == [String].self { lastStringList = (unsafeBitCast(value, to: [String].self), json) }
+            if let strings { lastStringList = (strings, json) }
         }
         let id = try requireTypeId(try typeId(of: Value.self, creating: true))
         return (ValueTag.codableBase + id, .blob(json))
