@@ -29,7 +29,7 @@ extension CodableCollection {
 
     /// The structs a query describes.
     public func fetch(_ query: CollectionQuery<Element>) throws -> [Element] {
-        try matches(of: query, paged: true).map(\.element)
+        try matches(of: query, paged: true).map { $0.element }
     }
 
     /// The first struct a filter includes in an order, or `nil`.
@@ -56,7 +56,7 @@ extension CodableCollection {
     /// try users.delete(where: \.age < 13)
     /// ```
     public func delete(where filter: CollectionFilter<Element>) throws {
-        try delete(instances: matches(of: CollectionQuery(where: filter), paged: false).map(\.instance))
+        try delete(instances: matches(of: CollectionQuery(where: filter), paged: false).map { $0.instance })
     }
 
     /// The query's matches in order; the whole list or one page.

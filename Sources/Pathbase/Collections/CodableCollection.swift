@@ -52,8 +52,8 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
 
     init(database: any Database, name: String, indexes: [PartialKeyPath<Element>], defaults: [String: any DatabaseValue]) {
         self.database = database
-        self.layout = CollectionLayout(name: name, defaults: defaults)
         let fields = FieldKeys.of(Element.self)
+        self.layout = CollectionLayout(name: name, fieldNames: fields.fields.map(\.name), defaults: defaults)
         for field in fields.fields {
             if let type = field.type as? any DatabaseValue.Type {
                 CollectionFieldTypes.shared.register(type, for: layout.property(forKey: field.name))
@@ -118,8 +118,8 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         for element in elements {
             let fields = try FieldEncoder.fields(of: element, collection: name)
             if !fields.elementsEqual(checkedKeys, by: { $0.key == $1 }) {
-                try layout.checkKeys(fields.lazy.map(\.key))
-                checkedKeys = fields.map(\.key)
+                try layout.checkKeys(fields.lazy.map { $0.key })
+                checkedKeys = fields.map { $0.key }
             }
             let origin = Element.ID.isExactInstanceKey ? nil : String(describing: element.id)
             prepared.append(PreparedWrite(instance: element.id.collectionInstanceKey, origin: origin, fields: fields))
@@ -174,7 +174,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
             }
             field.value.write(to: database, at: path)
         }
-        let keys = write.fields.map(\.key)
+        let keys = write.fields.map { $0.key }
         if replaces {
             for key in storedKeys where !keys.contains(key) {
                 database.set(NoValue(), for: layout.path(write.instance, layout.property(forKey: key)))

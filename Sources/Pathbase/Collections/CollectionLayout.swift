@@ -9,19 +9,27 @@ final class CollectionLayout: @unchecked Sendable {
     /// Values read for keys without a stored value (fields added after data was stored).
     let defaults: [String: any DatabaseValue]
 
+    /// The property keys of the struct's own field names, computed once: every decoded or
+    /// encoded field looks its key up here first, without a lock or a hash (short names are
+    /// compared in two words).
+    private let fieldProperties: [(key: String, property: PropertyKey)]
+
     private let lock = Lock()
+    /// Keys that are not field names (custom `CodingKeys`, keys of older structs).
     private var properties: [String: PropertyKey] = [:]
     /// The key each property key was derived from, to detect two keys sharing one.
     private var owners: [PropertyKey: String] = [:]
 
-    init(name: String, defaults: [String: any DatabaseValue]) {
+    init(name: String, fieldNames: [String], defaults: [String: any DatabaseValue]) {
         self.name = name
         self.model = CollectionKeys.model(named: name)
         self.defaults = defaults
+        self.fieldProperties = fieldNames.map { ($0, CollectionKeys.property(forKey: $0, inCollection: name)) }
     }
 
     /// The property key of a coding key (cached).
     func property(forKey key: String) -> PropertyKey {
+        for field in fieldProperties where field.key == key { return field.property }
         if let known = lock.withLock({ properties[key] }) { return known }
         let property = CollectionKeys.property(forKey: key, inCollection: name)
         lock.withLock { properties[key] = property }

@@ -31,7 +31,10 @@ public struct CollectionQuery<Element> {
 
     /// Why the query can't run (an unknown string key), if so.
     var problem: CollectionError? {
-        filter.problem ?? sort.lazy.compactMap(\.problem).first
+        // A plain loop: a key path in this generic type is instantiated on every call.
+        if let problem = filter.problem { return problem }
+        for key in sort { if let problem = key.problem { return problem } }
+        return nil
     }
 
     /// Whether `lhs` comes before `rhs` in the query's order.

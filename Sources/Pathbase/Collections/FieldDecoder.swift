@@ -20,7 +20,8 @@ final class FieldDecoder: Decoder {
 
     /// Collects the values a decoding read.
     final class ReadValues {
-        var snapshot = FieldSnapshot(capacity: 8)
+        // Used by one decoding on one thread: no dynamic exclusivity check per field.
+        @exclusivity(unchecked) var snapshot = FieldSnapshot(capacity: 8)
     }
 
     init(layout: CollectionLayout, database: any Database, instance: InstanceKey, readValues: ReadValues?) {

@@ -69,7 +69,7 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
     /// The current results: filtered, sorted, paged.
     public var results: [Element] {
         registrar.access(self, keyPath: \.results)
-        return lock.withLock { query.page(of: matches).map(\.element) }
+        return lock.withLock { query.page(of: matches).map { $0.element } }
     }
 
     /// The last struct that changed but no longer decodes (it is left out of the results).
@@ -87,7 +87,7 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
         let id = lock.withLock { () -> Int in
             nextContinuation += 1
             continuations[nextContinuation] = continuation
-            continuation.yield(query.page(of: matches).map(\.element))
+            continuation.yield(query.page(of: matches).map { $0.element })
             return nextContinuation
         }
         continuation.onTermination = { [weak self] _ in
@@ -136,7 +136,7 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
                     matches.insert(entry, at: insertionIndex(for: entry))
                     included[instance] = entry
                 }
-                let page = query.page(of: matches).map(\.element)
+                let page = query.page(of: matches).map { $0.element }
                 for continuation in continuations.values { continuation.yield(page) }
             }
         }

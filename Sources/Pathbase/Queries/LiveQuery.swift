@@ -81,7 +81,7 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
     /// The current results: filtered, sorted, paged.
     public var results: [Model] {
         registrar.access(self, keyPath: \.results)
-        return lock.withLock { query.page(of: matches).map(\.model) }
+        return lock.withLock { query.page(of: matches).map { $0.model } }
     }
 
     /// How many instances match, ignoring the query's offset and limit.

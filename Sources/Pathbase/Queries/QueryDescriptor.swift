@@ -192,7 +192,7 @@ extension Database {
     /// On a database that runs queries (`SQLiteDatabase`, or a wrapper of one) the stored
     /// conditions, the key-path sort and the paging run there; the rest runs on the models.
     public func fetch<Model: ModelProtocol>(_ query: QueryDescriptor<Model>) -> [Model] {
-        matches(of: query, paged: true).map(\.model)
+        matches(of: query, paged: true).map { $0.model }
     }
 
     /// The number of active instances a query matches, ignoring its offset and limit.
