@@ -16,7 +16,7 @@ package indirect enum StoredPredicate {
 /// One condition on a property's current value.
 package struct StoredCondition {
 
-    package enum Operator {
+    package enum Operator: Int {
         case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
         /// The string contains the operand.
         case contains

@@ -27,10 +27,25 @@ import Pathbase
 /// or differently typed value evaluates to (the model then reads its default), so SQL
 /// returns exactly what evaluating the filter on models returns. Ids, property ids and
 /// type tags are trusted integers written into the text; values are bound.
+///
+/// The text depends on a query's ``QueryShape``, not on its operands: the statement is
+/// built once per shape and kept (``QueryStatementCache``), and each run binds
+/// ``parameters(predicate:sort:offset:limit:)``, read from the query where
+/// ``sources`` say. Building the text cost more than the rest of a small indexed query.
 struct QuerySQL {
 
     private(set) var text = ""
-    private(set) var parameters: [QueryOperand] = []
+
+    /// Where each parameter's value comes from, in order.
+    private(set) var sources: [ParameterSource] = []
+
+    enum ParameterSource {
+        /// Operand `index` of the predicate's `condition`th condition (depth first).
+        case operand(condition: Int, index: Int)
+        /// The first string after every string that starts with that condition's prefix.
+        case successor(condition: Int)
+        case sortDefault, limit, offset
+    }
 
     /// The properties whose value index the statement starts from: create them before
     /// running it (``SQLiteDatabase/prepareValueIndex(model:property:)``).
@@ -40,8 +55,9 @@ struct QuerySQL {
     /// returns every match in order, and the caller keeps the active ones and pages.
     private(set) var checksStatus = true
 
-    /// Translates a query; `nil` if a condition's value type has no native storage.
-    init?(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, offset: Int, limit: Int?) {
+    /// Translates a query of one shape; `nil` if a condition's value type has no native
+    /// storage.
+    init?(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?) {
         var builder = Builder(model: model, startsFromCondition: Self.hasRequiredCondition(predicate))
         guard var condition = builder.condition(for: predicate, topLevel: true) else { return nil }
         if builder.startsFromCondition, builder.innerJoins.isEmpty {
@@ -57,14 +73,14 @@ struct QuerySQL {
         if let sort {
             guard let tag = Builder.tag(of: sort.valueType) else { return nil }
             let alias = builder.join(sort.property, inner: false)
-            builder.orderParameters.append(sort.defaultValue)
+            builder.orderParameters.append(.sortDefault)
             order = "(CASE WHEN \(alias).type = \(tag) THEN \(alias).value ELSE ? END)\(sort.reverse ? " DESC" : ""), \(instance)"
         }
         let status = "s.model = \(model) AND s.property = \(PropertyKey.instanceId)"
         let isActive = "s.type = \(ValueTag.status.rawValue) AND s.value = \(InstanceStatus.created.rawValue)"
         var from: String
         var conditions: [String]
-        var prefixParameters: [QueryOperand] = []
+        var prefixParameters: [ParameterSource] = []
         if let first = builder.innerJoins.first {
             // Start from the rows a condition selects, in the value index. Their statuses are
             // checked by the caller in memory (``ActiveInstances``), which also pages: a
@@ -87,10 +103,35 @@ struct QuerySQL {
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(order)
             """
-        parameters = prefixParameters + builder.whereParameters + builder.orderParameters
+        sources = prefixParameters + builder.whereParameters + builder.orderParameters
         if checksStatus {
             text += "\nLIMIT ? OFFSET ?"
-            parameters += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+            sources += [.limit, .offset]
+        }
+    }
+
+    /// Whether a prefix condition on `prefix` gets an upper bound (see ``QueryShape``).
+    static func hasSuccessor(_ prefix: String) -> Bool {
+        Builder.successor(of: prefix) != nil
+    }
+
+    /// The parameters to bind for a query of this statement's shape.
+    func parameters(predicate: StoredPredicate?, sort: StoredSort?, offset: Int, limit: Int?) -> [QueryOperand] {
+        var conditions: [StoredCondition] = []
+        predicate?.collectConditions(into: &conditions)
+        return sources.map { source in
+            switch source {
+            case .operand(let condition, let index):
+                guard conditions.indices.contains(condition), conditions[condition].operands.indices.contains(index) else { return .integer(0) }
+                return conditions[condition].operands[index]
+            case .successor(let condition):
+                guard conditions.indices.contains(condition), case .text(let prefix)? = conditions[condition].operands.first,
+                      let successor = Builder.successor(of: prefix) else { return .integer(0) }
+                return .text(successor)
+            case .sortDefault: return sort?.defaultValue ?? .integer(0)
+            case .limit: return .integer(Int64(limit ?? -1))
+            case .offset: return .integer(Int64(offset))
+            }
         }
     }
 
@@ -110,7 +151,7 @@ struct QuerySQL {
         let table: String
         let alias: String
         let on: String
-        let parameters: [QueryOperand]
+        let parameters: [ParameterSource]
     }
 
     /// Collects joins and conditions while walking the predicate.
@@ -126,8 +167,10 @@ struct QuerySQL {
         /// The property of `current_values` the query starts from, if it does.
         var startProperty: PropertyKey?
         var leftJoins = ""
-        var whereParameters: [QueryOperand] = []
-        var orderParameters: [QueryOperand] = []
+        var whereParameters: [ParameterSource] = []
+        var orderParameters: [ParameterSource] = []
+        /// The depth-first number of the condition being written.
+        private var conditionIndex = -1
         /// The alias of each joined property.
         private var aliases: [PropertyKey: String] = [:]
         private var listJoins = 0
@@ -166,6 +209,7 @@ struct QuerySQL {
             guard let predicate else { return "1" }
             switch predicate {
             case .condition(let condition):
+                conditionIndex += 1
                 return self.condition(condition, topLevel: topLevel)
             case .and(let parts):
                 var clauses: [String] = []
@@ -194,7 +238,7 @@ struct QuerySQL {
                 return listCondition(condition, inner: inner)
             }
             let alias = join(condition.property, inner: inner)
-            var parameters: [QueryOperand] = []
+            var parameters: [ParameterSource] = []
             let test = comparison(condition, on: "\(alias).value", parameters: &parameters)
             whereParameters += parameters
             if inner {
@@ -206,7 +250,8 @@ struct QuerySQL {
 
         /// Membership in a stored list, from `list_members`; a missing list is empty.
         private mutating func listCondition(_ condition: StoredCondition, inner: Bool) -> String? {
-            guard let member = condition.operands.first else { return nil }
+            guard !condition.operands.isEmpty else { return nil }
+            let member = ParameterSource.operand(condition: conditionIndex, index: 0)
             if inner {
                 let alias = innerJoins.isEmpty ? "d" : "l\(listJoins)"
                 listJoins += 1
@@ -231,10 +276,11 @@ struct QuerySQL {
         }
 
         /// The comparison of a stored value (of the condition's type) with the operands.
-        private func comparison(_ condition: StoredCondition, on value: String, parameters: inout [QueryOperand]) -> String {
+        private func comparison(_ condition: StoredCondition, on value: String, parameters: inout [ParameterSource]) -> String {
             let operand = condition.operands.first ?? .integer(0)
+            let first = ParameterSource.operand(condition: conditionIndex, index: 0)
             func binary(_ symbol: String) -> String {
-                parameters.append(operand)
+                parameters.append(first)
                 return "\(value) \(symbol) ?"
             }
             switch condition.operation {
@@ -245,17 +291,18 @@ struct QuerySQL {
             case .greater: return binary(">")
             case .greaterOrEqual: return binary(">=")
             case .contains:
-                parameters.append(operand)
+                parameters.append(first)
                 return "instr(\(value), ?) > 0"
             case .hasPrefix:
+                // The shape records which of these three the prefix takes (``QueryShape``).
                 guard case .text(let prefix) = operand, !prefix.isEmpty else { return "1" }
-                parameters.append(operand)
-                guard let successor = Self.successor(of: prefix) else { return "\(value) >= ?" }
-                parameters.append(.text(successor))
+                parameters.append(first)
+                guard Self.successor(of: prefix) != nil else { return "\(value) >= ?" }
+                parameters.append(.successor(condition: conditionIndex))
                 return "(\(value) >= ? AND \(value) < ?)"
             case .isIn:
                 guard !condition.operands.isEmpty else { return "0" }
-                parameters += condition.operands
+                parameters += condition.operands.indices.map { .operand(condition: conditionIndex, index: $0) }
                 return "\(value) IN (" + Array(repeating: "?", count: condition.operands.count).joined(separator: ", ") + ")"
             case .isNil, .listContains:
                 return "0"

@@ -6,18 +6,19 @@ import Pathbase
 extension SQLiteDatabase: QueryPushdownDatabase {
 
     package func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?) -> [InstanceKey]? {
-        // SQLite allows 32766 parameters; a longer `isIn` list is evaluated on the models.
-        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, offset: offset, limit: limit),
-              query.parameters.count < 32_000 else { return nil }
-        return lock.withLock { () -> [InstanceKey]? in
+        lock.withLock { () -> [InstanceKey]? in
             do throws(SQLiteDatabaseError) {
+                guard let prepared = try queryStatements.prepared(model: model, predicate: predicate, sort: sort, connection: try openHandle()) else {
+                    return nil
+                }
+                let query = prepared.query
                 for property in query.indexedProperties {
                     try prepareValueIndex(model: model, property: property)
                 }
-                let statement = try queryStatements.statement(for: query.text, connection: try openHandle())
+                let statement = prepared.statement
                 defer { statement.reset() }
                 queryStatements.answered += 1
-                for (offset, parameter) in query.parameters.enumerated() {
+                for (offset, parameter) in query.parameters(predicate: predicate, sort: sort, offset: offset, limit: limit).enumerated() {
                     statement.bind(parameter, at: Int32(offset + 1))
                 }
                 // When the statement doesn't check statuses, keep the active matches here and
@@ -122,24 +123,35 @@ extension Statement {
     }
 }
 
-/// The prepared statements of recent queries, by SQL text: a query of the same shape runs
-/// again without compiling. Used while holding the database's lock.
+/// The prepared statements of recent queries, by ``QueryShape``: a query of the same shape
+/// runs again without writing or compiling its SQL. Used while holding the database's lock.
 final class QueryStatementCache {
+
+    /// A query's SQL and its compiled statement.
+    struct PreparedQuery {
+        let query: QuerySQL
+        let statement: Statement
+    }
 
     /// Enough for the query shapes of an app's screens; beyond it, the cache starts over.
     private let capacity = 64
-    private var statements: [String: Statement] = [:]
+    private var queries: [QueryShape: PreparedQuery] = [:]
     private var referrers: [PropertyColumn: Statement] = [:]
 
     /// Queries and inverse lookups answered (``SQLiteDatabase/queriesAnsweredInSQL``).
     var answered = 0
 
-    func statement(for sql: String, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Statement {
-        if let statement = statements[sql] { return statement }
-        if statements.count >= capacity { finalize() }
-        let statement = try Statement(sql: sql, connection: connection)
-        statements[sql] = statement
-        return statement
+    /// The statement for a query's shape; `nil` when it can't run in SQL (a value type
+    /// without native storage, or an `isIn` list longer than SQLite's 32766 parameters):
+    /// the caller evaluates it on the models.
+    func prepared(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, connection: OpaquePointer) throws(SQLiteDatabaseError) -> PreparedQuery? {
+        let shape = QueryShape(model: model, predicate: predicate, sort: sort)
+        if let prepared = queries[shape] { return prepared }
+        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort), query.sources.count < 32_000 else { return nil }
+        if queries.count >= capacity { finalize() }
+        let prepared = PreparedQuery(query: query, statement: try Statement(sql: query.text, connection: connection))
+        queries[shape] = prepared
+        return prepared
     }
 
     /// (?1 target) → the instances whose current value of (model, property) is the target
@@ -161,9 +173,9 @@ final class QueryStatementCache {
     }
 
     func finalize() {
-        for statement in statements.values { statement.finalize() }
+        for prepared in queries.values { prepared.statement.finalize() }
         for statement in referrers.values { statement.finalize() }
-        statements.removeAll()
+        queries.removeAll()
         referrers.removeAll()
     }
 }

@@ -40,14 +40,14 @@ extension SQLiteDatabase: ValueIndexingDatabase {
     /// The rows of `EXPLAIN QUERY PLAN` for the SQL a query runs (for tests and tuning),
     /// once the value indexes it uses exist.
     package func queryPlan(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?) throws -> [String] {
-        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, offset: 0, limit: nil) else { return [] }
+        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort) else { return [] }
         return try lock.withLock { () throws(SQLiteDatabaseError) -> [String] in
             for property in query.indexedProperties {
                 try prepareValueIndex(model: model, property: property)
             }
             let statement = try Statement(sql: "EXPLAIN QUERY PLAN " + query.text, connection: try openHandle())
             defer { statement.finalize() }
-            for (offset, parameter) in query.parameters.enumerated() {
+            for (offset, parameter) in query.parameters(predicate: predicate, sort: sort, offset: 0, limit: nil).enumerated() {
                 statement.bind(parameter, at: Int32(offset + 1))
             }
             var rows: [String] = []
