@@ -231,8 +231,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     /// Decodes the struct stored under an instance key, keeping its fields as the base of
     /// the next save.
     func decode(_ instance: InstanceKey) throws -> Element {
-        let reads = FieldDecoder.ReadValues()
-        let decoder = FieldDecoder(layout: layout, database: database, instance: instance, readValues: reads)
+        let decoder = FieldDecoder(layout: layout, database: database, instance: instance)
         let element: Element
         do {
             element = try Element(from: decoder)
@@ -241,7 +240,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         } catch let error as DecodingError {
             throw CollectionError.undecodableField(collection: name, id: decoder.instanceDescription, key: error.firstKey ?? "", reason: String(describing: error))
         }
-        remember(reads.snapshot, for: instance)
+        remember(decoder.snapshot, for: instance)
         return element
     }
 

@@ -27,6 +27,9 @@ final class CollectionLayout: @unchecked Sendable {
         self.fieldProperties = fieldNames.map { ($0, CollectionKeys.property(forKey: $0, inCollection: name)) }
     }
 
+    /// How many fields the struct type has.
+    var fieldCount: Int { fieldProperties.count }
+
     /// The property key of a coding key (cached).
     func property(forKey key: String) -> PropertyKey {
         for field in fieldProperties where field.key == key { return field.property }

@@ -12,23 +12,18 @@ final class FieldDecoder: Decoder {
     let layout: CollectionLayout
     let database: any Database
     let instance: InstanceKey
-    /// Every value read, by key, when the caller keeps a snapshot for merging saves.
-    let readValues: ReadValues?
+    /// Every value read, by key: the snapshot the collection keeps for merging saves.
+    // Used by one decoding on one thread: no dynamic exclusivity check per field.
+    @exclusivity(unchecked) private(set) var snapshot: FieldSnapshot
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// Collects the values a decoding read.
-    final class ReadValues {
-        // Used by one decoding on one thread: no dynamic exclusivity check per field.
-        @exclusivity(unchecked) var snapshot = FieldSnapshot(capacity: 8)
-    }
-
-    init(layout: CollectionLayout, database: any Database, instance: InstanceKey, readValues: ReadValues?) {
+    init(layout: CollectionLayout, database: any Database, instance: InstanceKey) {
         self.layout = layout
         self.database = database
         self.instance = instance
-        self.readValues = readValues
+        self.snapshot = FieldSnapshot(capacity: layout.fieldCount)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -55,7 +50,7 @@ final class FieldDecoder: Decoder {
     /// The stored value of `key` as `Value`, or `nil` when none of that type is stored.
     func read<Value: DatabaseValue>(_ type: Value.Type, key: String) -> Value? {
         let value: Value? = database.get(path(key))
-        if let value, let readValues { readValues.snapshot.record(value, for: key) }
+        if let value { snapshot.record(value, for: key) }
         return value
     }
 
