@@ -93,6 +93,34 @@ struct CollectionStorageTests {
         #expect(stored?.age == 37)
     }
 
+    /// The bases of saves are kept for every struct of the latest fetch, however many: a
+    /// fetch of more than the cache's first limit (10^4) kept none of its first structs', so a
+    /// stale copy overwrote what another handle changed meanwhile.
+    @Test(arguments: [false, true])
+    func aStaleCopyFromALargeFetchDoesNotOverwriteAFieldChangedElsewhere(byQuery: Bool) throws {
+        let database = InMemoryDatabase()
+        let mine = database.collection(CollectionUser.self)
+        let count = FieldSnapshotCache.minimumLimit * 5 / 2
+        try mine.save((0 ..< count).map { CollectionUser(id: UUID(), name: "user \($0)", age: $0 % 90, tags: []) })
+        let copies = byQuery ? try mine.fetch(where: \.age >= 0) : try mine.fetch()
+        #expect(copies.count == count)
+        // Another handle renames the first and the last struct fetched meanwhile.
+        let theirs = database.collection(CollectionUser.self)
+        for index in [0, count - 1] {
+            var renamed = copies[index]
+            renamed.name = "renamed \(index)"
+            try theirs.save(renamed)
+        }
+        for index in [0, count - 1] {
+            var copy = copies[index]
+            copy.age = 100
+            try mine.save(copy)
+            let stored = try mine.fetch(id: copy.id)
+            #expect(stored?.name == "renamed \(index)")
+            #expect(stored?.age == 100)
+        }
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func replaceClearsKeysTheStructNoLongerHas(kind: DatabaseKind) throws {
         let database = kind.make()

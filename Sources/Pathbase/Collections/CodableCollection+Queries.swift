@@ -85,13 +85,15 @@ extension CodableCollection {
             offset: pageRunsInDatabase ? query.offset : 0,
             limit: pageRunsInDatabase ? query.limit : nil
         ) {
+            snapshots.expect(ids.count)
             var matches = try ids.map { CollectionMatch(instance: $0, element: try decode($0)) }
             if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
             if !sortRunsInDatabase { matches.sort(by: query.precedes) }
             return paged && !pageRunsInDatabase ? query.page(of: matches) : matches
         }
-        var matches = try layout.activeInstances(in: database)
-            .map { CollectionMatch(instance: $0, element: try decode($0)) }
+        let instances = layout.activeInstances(in: database)
+        snapshots.expect(instances.count)
+        var matches = try instances.map { CollectionMatch(instance: $0, element: try decode($0)) }
             .filter { query.filter.evaluate($0.element) }
         matches.sort(by: query.precedes)
         return paged ? query.page(of: matches) : matches

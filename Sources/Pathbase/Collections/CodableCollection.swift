@@ -17,7 +17,9 @@
 ///
 /// **Saving.** ``save(_:)-(Element)`` writes only the fields that differ: from the struct as
 /// this collection last fetched or saved it when it has, else from what is stored. A field
-/// another replica changed meanwhile is not overwritten by a stale copy. ``replace(_:)``
+/// another replica changed meanwhile is not overwritten by a stale copy. The fetched fields
+/// are kept for every struct of the latest fetch or save, however many, and for at least
+/// the last 10 000 (``FieldSnapshotCache``). ``replace(_:)``
 /// writes every field and clears keys the struct no longer has. Saving many structs is one
 /// batch (one transaction on `SQLiteDatabase`).
 ///
@@ -27,8 +29,8 @@
 ///
 /// **Deleting** marks an instance deleted, as for models: its values stay in history.
 public final class CodableCollection<Element: Codable & Identifiable>: @unchecked Sendable where Element.ID: CollectionIdentifier {
-    // @unchecked: the database is used as its own threading rules allow; the snapshots are
-    // guarded by `lock`.
+    // @unchecked: the database is used as its own threading rules allow; the snapshots
+    // guard themselves.
 
     /// The database the structs are stored in.
     public let database: any Database
@@ -44,11 +46,8 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     /// The coding keys of the declared indexes, or why a declared key path is not a field.
     let indexedKeys: Result<[String], CollectionError>
 
-    private let lock = Lock()
-    /// The fields of recently fetched or saved structs, by instance: the base that `save`
-    /// compares with, so that only fields changed since are written.
-    private var snapshots: [InstanceKey: FieldSnapshot] = [:]
-    private let snapshotLimit = 10_000
+    /// The fields of the structs fetched or saved, the base that `save` compares with.
+    let snapshots = FieldSnapshotCache()
 
     init(database: any Database, name: String, indexes: [PartialKeyPath<Element>], defaults: [String: any DatabaseValue]) {
         self.database = database
@@ -113,6 +112,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         _ = try indexedKeys.get()
         var prepared: [PreparedWrite] = []
         prepared.reserveCapacity(elements.count)
+        snapshots.expect(elements.count)
         // Structs of one type mostly encode the same keys: each list is checked once.
         var checkedKeys: [String] = []
         for element in elements {
@@ -160,7 +160,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         // A deleted instance saved again is stored whole, like a new one.
         let replaces = replacing || status == .deleted
         let storedKeys = status == nil ? [] : layout.storedKeys(in: database, instance: write.instance)
-        let base = isActive && !replaces ? lock.withLock { snapshots[write.instance] } : nil
+        let base = isActive && !replaces ? snapshots.base(for: write.instance) : nil
         var snapshot = FieldSnapshot(capacity: write.fields.count)
         for field in write.fields {
             let path = layout.path(write.instance, layout.property(forKey: field.key))
@@ -191,7 +191,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         if !isActive {
             database.set(InstanceStatus.created, for: statusPath)
         }
-        remember(snapshot, for: write.instance)
+        snapshots.remember(snapshot, for: write.instance)
     }
 
     // MARK: Reading
@@ -224,7 +224,9 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     public func fetch() throws -> [Element] {
         try checkCatalog()
         return try database.inReadIfSupported {
-            try layout.activeInstances(in: database).map { try decode($0) }
+            let instances = layout.activeInstances(in: database)
+            snapshots.expect(instances.count)
+            return try instances.map { try decode($0) }
         }
     }
 
@@ -240,19 +242,8 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         } catch let error as DecodingError {
             throw CollectionError.undecodableField(collection: name, id: decoder.instanceDescription, key: error.firstKey ?? "", reason: String(describing: error))
         }
-        remember(decoder.snapshot, for: instance)
+        snapshots.remember(decoder.snapshot, for: instance)
         return element
-    }
-
-    private func remember(_ fields: FieldSnapshot, for instance: InstanceKey) {
-        lock.withLock {
-            if snapshots.count >= snapshotLimit { snapshots.removeAll(keepingCapacity: true) }
-            snapshots[instance] = fields
-        }
-    }
-
-    private func forget(_ instance: InstanceKey) {
-        lock.withLock { _ = snapshots.removeValue(forKey: instance) }
     }
 
     // MARK: Deleting
@@ -294,7 +285,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
                 let status: InstanceStatus? = database.get(path)
                 guard status == .created else { continue }
                 database.set(InstanceStatus.deleted, for: path)
-                forget(instance)
+                snapshots.forget(instance)
             }
         }
     }
