@@ -15,7 +15,12 @@ final class FieldSnapshotCache: @unchecked Sendable {
     private let lock = Lock()
     private var newer: [InstanceKey: FieldSnapshot] = [:]
     private var older: [InstanceKey: FieldSnapshot] = [:]
-    private var limit = FieldSnapshotCache.minimumLimit
+    private var limit: Int
+
+    /// `minimumLimit` other than the default is for tests that make generations turn over.
+    init(minimumLimit: Int = FieldSnapshotCache.minimumLimit) {
+        limit = max(1, minimumLimit)
+    }
 
     /// The base of a struct, if one is kept.
     func base(for instance: InstanceKey) -> FieldSnapshot? {

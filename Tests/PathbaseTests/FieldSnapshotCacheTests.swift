@@ -1,0 +1,66 @@
+@testable import Pathbase
+import PathbaseTestSupport
+import Testing
+
+@Suite("Codable collections: the bases kept for merging saves")
+struct FieldSnapshotCacheTests {
+
+    /// A snapshot naming the instance it was kept for.
+    private func snapshot(of instance: InstanceKey) -> FieldSnapshot {
+        var fields = FieldSnapshot(capacity: 1)
+        fields.record(instance, for: "instance")
+        return fields
+    }
+
+    private func kept(_ cache: FieldSnapshotCache, _ instance: InstanceKey) -> InstanceKey? {
+        cache.base(for: instance)?["instance"] as? InstanceKey
+    }
+
+    @Test("Without a larger fetch, at least the last `limit` bases are kept; the oldest go")
+    func keepsTheLatestLimit() {
+        let cache = FieldSnapshotCache(minimumLimit: 16)
+        for instance in 0 ..< 40 { cache.remember(snapshot(of: instance), for: instance) }
+        for instance in 24 ..< 40 { #expect(kept(cache, instance) == instance) }
+        #expect(kept(cache, 0) == nil)
+    }
+
+    @Test("A fetch larger than the limit keeps the base of each of its structs")
+    func growsToTheLargestFetch() {
+        let cache = FieldSnapshotCache(minimumLimit: 16)
+        for instance in 0 ..< 10 { cache.remember(snapshot(of: instance), for: instance) }
+        cache.expect(100)
+        for instance in 1000 ..< 1100 { cache.remember(snapshot(of: instance), for: instance) }
+        for instance in 1000 ..< 1100 { #expect(kept(cache, instance) == instance) }
+    }
+
+    @Test("A newer base replaces an older one; a forgotten one is gone from both generations")
+    func newerWinsAndForgetRemoves() {
+        let cache = FieldSnapshotCache(minimumLimit: 4)
+        cache.remember(snapshot(of: 1), for: 7)
+        for instance in 100 ..< 104 { cache.remember(snapshot(of: instance), for: instance) }
+        // 7 is in the older generation now; its new base goes to the newer one.
+        cache.remember(snapshot(of: 2), for: 7)
+        #expect(kept(cache, 7) == 2)
+        cache.forget(7)
+        #expect(cache.base(for: 7) == nil)
+    }
+
+    @Test("Threads remembering, reading, forgetting and growing while generations turn over")
+    func severalThreads() {
+        let cache = FieldSnapshotCache(minimumLimit: 32)
+        let wrong = Locked(0)
+        let finished = TestThread.run(count: 4) { thread in
+            var misread = 0
+            for step in 0 ..< 5_000 {
+                let instance = thread * 100_000 + step % 200
+                cache.remember(snapshot(of: instance), for: instance)
+                if let read = kept(cache, instance), read != instance { misread += 1 }
+                if step % 97 == 0 { cache.forget(instance) }
+                if step % 1_000 == 0 { cache.expect(32 + step / 100) }
+            }
+            wrong.withLock { $0 += misread }
+        }
+        #expect(finished)
+        #expect(wrong.withLock { $0 } == 0)
+    }
+}
