@@ -71,6 +71,41 @@ struct PendingWritesTests {
         #expect(database.records(at: path).map(\.timestamp) == [older, newer])
     }
 
+    @Test("Statuses and reference lists wait too: a read of another path leaves them waiting; queries and inverse lookups see them; a path's newest status is the one kept")
+    func statusesAndListsWait() throws {
+        let database = try SQLiteDatabase()
+        let seed = Person.create(in: database, id: 9, name: "Seed", age: 1)
+        // Queried once: the active instances are mirrored in memory and must follow the batch.
+        #expect(database.fetch(QueryDescriptor<Person>(where: \.age >= 0)).map(\.id) == [9])
+        try database.batch {
+            let alice = Person.create(in: database, id: 1, name: "Alice", age: 30)
+            let bob = Person.create(in: database, id: 2, name: "Bob", age: 40)
+            let carol = Person.create(in: database, id: 3, name: "Carol", age: 50)
+            let unrelated: String? = database.get(Path(model: 2, instance: 99, property: 1))
+            #expect(unrelated == nil)
+            #expect(!database.pendingWrites.isEmpty)
+            alice.friends = [bob]
+            alice.friends = [carol]
+            bob.delete()
+            seed.delete()
+            #expect(database.fetch(QueryDescriptor<Person>(where: \.age >= 0)).map(\.id) == [1, 3])
+            #expect(carol.referrers(through: \Person.friends).map(\.id) == [1])
+            #expect(bob.referrers(through: \Person.friends).isEmpty)
+        }
+        // Synced statuses arriving newest first: the older one waits beside it and loses.
+        let carolStatus = Path.status(model: Person.modelId, instance: 3)
+        let now = Timestamp(time: Int64(Date().timeIntervalSince1970 * 1_000_000) + 60_000_000, counter: 0, replica: 7)
+        try database.batch {
+            database.set(InstanceStatus.deleted, for: carolStatus, timestamp: Timestamp(time: now.time + 1, counter: 0, replica: 7))
+            database.set(InstanceStatus.created, for: carolStatus, timestamp: now)
+        }
+        #expect(database.fetch(QueryDescriptor<Person>(where: \.age >= 0)).map(\.id) == [1])
+        #expect(database.all(of: Person.self).map(\.id) == [1])
+        // Reopened mirrors agree with the file.
+        let again = try database.batch { database.fetch(QueryDescriptor<Person>(where: \.age >= 0)).map(\.id) }
+        #expect(again == [1])
+    }
+
     @Test("A nested batch that throws undoes only its writes; the outer batch's pending writes stay")
     func savepointKeepsOuterPendingWrites() throws {
         let database = try SQLiteDatabase()

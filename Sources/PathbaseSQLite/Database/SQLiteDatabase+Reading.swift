@@ -93,7 +93,7 @@ extension SQLiteDatabase {
     /// One primary-key lookup, without reading the path's history.
     public func latestRecord(at path: Path) -> Record? {
         reporting(nil) { () throws(SQLiteDatabaseError) -> Record? in
-            _ = try openHandle()
+            _ = try openHandle(reading: path)
             return try withCurrentRow(path) { row throws(SQLiteDatabaseError) in
                 Record(path: path, timestamp: row.timestamp(at: 2), value: try codec.anyValue(from: row, tag: 0, value: 1))
             }
@@ -166,7 +166,7 @@ extension SQLiteDatabase {
     /// The current value at a path with its timestamp; `nil` if none is stored or it is
     /// not a `Value`.
     func readCurrent<Value: DatabaseValue>(_ path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
-        _ = try openHandle()
+        _ = try openHandle(reading: path)
         return try withCurrentRow(path) { row throws(SQLiteDatabaseError) in
             try codec.decode(type, from: row, tag: 0, value: 1).map { Timestamped(value: $0, timestamp: row.timestamp(at: 2)) }
         }
@@ -176,7 +176,7 @@ extension SQLiteDatabase {
     /// transaction, a listed model's values come from ``ListingColumns``.
     @inline(__always)
     func readCurrentValue<Value: DatabaseValue>(_ path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> Value? {
-        let handle = try openHandle()
+        let handle = try openHandle(reading: path)
         if transaction.inBatch {
             switch try listingColumns.value(at: path, connection: handle) {
             case .absent:
@@ -210,7 +210,7 @@ extension SQLiteDatabase {
             guard let current = try readCurrent(path, as: type), current.timestamp <= timestamp else { return nil }
             return current
         }
-        _ = try openHandle()
+        _ = try openHandle(reading: path)
         let statement = statements.selectRecordAt
         statement.bindPath(path)
         statement.bind(timestamp, at: 4)

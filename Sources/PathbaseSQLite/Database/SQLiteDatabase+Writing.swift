@@ -58,8 +58,8 @@ extension SQLiteDatabase {
     }
 
     /// Writes one record: into `records` (with history) and into `current_values` if newer.
-    /// Inside a batch, a plain value waits in ``PendingWrites`` to be written with others.
-    /// Called while holding the lock.
+    /// Inside a batch, it waits in ``PendingWrites`` to be written with others. Called while
+    /// holding the lock.
     func write<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) {
         let handle = try writeHandle()
         if transaction.inBatch, let failure = transaction.failure {
@@ -74,20 +74,8 @@ extension SQLiteDatabase {
             throw error
         }
         if transaction.inBatch {
-            if path.property != PropertyKey.instanceId, encoded.tag != ValueTag.integerArray.rawValue {
-                pendingWrites.append(PendingWrites.Row(path: path, timestamp: timestamp, tag: encoded.tag, value: encoded.value))
-                if pendingWrites.isFull { try writePending(handle) }
-                return
-            }
-            // Written now, after the writes before it: its mirrors need to know whether it
-            // became current.
-            try writePending(handle)
-            do throws(SQLiteDatabaseError) {
-                try writeRecord(encoded, for: path, timestamp: timestamp, handle: handle)
-            } catch {
-                transaction.failed(error)
-                throw error
-            }
+            pendingWrites.append(PendingWrites.Row(path: path, timestamp: timestamp, tag: encoded.tag, value: encoded.value))
+            if pendingWrites.isFull { try writePending(handle) }
         } else if keepsHistory {
             // Two statements: one transaction, so the record and the current value agree.
             try execute(statements.begin)
@@ -109,11 +97,18 @@ extension SQLiteDatabase {
             try execute(bound(statements.insertRecord, encoded, path, timestamp))
         }
         try execute(bound(statements.upsertCurrent, encoded, path, timestamp))
-        if path.property == PropertyKey.instanceId {
-            if sqlite3_changes(handle) > 0 { activeInstances.statusWritten(path, tag: encoded.tag, value: encoded.value) }
-        } else if encoded.tag == ValueTag.integerArray.rawValue, case .blob(let bytes) = encoded.value,
-                  sqlite3_changes(handle) > 0 {
-            try replaceListMembers(of: path, with: ListMembers.decode(bytes))
+        if sqlite3_changes(handle) > 0 {
+            try becameCurrent(PendingWrites.Row(path: path, timestamp: timestamp, tag: encoded.tag, value: encoded.value))
+        }
+    }
+
+    /// A row is its path's current value now: a status updates the active instances, a
+    /// reference list its `list_members`.
+    func becameCurrent(_ row: PendingWrites.Row) throws(SQLiteDatabaseError) {
+        if row.path.property == PropertyKey.instanceId {
+            activeInstances.statusWritten(row.path, tag: row.tag, value: row.value)
+        } else if row.tag == ValueTag.integerArray.rawValue, case .blob(let bytes) = row.value {
+            try replaceListMembers(of: row.path, with: ListMembers.decode(bytes))
         }
     }
 

@@ -199,6 +199,15 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         return handle
     }
 
+    /// The connection's handle, for reading one path: the batch's pending writes are
+    /// written first if one of them is of that path (the others can wait for more).
+    @inline(__always)
+    func openHandle(reading path: Path) throws(SQLiteDatabaseError) -> OpaquePointer {
+        guard let handle else { throw .closed }
+        if !pendingWrites.isEmpty, pendingWrites.contains(path) { try writePending(handle) }
+        return handle
+    }
+
     /// The connection's handle, for writing: pending writes stay pending.
     @inline(__always)
     func writeHandle() throws(SQLiteDatabaseError) -> OpaquePointer {
@@ -209,7 +218,9 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     /// Writes the batch's pending writes; a failure fails the batch.
     func writePending(_ handle: OpaquePointer) throws(SQLiteDatabaseError) {
         do throws(SQLiteDatabaseError) {
-            try pendingWrites.write(keepsHistory: keepsHistory, connection: handle)
+            try pendingWrites.write(keepsHistory: keepsHistory, connection: handle) { row throws(SQLiteDatabaseError) in
+                try becameCurrent(row)
+            }
         } catch {
             transaction.failed(error)
             throw error
