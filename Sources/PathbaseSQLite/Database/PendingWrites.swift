@@ -86,7 +86,7 @@ final class PendingWrites: RowMirror {
         }
         for row in mirrored {
             let statement = try self.statement(&upsertCurrent, count: 1, Self.upsertCurrentSQL, connection: connection)
-            bind([row], to: statement, from: 0)
+            bind(CollectionOfOne(row), to: statement, from: 0)
             try run(statement, connection: connection)
             if sqlite3_changes(connection) > 0 { try becameCurrent(row) }
         }
@@ -122,7 +122,7 @@ final class PendingWrites: RowMirror {
     }
 
     /// Binds rows (8 parameters each, in the order of the columns) from row `first` on.
-    private func bind(_ rows: [Row], to statement: Statement, from first: Int) {
+    private func bind(_ rows: some Collection<Row>, to statement: Statement, from first: Int) {
         for (offset, row) in rows.enumerated() {
             let index = first + offset
             let parameter = Int32(index * 8 + 1)
