@@ -106,6 +106,30 @@ struct PendingWritesTests {
         #expect(again == [1])
     }
 
+    @Test("Reference lists waiting together: the newest list of a path is the one inverse lookups see, also after a value of another type")
+    func listsWaitingTogether() throws {
+        let database = try SQLiteDatabase()
+        let alice = Person.create(in: database, id: 1, name: "Alice", age: 30)
+        let bob = Person.create(in: database, id: 2, name: "Bob", age: 40)
+        let carol = Person.create(in: database, id: 3, name: "Carol", age: 50)
+        let friends = alice.path(of: .friends)
+        let later = Timestamp(time: Int64(Date().timeIntervalSince1970 * 1_000_000) + 60_000_000, counter: 0, replica: 7)
+        let earlier = Timestamp(time: later.time - 1, counter: 0, replica: 7)
+        try database.batch {
+            database.set([3], for: friends, timestamp: later)
+            database.set([2], for: friends, timestamp: earlier)
+        }
+        #expect(carol.referrers(through: \Person.friends).map(\.id) == [1])
+        #expect(bob.referrers(through: \Person.friends).isEmpty)
+        // A newer value of another type in the same batch as a list: no referrers remain.
+        try database.batch {
+            database.set([2], for: friends, timestamp: Timestamp(time: later.time + 1, counter: 0, replica: 7))
+            database.set("not a list", for: friends, timestamp: Timestamp(time: later.time + 2, counter: 0, replica: 7))
+        }
+        #expect(bob.referrers(through: \Person.friends).isEmpty)
+        #expect(carol.referrers(through: \Person.friends).isEmpty)
+    }
+
     @Test("A nested batch that throws undoes only its writes; the outer batch's pending writes stay")
     func savepointKeepsOuterPendingWrites() throws {
         let database = try SQLiteDatabase()
