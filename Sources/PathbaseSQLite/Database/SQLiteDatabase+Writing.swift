@@ -97,13 +97,12 @@ extension SQLiteDatabase {
             try execute(bound(statements.insertRecord, encoded, path, timestamp))
         }
         try execute(bound(statements.upsertCurrent, encoded, path, timestamp))
-        if sqlite3_changes(handle) > 0 {
-            try becameCurrent(PendingWrites.Row(path: path, timestamp: timestamp, tag: encoded.tag, value: encoded.value))
-        }
+        let row = PendingWrites.Row(path: path, timestamp: timestamp, tag: encoded.tag, value: encoded.value)
+        if row.isMirrored, sqlite3_changes(handle) > 0 { try becameCurrent(row) }
     }
 
-    /// A row is its path's current value now: a status updates the active instances, a
-    /// reference list its `list_members`.
+    /// A status or reference list row is its path's current value now: a status updates
+    /// the active instances, a reference list its `list_members`.
     func becameCurrent(_ row: PendingWrites.Row) throws(SQLiteDatabaseError) {
         if row.path.property == PropertyKey.instanceId {
             activeInstances.statusWritten(row.path, tag: row.tag, value: row.value)

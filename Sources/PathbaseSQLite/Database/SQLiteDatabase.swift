@@ -218,9 +218,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     /// Writes the batch's pending writes; a failure fails the batch.
     func writePending(_ handle: OpaquePointer) throws(SQLiteDatabaseError) {
         do throws(SQLiteDatabaseError) {
-            try pendingWrites.write(keepsHistory: keepsHistory, connection: handle) { row throws(SQLiteDatabaseError) in
-                try becameCurrent(row)
-            }
+            try pendingWrites.write(keepsHistory: keepsHistory, connection: handle, becameCurrent: becameCurrent)
         } catch {
             transaction.failed(error)
             throw error
