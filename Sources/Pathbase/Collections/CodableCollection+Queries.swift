@@ -62,11 +62,12 @@ extension CodableCollection {
     /// The query's matches in order; the whole list or one page.
     func matches(of query: CollectionQuery<Element>, paged: Bool) throws -> [CollectionMatch<Element>] {
         try checkCatalog()
-        return try database.inReadIfSupported { try readMatches(of: query, paged: paged) }
+        let mark = database.currentRollbackMark
+        return try database.inReadIfSupported { try readMatches(of: query, paged: paged, seenAt: mark) }
     }
 
-    /// ``matches(of:paged:)`` inside its read transaction.
-    private func readMatches(of query: CollectionQuery<Element>, paged: Bool) throws -> [CollectionMatch<Element>] {
+    /// ``matches(of:paged:)`` inside its read transaction; `mark` is the database's before it.
+    private func readMatches(of query: CollectionQuery<Element>, paged: Bool, seenAt mark: RollbackMark?) throws -> [CollectionMatch<Element>] {
         if let problem = query.problem { throw problem }
         let storedSort = query.sort.count == 1 ? query.sort[0].stored.map { sort in
             StoredSort(
@@ -86,14 +87,14 @@ extension CodableCollection {
             limit: pageRunsInDatabase ? query.limit : nil
         ) {
             snapshots.expect(ids.count)
-            var matches = try ids.map { CollectionMatch(instance: $0, element: try decode($0)) }
+            var matches = try ids.map { CollectionMatch(instance: $0, element: try decode($0, seenAt: mark)) }
             if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
             if !sortRunsInDatabase { matches.sort(by: query.precedes) }
             return paged && !pageRunsInDatabase ? query.page(of: matches) : matches
         }
         let instances = layout.activeInstances(in: database)
         snapshots.expect(instances.count)
-        var matches = try instances.map { CollectionMatch(instance: $0, element: try decode($0)) }
+        var matches = try instances.map { CollectionMatch(instance: $0, element: try decode($0, seenAt: mark)) }
             .filter { query.filter.evaluate($0.element) }
         matches.sort(by: query.precedes)
         return paged ? query.page(of: matches) : matches

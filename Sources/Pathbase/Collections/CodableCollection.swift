@@ -123,14 +123,25 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
             let origin = Element.ID.isExactInstanceKey ? nil : String(describing: element.id)
             prepared.append(PreparedWrite(instance: element.id.collectionInstanceKey, origin: origin, fields: fields))
         }
+        let outer = database.currentRollbackMark
+        var inside: RollbackMark?
+        var stored: [(instance: InstanceKey, fields: FieldSnapshot)] = []
+        stored.reserveCapacity(prepared.count)
         // Reads inside the batch share its transaction; every check passes before the first write.
         try database.inBatchIfSupported {
+            inside = database.currentRollbackMark
             // The name is registered in the same transaction as the writes: if an enclosing
             // batch rolls back, both are gone, and the next save registers it again.
             try layout.checkCatalog(in: database, registering: true)
             try check(prepared)
-            for write in prepared { store(write, replacing: replacing) }
+            for write in prepared {
+                stored.append((write.instance, store(write, replacing: replacing, at: inside)))
+            }
         }
+        // The batch committed, or joined an enclosing one that may still roll back: then
+        // the bases hold only until the database takes writes back.
+        let seen = inside.map { RollbackMark(mayRollBack: outer?.mayRollBack ?? false, rollbacks: $0.rollbacks) }
+        for (instance, fields) in stored { snapshots.remember(fields, for: instance, seenAt: seen) }
         try createIndexes()
     }
 
@@ -151,15 +162,15 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     }
 
     /// Writes one prepared struct; its status last, so an observer that sees it created
-    /// reads every field.
-    private func store(_ write: PreparedWrite, replacing: Bool) {
+    /// reads every field. Returns its fields, the base of its next save once stored.
+    private func store(_ write: PreparedWrite, replacing: Bool, at mark: RollbackMark?) -> FieldSnapshot {
         let statusPath = Path.status(model: layout.model, instance: write.instance)
         let status: InstanceStatus? = database.get(statusPath)
         let isActive = status == .created
         // A deleted instance saved again is stored whole, like a new one.
         let replaces = replacing || status == .deleted
         let storedKeys = status == nil ? [] : layout.storedKeys(in: database, instance: write.instance)
-        let base = isActive && !replaces ? snapshots.base(for: write.instance) : nil
+        let base = isActive && !replaces ? snapshots.base(for: write.instance, at: mark) : nil
         var snapshot = FieldSnapshot(capacity: write.fields.count)
         for field in write.fields {
             let path = layout.path(write.instance, layout.property(forKey: field.key))
@@ -190,7 +201,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         if !isActive {
             database.set(InstanceStatus.created, for: statusPath)
         }
-        snapshots.remember(snapshot, for: write.instance)
+        return snapshot
     }
 
     // MARK: Reading
@@ -205,13 +216,14 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     public func fetch(id: Element.ID) throws -> Element? {
         try checkCatalog()
         let instance = id.collectionInstanceKey
+        let mark = database.currentRollbackMark
         return try database.inReadIfSupported { () throws -> Element? in
             let status: InstanceStatus? = database.get(.status(model: layout.model, instance: instance))
             guard status == .created else { return nil }
             if !Element.ID.isExactInstanceKey, layout.storedOrigin(in: database, instance: instance) != String(describing: id) {
                 return nil
             }
-            return try decode(instance)
+            return try decode(instance, seenAt: mark)
         }
     }
 
@@ -222,16 +234,19 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     /// ```
     public func fetch() throws -> [Element] {
         try checkCatalog()
+        let mark = database.currentRollbackMark
         return try database.inReadIfSupported {
             let instances = layout.activeInstances(in: database)
             snapshots.expect(instances.count)
-            return try instances.map { try decode($0) }
+            return try instances.map { try decode($0, seenAt: mark) }
         }
     }
 
     /// Decodes the struct stored under an instance key, keeping its fields as the base of
     /// the next save.
-    func decode(_ instance: InstanceKey) throws -> Element {
+    /// Decodes a struct and keeps its fields as the base of its next save, as seen at
+    /// `mark` (the database's before the read transaction of the fetch began).
+    func decode(_ instance: InstanceKey, seenAt mark: RollbackMark?) throws -> Element {
         let decoder = FieldDecoder(layout: layout, database: database, instance: instance)
         let element: Element
         do {
@@ -241,7 +256,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         } catch let error as DecodingError {
             throw CollectionError.undecodableField(collection: name, id: decoder.instanceDescription, key: error.firstKey ?? "", reason: String(describing: error))
         }
-        snapshots.remember(decoder.snapshot, for: instance)
+        snapshots.remember(decoder.snapshot, for: instance, seenAt: mark)
         return element
     }
 

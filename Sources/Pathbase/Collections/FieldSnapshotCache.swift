@@ -7,14 +7,24 @@
 /// the largest number of structs one fetch or save handled, so every struct of the latest
 /// fetch keeps its base however large it was (the app holds that many structs anyway).
 /// A struct without a base is compared with what is stored.
+///
+/// A base seen while the database could still take writes back (inside a transaction, see
+/// ``RollbackMark``) is tentative: it holds only while the database has taken nothing back
+/// since.
 final class FieldSnapshotCache: @unchecked Sendable {
     // @unchecked: every field is guarded by `lock`.
 
     static let minimumLimit = 10_000
 
+    private struct Entry {
+        let fields: FieldSnapshot
+        /// For a tentative base, the database's rollback count when it was seen.
+        let tentativeAt: UInt64?
+    }
+
     private let lock = Lock()
-    private var newer: [InstanceKey: FieldSnapshot] = [:]
-    private var older: [InstanceKey: FieldSnapshot] = [:]
+    private var newer: [InstanceKey: Entry] = [:]
+    private var older: [InstanceKey: Entry] = [:]
     private var limit: Int
 
     /// `minimumLimit` other than the default is for tests that make generations turn over.
@@ -22,9 +32,18 @@ final class FieldSnapshotCache: @unchecked Sendable {
         limit = max(1, minimumLimit)
     }
 
-    /// The base of a struct, if one is kept.
-    func base(for instance: InstanceKey) -> FieldSnapshot? {
-        lock.withLock { newer[instance] ?? older[instance] }
+    /// The base of a struct, if one is kept and holds at `mark` (the database's now).
+    func base(for instance: InstanceKey, at mark: RollbackMark?) -> FieldSnapshot? {
+        lock.withLock {
+            guard let entry = newer[instance] ?? older[instance] else { return nil }
+            if let seenAt = entry.tentativeAt, seenAt != mark?.rollbacks {
+                // Writes were taken back since: the base may never have been stored.
+                newer.removeValue(forKey: instance)
+                older.removeValue(forKey: instance)
+                return nil
+            }
+            return entry.fields
+        }
     }
 
     /// Makes room for the bases of `count` structs about to be fetched or saved together.
@@ -32,16 +51,19 @@ final class FieldSnapshotCache: @unchecked Sendable {
         lock.withLock { limit = max(limit, count) }
     }
 
-    func remember(_ fields: FieldSnapshot, for instance: InstanceKey) {
+    /// Keeps the fields of a struct as seen at `mark`: tentative if writes could still be
+    /// taken back then.
+    func remember(_ fields: FieldSnapshot, for instance: InstanceKey, seenAt mark: RollbackMark?) {
+        let entry = Entry(fields: fields, tentativeAt: mark.flatMap { $0.mayRollBack ? $0.rollbacks : nil })
         // Dropped outside the lock: destroying many snapshots takes a while.
-        let dropped: [InstanceKey: FieldSnapshot]? = lock.withLock {
-            var dropped: [InstanceKey: FieldSnapshot]?
+        let dropped: [InstanceKey: Entry]? = lock.withLock {
+            var dropped: [InstanceKey: Entry]?
             if newer.count >= limit {
                 dropped = older
                 older = newer
                 newer = [:]
             }
-            newer[instance] = fields
+            newer[instance] = entry
             return dropped
         }
         _ = dropped

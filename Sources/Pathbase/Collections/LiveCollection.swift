@@ -108,7 +108,7 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
         var error: CollectionError?
         if status == .created {
             do {
-                let element = try collection.decode(instance)
+                let element = try collection.decode(instance, seenAt: collection.database.currentRollbackMark)
                 if query.filter.evaluate(element) { entry = CollectionMatch(instance: instance, element: element) }
             } catch let failure as CollectionError {
                 error = failure

@@ -62,6 +62,8 @@ public final class EditingContext: Database, @unchecked Sendable {
     /// The newest record timestamp of each path the context used, when it first used it
     /// (only when the database keeps history), for conflict detection.
     private var seen: [Path: Timestamp?] = [:]
+    /// How many times pending edits were discarded.
+    private var discards: UInt64 = 0
 
     private struct Edit {
         /// Tells a commit which edits it wrote, whatever a concurrent discard or later
@@ -206,6 +208,7 @@ public final class EditingContext: Database, @unchecked Sendable {
             edits = []
             latestEdit = [:]
             seen = [:]
+            discards &+= 1
         }
     }
 
@@ -229,6 +232,15 @@ public final class EditingContext: Database, @unchecked Sendable {
         return used.compactMap { path, timestamp in
             history.latestRecord(at: path)?.timestamp == timestamp ? nil : path
         }.sorted()
+    }
+}
+
+/// A context's edits may be discarded until they are committed, and a commit may roll back
+/// in the database.
+extension EditingContext: RollbackTrackingDatabase {
+    package var rollbackMark: RollbackMark? {
+        let discarded = lock.withLock { discards }
+        return RollbackMark(mayRollBack: true, rollbacks: discarded &+ (database.currentRollbackMark?.rollbacks ?? 0))
     }
 }
 

@@ -47,6 +47,8 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     /// Changes of the batch in progress, if any, and its nesting depth.
     private var group: [Change]?
     private var groupDepth = 0
+    /// How many batches took their writes back (a wrapped database without batches).
+    private var takenBack: UInt64 = 0
     private var reportError: @Sendable (any Error) -> Void = { error in
         StandardError.write("Pathbase UndoableDatabase: undo or redo failed, nothing was written: \(error)")
     }
@@ -222,7 +224,9 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     private func takeBackGroupWrites() {
         let changes: [Change] = lock.withLock {
             // An inner batch failing leaves the outer one to decide; only the outermost takes back.
-            groupDepth == 1 ? (group ?? []) : []
+            guard groupDepth == 1 else { return [] }
+            takenBack &+= 1
+            return group ?? []
         }
         for change in changes.reversed() {
             base.set(erased: change.before ?? Self.absentValue(for: change.path), for: change.path)
@@ -274,3 +278,11 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
 extension UndoableDatabase: HistoryDatabase where Base: HistoryDatabase {}
 
 extension UndoableDatabase: PrunableHistoryDatabase where Base: PrunableHistoryDatabase {}
+
+/// A batch that throws takes its writes back: in the wrapped database's batch, or here.
+extension UndoableDatabase: RollbackTrackingDatabase {
+    package var rollbackMark: RollbackMark? {
+        if runsBatches { return base.currentRollbackMark }
+        return lock.withLock { RollbackMark(mayRollBack: groupDepth > 0, rollbacks: takenBack) }
+    }
+}

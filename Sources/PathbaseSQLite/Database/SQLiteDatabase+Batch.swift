@@ -123,3 +123,10 @@ extension SQLiteDatabase {
         return result
     }
 }
+
+/// Batches and read transactions roll back when they throw (see ``TransactionState``).
+extension SQLiteDatabase: RollbackTrackingDatabase {
+    package var rollbackMark: RollbackMark? {
+        lock.withLock { RollbackMark(mayRollBack: transaction.inBatch, rollbacks: transaction.rollbacks) }
+    }
+}

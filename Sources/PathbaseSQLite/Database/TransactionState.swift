@@ -25,6 +25,9 @@ final class TransactionState {
 
     private var mirrors: [any RowMirror] = []
 
+    /// How many transactions and savepoints rolled back since the database was opened.
+    private(set) var rollbacks: UInt64 = 0
+
     /// Whether a batch is running.
     var inBatch: Bool { depth > 0 }
 
@@ -66,6 +69,7 @@ final class TransactionState {
 
     /// The transaction or a savepoint rolled back: every mirror forgets what it learned.
     func rolledBack() {
+        rollbacks &+= 1
         for mirror in mirrors { mirror.rowsRolledBack() }
     }
 }
