@@ -1,0 +1,379 @@
+import Foundation
+import Pathbase
+@testable import PathbaseSQLite
+import PathbaseTestSupport
+import Testing
+
+@Model(id: 3)
+final class Gizmo {
+    @Property(id: 1) var label: String
+    @Property(id: 2) var rank: Int
+    @Reference(id: 3) var parent: Gizmo?
+    @ReferenceList(id: 4) var links: [Gizmo]
+}
+
+/// The struct of the collection half of the differential runs.
+struct Widget: Codable, Identifiable, Equatable {
+    var id: Int
+    var name: String
+    var size: Int
+    var note: String?
+}
+
+/// Random work on an `SQLiteDatabase` file — writes of every kind (values changing type,
+/// statuses, references and reference lists), nested batches that commit or throw, reads
+/// inside and outside transactions, listings, queries in SQL, inverse lookups, history,
+/// reopening — compared step by step with the same work on an in-memory database, which
+/// has none of the file's caches (pending writes, kept listing values, active-instance
+/// sets, statement caches) and whose batches are replayed without the writes of those
+/// that threw.
+@Suite("SQLiteDatabase against an in-memory database under random work")
+struct StorageDifferentialTests {
+
+    /// One database, and the collection handle used with it: a long-lived one, which keeps
+    /// the bases of its saves as an app's does.
+    private final class Side {
+        let database: any Database
+        var widgets: CodableCollection<Widget>
+
+        init(_ database: any Database) {
+            self.database = database
+            widgets = database.collection(Widget.self)
+        }
+    }
+
+    /// One write, applied the same to both databases.
+    private typealias Write = (Side) throws -> Void
+
+    private struct Failure: Error {}
+
+    /// How the app reaches the file.
+    enum Wrapper: String, CaseIterable, CustomTestStringConvertible {
+        case none, cached, undoable
+        var testDescription: String { rawValue }
+
+        func wrap(_ database: SQLiteDatabase) -> any BatchDatabase {
+            switch self {
+            case .none: database
+            case .cached: CachedDatabase(wrapping: database, cache: MaximumCountCache(maxCount: 20))
+            case .undoable: UndoableDatabase(wrapping: database)
+            }
+        }
+    }
+
+    /// Seeds, each run through every wrapper.
+    static let cases = [1, 2, 3] as [UInt64]
+
+    /// The two databases and the writes that count (those of batches that did not throw).
+    private final class Run {
+        let directory = TemporaryDirectory()
+        let wrapper: Wrapper
+        var sqlite: SQLiteDatabase
+        /// The file as the app uses it: the SQLite database or a wrapper of it.
+        var front: any BatchDatabase
+        var file: Side
+        var reference = Side(InMemoryHistoryDatabase())
+        var generator: SplitMix64
+        /// Writes outside batches and of finished batches, in order.
+        var committed: [Write] = []
+        /// The writes of each running batch, outermost first.
+        var running: [[Write]] = []
+        var step = 0
+        /// The last struct saved whole, which an app may save again (a retry).
+        var lastWidget: Widget?
+        /// Structs the app fetched by id and keeps, to change and save later.
+        var heldCopies: [Int: Widget] = [:]
+
+        init(seed: UInt64, wrapper: Wrapper) throws {
+            generator = SplitMix64(seed: seed)
+            self.wrapper = wrapper
+            sqlite = try SQLiteDatabase(path: directory.file())
+            front = wrapper.wrap(sqlite)
+            file = Side(front)
+        }
+
+        func random(_ range: Range<Int>) -> Int { Int.random(in: range, using: &generator) }
+        func chance(_ percent: Int) -> Bool { random(0 ..< 100) < percent }
+
+        func write(_ write: @escaping Write) throws {
+            try write(file)
+            try write(reference)
+            if running.isEmpty { committed.append(write) } else { running[running.count - 1].append(write) }
+        }
+
+        /// The reference again, without the writes of the batch that threw.
+        func rebuildReference() throws {
+            reference = Side(InMemoryHistoryDatabase())
+            for write in committed + running.joined() { try write(reference) }
+        }
+
+        func reopen() throws {
+            sqlite.close()
+            sqlite = try SQLiteDatabase(path: directory.file())
+            front = wrapper.wrap(sqlite)
+            file = Side(front)
+            // The app's collection handles are new too: no bases on either side.
+            try write { side in side.widgets = side.database.collection(Widget.self) }
+        }
+    }
+
+    // MARK: Models
+
+    @Test("Models: values, statuses, references and lists in nested batches; every read agrees", arguments: Wrapper.allCases, cases)
+    func models(wrapper: Wrapper, seed: UInt64) throws {
+        let run = try Run(seed: seed, wrapper: wrapper)
+        for _ in 0 ..< 400 {
+            try modelStep(run, depth: 0)
+        }
+        try compareModels(run)
+        try run.reopen()
+        try compareModels(run)
+    }
+
+    private func modelStep(_ run: Run, depth: Int) throws {
+        run.step += 1
+        let choice = run.random(0 ..< 100)
+        switch choice {
+        case 0 ..< 45:
+            try run.write(randomModelWrite(run))
+        case 45 ..< 55 where depth < 3:
+            try batch(run, depth: depth) { try modelStep(run, depth: depth + 1) }
+        case 55 ..< 60 where depth == 0:
+            try run.reopen()
+        case 60 ..< 66:
+            // Reads inside a read transaction (or joining the running batch).
+            try run.front.inReadIfSupported { try compareModels(run, fully: false) }
+        case 66 ..< 76:
+            // One path, read before anything else reads (a listing writes every waiting row).
+            let path = Path(model: Gizmo.modelId, instance: run.random(0 ..< 12), property: run.random(0 ..< 5))
+            let file = describe(path, in: run.file.database), reference = describe(path, in: run.reference.database)
+            #expect(file == reference, "step \(run.step)")
+            if file != reference { throw Failure() }
+        default:
+            try compareModels(run, fully: run.chance(20))
+        }
+    }
+
+    private func randomModelWrite(_ run: Run) -> Write {
+        let instance = run.random(0 ..< 12)
+        let path = { (property: PropertyKey) in Path(model: Gizmo.modelId, instance: instance, property: property) }
+        switch run.random(0 ..< 10) {
+        case 0:
+            let status: InstanceStatus = run.chance(70) ? .created : .deleted
+            return { $0.database.set(status, for: .status(model: Gizmo.modelId, instance: instance)) }
+        case 1, 2:
+            let label = ["", "a", "b", "ab", "zz"][run.random(0 ..< 5)]
+            return { $0.database.set(label, for: path(1)) }
+        case 3, 4:
+            let rank = run.random(-3 ..< 6)
+            return { $0.database.set(rank, for: path(2)) }
+        case 5:
+            // A value of another type where a rank was.
+            let text = "r\(run.random(0 ..< 3))"
+            return { $0.database.set(text, for: path(2)) }
+        case 6:
+            let parent: Int? = run.chance(80) ? run.random(0 ..< 12) : nil
+            return { $0.database.set(parent, for: path(3)) }
+        case 7, 8:
+            let links = (0 ..< run.random(0 ..< 4)).map { _ in run.random(0 ..< 12) }
+            return { $0.database.set(links, for: path(4)) }
+        default:
+            // A list replaced by a value of another type.
+            let number = run.random(0 ..< 12)
+            return { $0.database.set(number, for: path(4)) }
+        }
+    }
+
+    /// What a user sees of the models in one database.
+    private struct ModelView: Equatable {
+        var active: [Int]
+        var statuses: [String]
+        var listed: [String]
+        var queried: [[Int]]
+        var referrers: [[Int]]
+        var values: [String]
+        var histories: [String]
+    }
+
+    /// The value at a path read as each type it may hold.
+    private func describe(_ path: Path, in database: any Database) -> String {
+        "\(path): \(String(describing: database.get(path) as Int?)) \(String(describing: database.get(path) as String?)) \(String(describing: database.get(path) as [Int]?)) \(String(describing: database.get(path) as InstanceStatus?))"
+    }
+
+    private func modelView(_ database: any Database, fully: Bool) -> ModelView {
+        // Point reads first: the listing below writes every waiting row.
+        var values: [String] = []
+        if fully {
+            for instance in 0 ..< 12 {
+                for property in 0 ... 4 {
+                    values.append(describe(Path(model: Gizmo.modelId, instance: instance, property: property), in: database))
+                }
+            }
+        }
+        let gizmos = database.all(of: Gizmo.self).sorted { $0.id < $1.id }
+        let describe = { (gizmo: Gizmo) in
+            "\(gizmo.id):\(gizmo.label):\(gizmo.rank):\(gizmo.parent?.id ?? -1):\(gizmo.links.map(\.id))"
+        }
+        let statuses = database.all(model: Gizmo.modelId) { instance, status in "\(instance)=\(status)" }.sorted()
+        let target = Gizmo(database: database, id: 1)
+        let queries: [QueryDescriptor<Gizmo>] = [
+            QueryDescriptor(where: \.rank >= 2),
+            QueryDescriptor(where: \.label == "a" || \.rank < 0),
+            QueryDescriptor(where: .references(\.links, target)),
+            QueryDescriptor(where: \.label != "" && !(\.rank == 1), sortBy: \.rank),
+        ]
+        let queried = queries.map { query in
+            // Ties in the sort have no order: compare sets of ids unless sorted by id.
+            database.fetch(query).map(\.id).sorted()
+        }
+        let referrers = (0 ..< 3).flatMap { id -> [[Int]] in
+            let gizmo = Gizmo(database: database, id: id)
+            return [gizmo.referrers(through: \Gizmo.parent).map(\.id).sorted(), gizmo.referrers(through: \Gizmo.links).map(\.id).sorted()]
+        }
+        var histories: [String] = []
+        if fully {
+            for instance in 0 ..< 12 {
+                for property in 0 ... 4 {
+                    let path = Path(model: Gizmo.modelId, instance: instance, property: property)
+                    if let history = database as? any HistoryDatabase {
+                        let ints = history.history(of: path, as: Int.self).map(\.value)
+                        let texts = history.history(of: path, as: String.self).map(\.value)
+                        histories.append("\(path): \(history.records(at: path).count) \(ints) \(texts)")
+                    }
+                }
+            }
+        }
+        return ModelView(active: gizmos.map(\.id), statuses: statuses, listed: gizmos.map(describe), queried: queried, referrers: referrers, values: values, histories: histories)
+    }
+
+    private func compareModels(_ run: Run, fully: Bool = true) throws {
+        let file = modelView(run.file.database, fully: fully)
+        let reference = modelView(run.reference.database, fully: fully)
+        #expect(file == reference, "step \(run.step)")
+        if file != reference { throw Failure() }
+    }
+
+    /// Runs `body` a few times in a batch of the file that commits, or throws at its end.
+    private func batch(_ run: Run, depth: Int, _ body: () throws -> Void) throws {
+        let throwsAtEnd = run.chance(30)
+        run.running.append([])
+        do {
+            try run.front.batch {
+                for _ in 0 ..< run.random(1 ..< 6) { try body() }
+                if throwsAtEnd { throw Failure() }
+            }
+            let writes = run.running.removeLast()
+            if run.running.isEmpty { run.committed += writes } else { run.running[run.running.count - 1] += writes }
+        } catch is Failure where throwsAtEnd {
+            run.running.removeLast()
+            try run.rebuildReference()
+        }
+    }
+
+    // MARK: Collections
+
+    @Test("Collections: saves, replaces and deletes in nested batches; fetches and queries agree", arguments: Wrapper.allCases, cases)
+    func collections(wrapper: Wrapper, seed: UInt64) throws {
+        let run = try Run(seed: seed, wrapper: wrapper)
+        for _ in 0 ..< 300 {
+            try collectionStep(run, depth: 0)
+        }
+        try compareCollections(run)
+        try run.reopen()
+        try compareCollections(run)
+    }
+
+    private func collectionStep(_ run: Run, depth: Int) throws {
+        run.step += 1
+        switch run.random(0 ..< 100) {
+        case 0 ..< 50:
+            try run.write(randomCollectionWrite(run))
+        case 50 ..< 62 where depth < 3:
+            try batch(run, depth: depth) { try collectionStep(run, depth: depth + 1) }
+        case 62 ..< 66 where depth == 0:
+            try run.reopen()
+        case 66 ..< 76:
+            try run.front.inReadIfSupported { try compareCollections(run) }
+        default:
+            try compareCollections(run)
+        }
+    }
+
+    private func randomWidget(_ run: Run) -> Widget {
+        Widget(
+            id: run.random(0 ..< 10),
+            name: ["", "x", "y", "xy"][run.random(0 ..< 4)],
+            size: run.random(0 ..< 5),
+            note: run.chance(50) ? nil : "n\(run.random(0 ..< 3))"
+        )
+    }
+
+    private func randomCollectionWrite(_ run: Run) -> Write {
+        switch run.random(0 ..< 12) {
+        case 10:
+            // The app's own copy, saved as it is; or saved again (after a batch that threw).
+            let widget = run.chance(50) ? run.lastWidget ?? randomWidget(run) : randomWidget(run)
+            run.lastWidget = widget
+            return { try $0.widgets.save(widget) }
+        case 11:
+            // A copy fetched earlier, changed and saved later: stale if the struct changed.
+            // A fetch is in the list of writes: it gives the handle the base of later saves.
+            let id = run.random(0 ..< 10)
+            if var copy = run.heldCopies.removeValue(forKey: id) {
+                copy.size = run.random(0 ..< 5)
+                return { try $0.widgets.save(copy) }
+            }
+            return { [unowned run] side in
+                let copy = try side.widgets.fetch(id: id)
+                if side === run.file { run.heldCopies[id] = copy }
+            }
+        case 0 ..< 5:
+            // A struct as fetched, with one field changed: what apps save.
+            let widget = randomWidget(run)
+            let field = run.random(0 ..< 3)
+            return { side in
+                let widgets = side.widgets
+                var saved = try widgets.fetch(id: widget.id) ?? widget
+                switch field {
+                case 0: saved.name = widget.name
+                case 1: saved.size = widget.size
+                default: saved.note = widget.note
+                }
+                try widgets.save(saved)
+            }
+        case 5:
+            let many = (0 ..< run.random(1 ..< 4)).map { _ in randomWidget(run) }
+            // Distinct ids: one batch saves each struct once.
+            let distinct = Dictionary(many.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }).values.sorted { $0.id < $1.id }
+            return { try $0.widgets.save(Array(distinct)) }
+        case 6:
+            let widget = randomWidget(run)
+            return { try $0.widgets.replace(widget) }
+        case 7, 8:
+            let id = run.random(0 ..< 10)
+            return { try $0.widgets.delete(id: id) }
+        default:
+            let size = run.random(0 ..< 5)
+            return { try $0.widgets.delete(where: \.size == size) }
+        }
+    }
+
+    /// What a user sees of the collection in one database, read through a new handle: the
+    /// long-lived one's bases stay as the writes left them.
+    private func collectionView(_ side: Side) throws -> [String] {
+        let widgets = side.database.collection(Widget.self)
+        var view = try widgets.fetch().sorted { $0.id < $1.id }.map { "\($0)" }
+        view.append("count \(try widgets.count())")
+        view.append("\(try widgets.fetch(where: \.size >= 2, sortedBy: \.id).map(\.id))")
+        view.append("\(try widgets.fetch(where: \.note == nil || .hasPrefix(\.name, "x"), sortedBy: \.id).map(\.id))")
+        for id in 0 ..< 10 { view.append("\(id): \(String(describing: try widgets.fetch(id: id)))") }
+        return view
+    }
+
+    private func compareCollections(_ run: Run) throws {
+        let file = try collectionView(run.file)
+        let reference = try collectionView(run.reference)
+        #expect(file == reference, "step \(run.step)")
+        if file != reference { throw Failure() }
+    }
+}
