@@ -38,6 +38,8 @@ public final class InstanceObservers: @unchecked Sendable {
     private var streams: [Int: AsyncStream<Path>.Continuation] = [:]
     private var nextStreamId = 0
     private var listeners: [Int: (Path) -> Void] = [:]
+    /// The paths written in each running batch, outermost first (repeats allowed).
+    private var batchWrites: [[Path]] = []
 
     private struct InstanceID: Hashable {
         let model: ModelKey
@@ -100,7 +102,8 @@ public final class InstanceObservers: @unchecked Sendable {
     /// ```
     ///
     /// The stream buffers every path until it is read, and ends when the task iterating
-    /// it is cancelled. Writes inside a batch are reported as they are made.
+    /// it is cancelled. Writes inside a batch are reported as they are made, and again when
+    /// a batch that throws takes them back.
     public var changes: AsyncStream<Path> {
         let (stream, continuation) = AsyncStream<Path>.makeStream()
         let id = lock.withLock {
@@ -143,7 +146,8 @@ public final class InstanceObservers: @unchecked Sendable {
     func write(_ path: Path, _ change: () -> Void) {
         let keyPath = \ObservedPaths.[path]
         let (publisher, continuations, listeners): (ObservableObjectPublisher?, [AsyncStream<Path>.Continuation], [(Path) -> Void]) = lock.withLock {
-            (publishers[InstanceID(model: path.model, instance: path.instance)]?.publisher,
+            if !batchWrites.isEmpty { batchWrites[batchWrites.count - 1].append(path) }
+            return (publishers[InstanceID(model: path.model, instance: path.instance)]?.publisher,
              streams.isEmpty ? [] : Array(streams.values),
              self.listeners.isEmpty ? [] : Array(self.listeners.values))
         }
@@ -153,6 +157,34 @@ public final class InstanceObservers: @unchecked Sendable {
         registrar.didSet(ObservedPaths.shared, keyPath: keyPath)
         for continuation in continuations { continuation.yield(path) }
         for listener in listeners { listener(path) }
+    }
+
+    // MARK: Batches
+
+    /// A batch of the observed database began; call it inside the batch, where the
+    /// database keeps other threads' batches out.
+    func batchBegan() {
+        lock.withLock { batchWrites.append([]) }
+    }
+
+    /// The batch's body ended: returns the paths it wrote, which also count as written by
+    /// the enclosing batch, if any.
+    func batchEnded() -> [Path] {
+        lock.withLock {
+            guard let written = batchWrites.popLast() else { return [] }
+            if !batchWrites.isEmpty { batchWrites[batchWrites.count - 1] += written }
+            return written
+        }
+    }
+
+    /// The database took back a batch's writes: observers were told of each as it was
+    /// made, so they are told again, now that the paths hold their stored values (live
+    /// results read them again).
+    func takenBack(_ paths: [Path]) {
+        var seen = Set<Path>()
+        for path in paths where seen.insert(path).inserted {
+            write(path) {}
+        }
     }
 }
 

@@ -61,10 +61,25 @@ extension ObservedDatabase: HistoryDatabase where Base: HistoryDatabase {
     }
 }
 
-/// Batches run in the wrapped database. Observers are told of each write as it is made, so
-/// a batch that fails may have notified of changes it then took back; observers that read
-/// again see the old values.
-extension ObservedDatabase: BatchDatabase where Base: BatchDatabase {}
+/// Batches run in the wrapped database. Observers are told of each write as it is made; when
+/// a batch throws and the database takes its writes back, they are told again of every path
+/// it wrote, so that live queries and live collections show the stored values.
+extension ObservedDatabase: BatchDatabase where Base: BatchDatabase {
+
+    public func batch<Result>(_ body: () throws -> Result) throws -> Result {
+        var written: [Path] = []
+        do {
+            return try base.batch {
+                observers.batchBegan()
+                defer { written = observers.batchEnded() }
+                return try body()
+            }
+        } catch {
+            observers.takenBack(written)
+            throw error
+        }
+    }
+}
 
 /// Pruning keeps every current value, so nobody is notified.
 extension ObservedDatabase: PrunableHistoryDatabase where Base: PrunableHistoryDatabase {}
