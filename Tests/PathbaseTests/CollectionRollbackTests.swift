@@ -117,4 +117,54 @@ struct CollectionRollbackTests {
         #expect(stored?.name == "Augusta")
         #expect(stored?.age == 37)
     }
+
+    @Test("An id handed out in a batch that rolled back is not handed out again, nor after reopening once its struct is stored", arguments: Kind.allCases)
+    func generatedIdsAfterRollback(kind: Kind) throws {
+        let database = try kind.make()
+        let nodes = database.collection(CollectionNode.self, name: "nodes")
+        // The counter and the replica number are stored before the batch.
+        try nodes.save(CollectionNode(id: try nodes.nextId(), title: "zeroth"))
+        var first: CollectionNode?
+        #expect(throws: Failure.self) {
+            try database.batch {
+                let node = CollectionNode(id: try nodes.nextId(), title: "first")
+                first = node
+                try nodes.save(node)
+                throw Failure()
+            }
+        }
+        guard let first else { Issue.record("no id"); return }
+        // The app still holds its struct, asks for another id, then saves both.
+        let second = CollectionNode(id: try nodes.nextId(), title: "second")
+        #expect(second.id != first.id)
+        try nodes.save([first, second])
+        #expect(try nodes.fetch(id: first.id)?.title == "first")
+        #expect(try nodes.fetch(id: second.id)?.title == "second")
+    }
+
+    @Test("After reopening a file, ids of stored structs are skipped even when the counter was rolled back")
+    func generatedIdsAfterReopening() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-ids-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var held: CollectionNode?
+        do {
+            let database = try SQLiteDatabase(path: path)
+            let nodes = database.collection(CollectionNode.self, name: "nodes")
+            try nodes.save(CollectionNode(id: try nodes.nextId(), title: "zeroth"))
+            #expect(throws: Failure.self) {
+                try database.batch {
+                    held = CollectionNode(id: try nodes.nextId(), title: "held")
+                    throw Failure()
+                }
+            }
+            if let held { try nodes.save(held) }
+            database.close()
+        }
+        let database = try SQLiteDatabase(path: path)
+        let nodes = database.collection(CollectionNode.self, name: "nodes")
+        let next = try nodes.nextId()
+        #expect(next != held?.id)
+        try nodes.save(CollectionNode(id: next, title: "next"))
+        #expect(try nodes.fetch(id: held?.id ?? -1)?.title == "held")
+    }
 }

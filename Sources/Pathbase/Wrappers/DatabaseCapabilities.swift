@@ -55,12 +55,12 @@ extension Database {
         return nil
     }
 
-    /// The identity of the database that holds this one's data, looking through every
-    /// wrapper: two handles that reach the same storage by different wrappers share it.
-    var storageIdentity: ObjectIdentifier {
-        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.storageIdentity }
-        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.storageIdentity }
-        return ObjectIdentifier(self)
+    /// The database that holds this one's data, looking through every wrapper: two handles
+    /// that reach the same storage by different wrappers share it.
+    var storage: any Database {
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.storage }
+        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.storage }
+        return self
     }
 
     /// The registry of the model types used with this database's data, looking through
