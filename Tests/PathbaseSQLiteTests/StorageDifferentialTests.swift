@@ -30,14 +30,39 @@ struct Widget: Codable, Identifiable, Equatable {
 @Suite("SQLiteDatabase against an in-memory database under random work")
 struct StorageDifferentialTests {
 
-    /// One database, and the collection handle used with it: a long-lived one, which keeps
-    /// the bases of its saves as an app's does.
+    /// One database as the app uses it, and the collection handle used with it: a
+    /// long-lived one, which keeps the bases of its saves as an app's does.
     private final class Side {
-        let database: any Database
+        /// The database that holds the data.
+        let store: any Database
+        let wrapper: Wrapper
+        private(set) var database: any Database
         var widgets: CodableCollection<Widget>
+        private(set) var undo: () -> Bool = { false }
+        private(set) var redo: () -> Bool = { false }
 
-        init(_ database: any Database) {
-            self.database = database
+        init(_ store: any Database, wrapper: Wrapper) {
+            self.store = store
+            self.wrapper = wrapper
+            database = store
+            widgets = store.collection(Widget.self)
+            renew()
+        }
+
+        /// New handles over the same data, as after reopening: no bases, no undo steps.
+        func renew() {
+            func wrap<Store: Database>(_ store: Store) {
+                switch wrapper {
+                case .none:
+                    database = store
+                case .cached:
+                    database = CachedDatabase(wrapping: store, cache: MaximumCountCache(maxCount: 20))
+                case .undoable:
+                    let undoable = UndoableDatabase(wrapping: store)
+                    (database, undo, redo) = (undoable, undoable.undo, undoable.redo)
+                }
+            }
+            wrap(store)
             widgets = database.collection(Widget.self)
         }
     }
@@ -47,18 +72,11 @@ struct StorageDifferentialTests {
 
     private struct Failure: Error {}
 
-    /// How the app reaches the file.
+    /// How the app reaches the file. The in-memory side is plain, but for undo, where it is
+    /// undoable too (with undo and redo among the writes).
     enum Wrapper: String, CaseIterable, CustomTestStringConvertible {
         case none, cached, undoable
         var testDescription: String { rawValue }
-
-        func wrap(_ database: SQLiteDatabase) -> any BatchDatabase {
-            switch self {
-            case .none: database
-            case .cached: CachedDatabase(wrapping: database, cache: MaximumCountCache(maxCount: 20))
-            case .undoable: UndoableDatabase(wrapping: database)
-            }
-        }
     }
 
     /// Seeds, each run through every wrapper.
@@ -69,16 +87,23 @@ struct StorageDifferentialTests {
         let directory = TemporaryDirectory()
         let wrapper: Wrapper
         var sqlite: SQLiteDatabase
-        /// The file as the app uses it: the SQLite database or a wrapper of it.
-        var front: any BatchDatabase
         var file: Side
-        var reference = Side(InMemoryHistoryDatabase())
+        var reference: Side
         var generator: SplitMix64
         /// Writes outside batches and of finished batches, in order.
         var committed: [Write] = []
         /// The writes of each running batch, outermost first.
         var running: [[Write]] = []
         var step = 0
+        /// What was done, to tell in a failure.
+        var trace: [String] = []
+
+        func note(_ event: String) {
+            trace.append("\(step): \(event)")
+        }
+
+        /// The recent steps, for a failure message.
+        var recent: String { trace.suffix(40).joined(separator: "\n") }
         /// The last struct saved whole, which an app may save again (a retry).
         var lastWidget: Widget?
         /// Structs the app fetched by id and keeps, to change and save later.
@@ -88,8 +113,16 @@ struct StorageDifferentialTests {
             generator = SplitMix64(seed: seed)
             self.wrapper = wrapper
             sqlite = try SQLiteDatabase(path: directory.file())
-            front = wrapper.wrap(sqlite)
-            file = Side(front)
+            file = Side(sqlite, wrapper: wrapper)
+            reference = Side(InMemoryHistoryDatabase(), wrapper: wrapper == .undoable ? .undoable : .none)
+        }
+
+        /// The file as the app uses it: the SQLite database or a wrapper of it.
+        var front: any BatchDatabase {
+            get throws {
+                guard let batches = file.database as? any BatchDatabase else { throw Failure() }
+                return batches
+            }
         }
 
         func random(_ range: Range<Int>) -> Int { Int.random(in: range, using: &generator) }
@@ -103,17 +136,17 @@ struct StorageDifferentialTests {
 
         /// The reference again, without the writes of the batch that threw.
         func rebuildReference() throws {
-            reference = Side(InMemoryHistoryDatabase())
+            reference = Side(InMemoryHistoryDatabase(), wrapper: reference.wrapper)
             for write in committed + running.joined() { try write(reference) }
         }
 
         func reopen() throws {
+            note("reopen")
             sqlite.close()
             sqlite = try SQLiteDatabase(path: directory.file())
-            front = wrapper.wrap(sqlite)
-            file = Side(front)
-            // The app's collection handles are new too: no bases on either side.
-            try write { side in side.widgets = side.database.collection(Widget.self) }
+            file = Side(sqlite, wrapper: wrapper)
+            // The app's handles are new too: no bases, no undo steps, on either side.
+            try write { side in side.renew() }
         }
     }
 
@@ -138,8 +171,10 @@ struct StorageDifferentialTests {
             try run.write(randomModelWrite(run))
         case 45 ..< 55 where depth < 3:
             try batch(run, depth: depth) { try modelStep(run, depth: depth + 1) }
-        case 55 ..< 60 where depth == 0:
+        case 55 ..< 58 where depth == 0:
             try run.reopen()
+        case 58 ..< 60 where depth == 0:
+            try undoOrRedo(run)
         case 60 ..< 66:
             // Reads inside a read transaction (or joining the running batch).
             try run.front.inReadIfSupported { try compareModels(run, fully: false) }
@@ -147,11 +182,22 @@ struct StorageDifferentialTests {
             // One path, read before anything else reads (a listing writes every waiting row).
             let path = Path(model: Gizmo.modelId, instance: run.random(0 ..< 12), property: run.random(0 ..< 5))
             let file = describe(path, in: run.file.database), reference = describe(path, in: run.reference.database)
-            #expect(file == reference, "step \(run.step)")
+            #expect(file == reference, "step \(run.step)\n\(run.recent)")
             if file != reference { throw Failure() }
         default:
             try compareModels(run, fully: run.chance(20))
         }
+    }
+
+    /// Undo or redo, through an undoable file (and the undoable reference); steps are
+    /// writes, replayed with the others.
+    private func undoOrRedo(_ run: Run) throws {
+        guard run.wrapper == .undoable else { return }
+        let undoing = run.chance(65)
+        var answers: [Bool] = []
+        try run.write { side in answers.append(undoing ? side.undo() : side.redo()) }
+        run.note("\(undoing ? "undo" : "redo") \(answers)")
+        #expect(answers.count != 2 || answers[0] == answers[1], "step \(run.step)")
     }
 
     private func randomModelWrite(_ run: Run) -> Write {
@@ -195,12 +241,16 @@ struct StorageDifferentialTests {
         var histories: [String]
     }
 
-    /// The value at a path read as each type it may hold.
+    /// The value at a path read as each type it may hold. A stored `.notCreated` means no
+    /// status (undo writes it where a rollback leaves nothing).
     private func describe(_ path: Path, in database: any Database) -> String {
-        "\(path): \(String(describing: database.get(path) as Int?)) \(String(describing: database.get(path) as String?)) \(String(describing: database.get(path) as [Int]?)) \(String(describing: database.get(path) as InstanceStatus?))"
+        let status = (database.get(path) as InstanceStatus?).flatMap { $0 == .notCreated ? nil : $0 }
+        return "\(path): \(String(describing: database.get(path) as Int?)) \(String(describing: database.get(path) as String?)) \(String(describing: database.get(path) as [Int]?)) \(String(describing: status))"
     }
 
-    private func modelView(_ database: any Database, fully: Bool) -> ModelView {
+    /// `withHistory`: compare histories too. Not through undo: an undoable in-memory database
+    /// takes a batch back with new records, where the file's rollback leaves none.
+    private func modelView(_ database: any Database, fully: Bool, withHistory: Bool) -> ModelView {
         // Point reads first: the listing below writes every waiting row.
         var values: [String] = []
         if fully {
@@ -231,7 +281,7 @@ struct StorageDifferentialTests {
             return [gizmo.referrers(through: \Gizmo.parent).map(\.id).sorted(), gizmo.referrers(through: \Gizmo.links).map(\.id).sorted()]
         }
         var histories: [String] = []
-        if fully {
+        if fully, withHistory {
             for instance in 0 ..< 12 {
                 for property in 0 ... 4 {
                     let path = Path(model: Gizmo.modelId, instance: instance, property: property)
@@ -247,27 +297,42 @@ struct StorageDifferentialTests {
     }
 
     private func compareModels(_ run: Run, fully: Bool = true) throws {
-        let file = modelView(run.file.database, fully: fully)
-        let reference = modelView(run.reference.database, fully: fully)
-        #expect(file == reference, "step \(run.step)")
+        let file = modelView(run.file.database, fully: fully, withHistory: run.wrapper != .undoable)
+        let reference = modelView(run.reference.database, fully: fully, withHistory: run.wrapper != .undoable)
+        #expect(file == reference, "step \(run.step)\n\(run.recent)")
         if file != reference { throw Failure() }
     }
 
     /// Runs `body` a few times in a batch of the file that commits, or throws at its end.
     private func batch(_ run: Run, depth: Int, _ body: () throws -> Void) throws {
         let throwsAtEnd = run.chance(30)
+        run.note("batch {")
         run.running.append([])
+        // An undoable reference runs the batch too: its undo steps are batches, and it takes
+        // back a batch that throws itself. A plain one has no batches: it is rebuilt.
+        let referenceBatches = run.reference.database as? any BatchDatabase
         do {
             try run.front.batch {
-                for _ in 0 ..< run.random(1 ..< 6) { try body() }
-                if throwsAtEnd { throw Failure() }
+                if let referenceBatches {
+                    try referenceBatches.batch { try steps(run, throwsAtEnd: throwsAtEnd, body) }
+                } else {
+                    try steps(run, throwsAtEnd: throwsAtEnd, body)
+                }
             }
+            run.note("} committed")
             let writes = run.running.removeLast()
             if run.running.isEmpty { run.committed += writes } else { run.running[run.running.count - 1] += writes }
         } catch is Failure where throwsAtEnd {
+            run.note("} threw")
             run.running.removeLast()
-            try run.rebuildReference()
+            if referenceBatches == nil { try run.rebuildReference() }
         }
+    }
+
+    /// A batch's body: a few steps, then maybe the failure.
+    private func steps(_ run: Run, throwsAtEnd: Bool, _ body: () throws -> Void) throws {
+        for _ in 0 ..< run.random(1 ..< 6) { try body() }
+        if throwsAtEnd { throw Failure() }
     }
 
     // MARK: Collections
@@ -290,8 +355,10 @@ struct StorageDifferentialTests {
             try run.write(randomCollectionWrite(run))
         case 50 ..< 62 where depth < 3:
             try batch(run, depth: depth) { try collectionStep(run, depth: depth + 1) }
-        case 62 ..< 66 where depth == 0:
+        case 62 ..< 64 where depth == 0:
             try run.reopen()
+        case 64 ..< 66 where depth == 0:
+            try undoOrRedo(run)
         case 66 ..< 76:
             try run.front.inReadIfSupported { try compareCollections(run) }
         default:
@@ -314,6 +381,7 @@ struct StorageDifferentialTests {
             // The app's own copy, saved as it is; or saved again (after a batch that threw).
             let widget = run.chance(50) ? run.lastWidget ?? randomWidget(run) : randomWidget(run)
             run.lastWidget = widget
+            run.note("save own \(widget)")
             return { try $0.widgets.save(widget) }
         case 11:
             // A copy fetched earlier, changed and saved later: stale if the struct changed.
@@ -321,8 +389,10 @@ struct StorageDifferentialTests {
             let id = run.random(0 ..< 10)
             if var copy = run.heldCopies.removeValue(forKey: id) {
                 copy.size = run.random(0 ..< 5)
+                run.note("save held \(copy)")
                 return { try $0.widgets.save(copy) }
             }
+            run.note("hold \(id)")
             return { [unowned run] side in
                 let copy = try side.widgets.fetch(id: id)
                 if side === run.file { run.heldCopies[id] = copy }
@@ -331,6 +401,7 @@ struct StorageDifferentialTests {
             // A struct as fetched, with one field changed: what apps save.
             let widget = randomWidget(run)
             let field = run.random(0 ..< 3)
+            run.note("save fetched \(widget.id) field \(field) from \(widget)")
             return { side in
                 let widgets = side.widgets
                 var saved = try widgets.fetch(id: widget.id) ?? widget
@@ -345,15 +416,19 @@ struct StorageDifferentialTests {
             let many = (0 ..< run.random(1 ..< 4)).map { _ in randomWidget(run) }
             // Distinct ids: one batch saves each struct once.
             let distinct = Dictionary(many.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }).values.sorted { $0.id < $1.id }
+            run.note("save \(distinct)")
             return { try $0.widgets.save(Array(distinct)) }
         case 6:
             let widget = randomWidget(run)
+            run.note("replace \(widget)")
             return { try $0.widgets.replace(widget) }
         case 7, 8:
             let id = run.random(0 ..< 10)
+            run.note("delete \(id)")
             return { try $0.widgets.delete(id: id) }
         default:
             let size = run.random(0 ..< 5)
+            run.note("delete size \(size)")
             return { try $0.widgets.delete(where: \.size == size) }
         }
     }
@@ -373,7 +448,7 @@ struct StorageDifferentialTests {
     private func compareCollections(_ run: Run) throws {
         let file = try collectionView(run.file)
         let reference = try collectionView(run.reference)
-        #expect(file == reference, "step \(run.step)")
+        #expect(file == reference, "step \(run.step)\n\(run.recent)")
         if file != reference { throw Failure() }
     }
 }

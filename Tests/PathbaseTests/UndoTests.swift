@@ -213,6 +213,29 @@ struct UndoTests {
         #expect(sketch.strokes == 0)
     }
 
+    @Test("A nested batch that throws inside one that commits keeps none of its writes, and redo does not bring them back", arguments: HistoryDatabaseKind.undoableBases)
+    func throwingNestedBatch(kind: HistoryDatabaseKind) throws {
+        let database = kind.makeUndoable()
+        let sketch = Sketch.create(in: database, id: 1, title: "A", strokes: 0)
+        database.removeAllSteps()
+        try database.batch {
+            sketch.strokes = 1
+            #expect(throws: Interrupted.self) {
+                try database.batch {
+                    sketch.title = "never"
+                    throw Interrupted()
+                }
+            }
+        }
+        #expect(sketch.title == "A")
+        #expect(sketch.strokes == 1)
+        #expect(database.undo())
+        #expect(sketch.strokes == 0)
+        #expect(database.redo())
+        #expect(sketch.strokes == 1)
+        #expect(sketch.title == "A")
+    }
+
     @Test("An editing context's commit is undone as one step", arguments: HistoryDatabaseKind.undoableBases)
     func undoContextCommit(kind: HistoryDatabaseKind) {
         let database = kind.makeUndoable()

@@ -47,6 +47,8 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     /// Changes of the batch in progress, if any, and its nesting depth.
     private var group: [Change]?
     private var groupDepth = 0
+    /// Where in `group` each running batch's changes begin, outermost first.
+    private var groupStarts: [Int] = []
     /// How many batches took their writes back (a wrapped database without batches).
     private var takenBack: UInt64 = 0
     private var reportError: @Sendable (any Error) -> Void = { error in
@@ -193,10 +195,12 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
         lock.withLock {
             if groupDepth == 0 { group = [] }
             groupDepth += 1
+            groupStarts.append(group?.count ?? 0)
         }
         var succeeded = false
         defer {
             lock.withLock {
+                groupStarts.removeLast()
                 groupDepth -= 1
                 if groupDepth == 0 {
                     if succeeded, let changes = group, !changes.isEmpty { record(changes) }
@@ -205,28 +209,27 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
             }
         }
         let result: Result
-        if runsBatches {
-            result = try base.inBatchIfSupported(body)
-        } else {
-            do {
-                result = try body()
-            } catch {
-                takeBackGroupWrites()
-                throw error
-            }
+        do {
+            result = try runsBatches ? base.inBatchIfSupported(body) : body()
+        } catch {
+            takeBackBatchWrites()
+            throw error
         }
         succeeded = true
         return result
     }
 
-    /// Writes back the values from before the running batch's writes, for a wrapped
-    /// database that cannot roll back.
-    private func takeBackGroupWrites() {
+    /// The running batch (outermost or nested) threw: its changes leave the undo step —
+    /// the wrapped database's batch took them back, or, for a wrapped database that cannot
+    /// roll back, the values from before them are written again.
+    private func takeBackBatchWrites() {
         let changes: [Change] = lock.withLock {
-            // An inner batch failing leaves the outer one to decide; only the outermost takes back.
-            guard groupDepth == 1 else { return [] }
+            let start = groupStarts.last ?? 0
+            guard let all = group, start < all.count else { return [] }
+            group?.removeSubrange(start...)
+            if runsBatches { return [] }
             takenBack &+= 1
-            return group ?? []
+            return Array(all[start...])
         }
         for change in changes.reversed() {
             base.set(erased: change.before ?? Self.absentValue(for: change.path), for: change.path)
