@@ -93,6 +93,30 @@ struct CollectionStorageTests {
         #expect(stored?.age == 37)
     }
 
+    /// Counting, deleting by query and fetching other structs decode structs to evaluate the
+    /// filter where it can't run in SQL; those structs never reach the app, so they are no
+    /// bases: they made a stale copy overwrite a field changed meanwhile.
+    @Test(arguments: ["count", "delete", "fetch"])
+    func structsLeftOutOfResultsAreNoBases(reading: String) throws {
+        let database = InMemoryDatabase()
+        let mine = database.collection(CollectionUser.self)
+        try mine.save(ada)
+        guard var copy = try mine.fetch(id: ada.id) else { Issue.record("not stored"); return }
+        var renamed = ada
+        renamed.name = "Augusta Ada"
+        try database.collection(CollectionUser.self).save(renamed)
+        switch reading {
+        case "count": _ = try mine.count(where: \.age > 0)
+        case "delete": try mine.delete(where: \.age > 100)
+        default: _ = try mine.fetch(where: \.age > 100)
+        }
+        copy.age = 37
+        try mine.save(copy)
+        let stored = try mine.fetch(id: ada.id)
+        #expect(stored?.name == "Augusta Ada")
+        #expect(stored?.age == 37)
+    }
+
     /// The bases of saves are kept for every struct of the latest fetch, however many: a
     /// fetch of more than the cache's first limit (10^4) kept none of its first structs', so a
     /// stale copy overwrote what another handle changed meanwhile.

@@ -29,7 +29,7 @@ extension CodableCollection {
 
     /// The structs a query describes.
     public func fetch(_ query: CollectionQuery<Element>) throws -> [Element] {
-        try matches(of: query, paged: true).map { $0.element }
+        try matches(of: query, paged: true, remembering: true).map { $0.element }
     }
 
     /// The first struct a filter includes in an order, or `nil`.
@@ -47,7 +47,7 @@ extension CodableCollection {
     /// let adults = try users.count(where: \.age >= 18)
     /// ```
     public func count(where filter: CollectionFilter<Element> = .all) throws -> Int {
-        try matches(of: CollectionQuery(where: filter), paged: false).count
+        try matches(of: CollectionQuery(where: filter), paged: false, remembering: false).count
     }
 
     /// Deletes the structs a filter includes, in one batch.
@@ -56,18 +56,21 @@ extension CodableCollection {
     /// try users.delete(where: \.age < 13)
     /// ```
     public func delete(where filter: CollectionFilter<Element>) throws {
-        try delete(instances: matches(of: CollectionQuery(where: filter), paged: false).map { $0.instance })
+        try delete(instances: matches(of: CollectionQuery(where: filter), paged: false, remembering: false).map { $0.instance })
     }
 
-    /// The query's matches in order; the whole list or one page.
-    func matches(of query: CollectionQuery<Element>, paged: Bool) throws -> [CollectionMatch<Element>] {
+    /// The query's matches in order; the whole list or one page. `remembering`: the structs
+    /// go to the app, their fields become the bases of their next saves.
+    func matches(of query: CollectionQuery<Element>, paged: Bool, remembering: Bool) throws -> [CollectionMatch<Element>] {
         try checkCatalog()
         let mark = database.currentRollbackMark
-        return try database.inReadIfSupported { try readMatches(of: query, paged: paged, seenAt: mark) }
+        let matches = try database.inReadIfSupported { try readMatches(of: query, paged: paged) }
+        if remembering { remember(matches, seenAt: mark) }
+        return matches
     }
 
-    /// ``matches(of:paged:)`` inside its read transaction; `mark` is the database's before it.
-    private func readMatches(of query: CollectionQuery<Element>, paged: Bool, seenAt mark: RollbackMark?) throws -> [CollectionMatch<Element>] {
+    /// ``matches(of:paged:remembering:)`` inside its read transaction.
+    private func readMatches(of query: CollectionQuery<Element>, paged: Bool) throws -> [CollectionMatch<Element>] {
         if let problem = query.problem { throw problem }
         let storedSort = query.sort.count == 1 ? query.sort[0].stored.map { sort in
             StoredSort(
@@ -87,14 +90,14 @@ extension CodableCollection {
             limit: pageRunsInDatabase ? query.limit : nil
         ) {
             snapshots.expect(ids.count)
-            var matches = try ids.map { CollectionMatch(instance: $0, element: try decode($0, seenAt: mark)) }
+            var matches = try ids.map { try decode($0) }
             if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
             if !sortRunsInDatabase { matches.sort(by: query.precedes) }
             return paged && !pageRunsInDatabase ? query.page(of: matches) : matches
         }
         let instances = layout.activeInstances(in: database)
         snapshots.expect(instances.count)
-        var matches = try instances.map { CollectionMatch(instance: $0, element: try decode($0, seenAt: mark)) }
+        var matches = try instances.map { try decode($0) }
             .filter { query.filter.evaluate($0.element) }
         matches.sort(by: query.precedes)
         return paged ? query.page(of: matches) : matches

@@ -223,7 +223,9 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
             if !Element.ID.isExactInstanceKey, layout.storedOrigin(in: database, instance: instance) != String(describing: id) {
                 return nil
             }
-            return try decode(instance, seenAt: mark)
+            let match = try decode(instance)
+            remember([match], seenAt: mark)
+            return match.element
         }
     }
 
@@ -238,15 +240,14 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         return try database.inReadIfSupported {
             let instances = layout.activeInstances(in: database)
             snapshots.expect(instances.count)
-            return try instances.map { try decode($0, seenAt: mark) }
+            let matches = try instances.map { try decode($0) }
+            remember(matches, seenAt: mark)
+            return matches.map { $0.element }
         }
     }
 
-    /// Decodes the struct stored under an instance key, keeping its fields as the base of
-    /// the next save.
-    /// Decodes a struct and keeps its fields as the base of its next save, as seen at
-    /// `mark` (the database's before the read transaction of the fetch began).
-    func decode(_ instance: InstanceKey, seenAt mark: RollbackMark?) throws -> Element {
+    /// Decodes the struct stored under an instance key, with the fields it read.
+    func decode(_ instance: InstanceKey) throws -> CollectionMatch<Element> {
         let decoder = FieldDecoder(layout: layout, database: database, instance: instance)
         let element: Element
         do {
@@ -256,8 +257,14 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         } catch let error as DecodingError {
             throw CollectionError.undecodableField(collection: name, id: decoder.instanceDescription, key: error.firstKey ?? "", reason: String(describing: error))
         }
-        snapshots.remember(decoder.snapshot, for: instance, seenAt: mark)
-        return element
+        return CollectionMatch(instance: instance, element: element, fields: decoder.snapshot)
+    }
+
+    /// Keeps the fields of structs handed to the app as the bases of their next saves, as
+    /// seen at `mark` (the database's before the read transaction that read them began).
+    /// Only those: a struct decoded to evaluate a filter and left out was not fetched.
+    func remember(_ matches: [CollectionMatch<Element>], seenAt mark: RollbackMark?) {
+        for match in matches { snapshots.remember(match.fields, for: match.instance, seenAt: mark) }
     }
 
     // MARK: Deleting

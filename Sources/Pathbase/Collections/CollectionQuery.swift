@@ -59,4 +59,6 @@ public struct CollectionQuery<Element> {
 struct CollectionMatch<Element> {
     let instance: InstanceKey
     let element: Element
+    /// The fields read: the base of the struct's next save once it reaches the app.
+    let fields: FieldSnapshot
 }

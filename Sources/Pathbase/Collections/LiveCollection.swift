@@ -51,7 +51,7 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
     public init(_ query: CollectionQuery<Element>, in collection: CodableCollection<Element>) throws {
         self.query = query
         self.collection = collection
-        matches = try collection.matches(of: query, paged: false)
+        matches = try collection.matches(of: query, paged: false, remembering: true)
         included = Dictionary(matches.lazy.map { ($0.instance, $0) }, uniquingKeysWith: { first, _ in first })
         listenerToken = collection.database.instanceObservers?.addListener { [weak self] path in
             self?.absorb(path)
@@ -108,8 +108,12 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
         var error: CollectionError?
         if status == .created {
             do {
-                let element = try collection.decode(instance, seenAt: collection.database.currentRollbackMark)
-                if query.filter.evaluate(element) { entry = CollectionMatch(instance: instance, element: element) }
+                let mark = collection.database.currentRollbackMark
+                let match = try collection.decode(instance)
+                if query.filter.evaluate(match.element) {
+                    entry = match
+                    collection.remember([match], seenAt: mark)
+                }
             } catch let failure as CollectionError {
                 error = failure
             } catch let failure {
