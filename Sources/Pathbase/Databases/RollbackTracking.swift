@@ -23,15 +23,3 @@ package protocol RollbackTrackingDatabase: Database {
     /// `nil` when the database can't tell (it relies on a wrapped database that can't).
     var rollbackMark: RollbackMark? { get }
 }
-
-extension Database {
-    /// The rollback mark of this database or of the first database under its wrappers that
-    /// tracks rollbacks; `nil` when none does (a database without batches takes nothing
-    /// back).
-    package var currentRollbackMark: RollbackMark? {
-        if let tracking = self as? any RollbackTrackingDatabase { return tracking.rollbackMark }
-        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.currentRollbackMark }
-        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.currentRollbackMark }
-        return nil
-    }
-}

@@ -66,6 +66,8 @@ extension ObservedDatabase: HistoryDatabase where Base: HistoryDatabase {
 /// it wrote, so that live queries and live collections show the stored values.
 extension ObservedDatabase: BatchDatabase where Base: BatchDatabase {
 
+    /// Runs `body` in one batch of the wrapped database; if it throws, observers hear again
+    /// of every path it wrote.
     public func batch<Result>(_ body: () throws -> Result) throws -> Result {
         var written: [Path] = []
         do {

@@ -55,6 +55,16 @@ extension Database {
         return nil
     }
 
+    /// The rollback mark of this database or of the first database under its wrappers that
+    /// tracks rollbacks; `nil` when none does (a database without batches takes nothing
+    /// back).
+    package var currentRollbackMark: RollbackMark? {
+        if let tracking = self as? any RollbackTrackingDatabase { return tracking.rollbackMark }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.currentRollbackMark }
+        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.currentRollbackMark }
+        return nil
+    }
+
     /// The database that holds this one's data, looking through every wrapper: two handles
     /// that reach the same storage by different wrappers share it.
     var storage: any Database {
