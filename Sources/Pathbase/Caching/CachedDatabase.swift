@@ -26,7 +26,10 @@
 /// out of the cache.
 ///
 /// The cache answers only for values written through this database: after changing the
-/// wrapped database directly, call `cache.removeAll()`. A cached value read with another
+/// wrapped database directly, call `cache.removeAll()`. Writes and reads through the cache
+/// inside a batch opened on the wrapped database itself (or a database under it: an
+/// undoable batch, an editing context's pending edits) are not cached, so a batch that
+/// throws leaves no value it took back in the cache. A cached value read with another
 /// type than it was stored with converts with `as?` like the in-memory databases; when that
 /// fails, the wrapped database answers, and a `nil` answer leaves the cached value as it was.
 ///
@@ -51,6 +54,10 @@ public final class CachedDatabase<Base: Database>: DatabaseWrapper {
     /// When a value read or written may be cached, and the batches running now.
     let coherence = CacheCoherence()
 
+    /// Whether `base` (or a database under its wrappers) can take writes back: a batch
+    /// opened on it directly, an undoable batch that throws, a discarded editing context.
+    private let takesWritesBack: Bool
+
     /// Creates a database that answers reads of `base` from `cache` when it can.
     ///
     /// ```swift
@@ -64,6 +71,19 @@ public final class CachedDatabase<Base: Database>: DatabaseWrapper {
         self.cache = cache
         self.countCache = cache as? MaximumCountCache
         self.keepsHistory = base.historyDatabase != nil
+        self.takesWritesBack = base.currentRollbackMark != nil
+    }
+
+    /// Whether a write made now may still be taken back by a batch this cache does not know
+    /// of (one opened on the wrapped database directly, an editing context's discard): such
+    /// a value is not cached.
+    private var writesMayBeTakenBack: Bool {
+        takesWritesBack && base.currentRollbackMark?.mayRollBack == true
+    }
+
+    /// Whether a value read now may be one the wrapped database still takes back.
+    private var readsMayBeTakenBack: Bool {
+        takesWritesBack && base.currentRollbackMark?.holdsUncommittedWrites == true
     }
 
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
@@ -87,6 +107,7 @@ public final class CachedDatabase<Base: Database>: DatabaseWrapper {
     private func readThrough<Value: DatabaseValue>(_ path: Path) -> Value? {
         let ticket = coherence.readBegins(path)
         guard let value: Value = base.get(path) else { return nil }
+        if readsMayBeTakenBack { return value }
         coherence.readEnded(ticket) { cache.store(value, for: path) }
         return value
     }
@@ -94,8 +115,9 @@ public final class CachedDatabase<Base: Database>: DatabaseWrapper {
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         let ticket = coherence.writeBegins(path)
         base.set(value, for: path)
+        let tentative = writesMayBeTakenBack
         coherence.writeEnded(ticket) { mayStore in
-            if mayStore, !keepsHistory {
+            if mayStore, !keepsHistory, !tentative {
                 cache.store(value, for: path)
             } else {
                 cache.removeValue(at: path)

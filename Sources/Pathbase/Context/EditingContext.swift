@@ -26,7 +26,9 @@ import Foundation
 /// commit if the database changed a path after the context first read or wrote it. Telling
 /// needs the records' timestamps, so conflicts are detected on a ``HistoryDatabase`` only;
 /// on other databases (also an ``ObservableDatabase`` over one that keeps no history)
-/// `.fail` commits like `.newestWins`.
+/// `.fail` commits like `.newestWins`. A commit inside a batch of the database joins that
+/// batch: if the batch throws, the commit's writes are taken back with the rest of it, and
+/// the context, which handed its edits over at the commit, does not get them back.
 ///
 /// A context is itself a ``Database``; contexts can be nested. Model ids are checked against
 /// the database's, so two model types with one id are caught in a context too. Safe to use
@@ -239,8 +241,13 @@ public final class EditingContext: Database, @unchecked Sendable {
 /// in the database.
 extension EditingContext: RollbackTrackingDatabase {
     package var rollbackMark: RollbackMark? {
-        let discarded = lock.withLock { discards }
-        return RollbackMark(mayRollBack: true, rollbacks: discarded &+ (database.currentRollbackMark?.rollbacks ?? 0))
+        let (discarded, edited) = lock.withLock { (discards, !edits.isEmpty) }
+        let underlying = database.currentRollbackMark
+        return RollbackMark(
+            mayRollBack: true,
+            holdsUncommittedWrites: edited || (underlying?.holdsUncommittedWrites ?? false),
+            rollbacks: discarded &+ (underlying?.rollbacks ?? 0)
+        )
     }
 }
 

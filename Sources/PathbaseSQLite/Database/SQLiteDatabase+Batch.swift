@@ -1,3 +1,4 @@
+import GRDBSQLite
 import Pathbase
 
 extension SQLiteDatabase {
@@ -127,6 +128,10 @@ extension SQLiteDatabase {
 /// Batches and read transactions roll back when they throw (see ``TransactionState``).
 extension SQLiteDatabase: RollbackTrackingDatabase {
     package var rollbackMark: RollbackMark? {
-        lock.withLock { RollbackMark(mayRollBack: transaction.inBatch, rollbacks: transaction.rollbacks) }
+        lock.withLock {
+            // A read transaction that wrote nothing holds nothing to take back.
+            let wrote = transaction.inBatch && (!pendingWrites.isEmpty || (try? writeHandle()).map { sqlite3_txn_state($0, nil) == SQLITE_TXN_WRITE } ?? false)
+            return RollbackMark(mayRollBack: transaction.inBatch, holdsUncommittedWrites: wrote, rollbacks: transaction.rollbacks)
+        }
     }
 }
