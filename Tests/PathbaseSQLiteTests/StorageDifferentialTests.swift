@@ -108,6 +108,9 @@ struct StorageDifferentialTests {
         var lastWidget: Widget?
         /// Structs the app fetched by id and keeps, to change and save later.
         var heldCopies: [Int: Widget] = [:]
+        /// A day from now, in microseconds: after every local write of the run, until a
+        /// record from another replica this new moves the clocks.
+        let future = Int64(Date().timeIntervalSince1970 * 1_000_000) + 86_400_000_000
 
         init(seed: UInt64, wrapper: Wrapper) throws {
             generator = SplitMix64(seed: seed)
@@ -203,7 +206,9 @@ struct StorageDifferentialTests {
     private func randomModelWrite(_ run: Run) -> Write {
         let instance = run.random(0 ..< 12)
         let path = { (property: PropertyKey) in Path(model: Gizmo.modelId, instance: instance, property: property) }
-        switch run.random(0 ..< 10) {
+        switch run.random(0 ..< 12) {
+        case 10, 11:
+            return syncedRecord(run, path: path(run.random(0 ..< 5)))
         case 0:
             let status: InstanceStatus = run.chance(70) ? .created : .deleted
             return { $0.database.set(status, for: .status(model: Gizmo.modelId, instance: instance)) }
@@ -229,6 +234,34 @@ struct StorageDifferentialTests {
             return { $0.database.set(number, for: path(4)) }
         }
     }
+
+    /// A record from another replica, as synchronization applies it: older than every local
+    /// write (it becomes current only where nothing is stored) or newer (it wins, and the
+    /// clocks move past it, so local writes after it are newer still).
+    ///
+    /// No old records through undo: the undoable in-memory reference takes a batch back by
+    /// writing what was there before, a `NoValue` where nothing was, and an old record
+    /// arriving later stays behind that newer record; the file's rollback leaves nothing.
+    private func syncedRecord(_ run: Run, path: Path) -> Write {
+        let old = run.wrapper != .undoable && run.chance(50)
+        let time = (old ? Self.longAgo : run.future) + Int64(run.step)
+        let value: any DatabaseValue
+        switch path.property {
+        case PropertyKey.instanceId: value = run.chance(70) ? InstanceStatus.created : InstanceStatus.deleted
+        case 1: value = ["", "a", "s"][run.random(0 ..< 3)]
+        case 4: value = [run.random(0 ..< 12)]
+        default: value = run.random(-3 ..< 6)
+        }
+        let record = Record(path: path, timestamp: Timestamp(time: time, replica: 99), value: value)
+        run.note("synced \(old ? "old" : "new") \(path) = \(value)")
+        return { side in
+            guard let history = side.database as? any HistoryDatabase else { throw Failure() }
+            history.apply(record)
+        }
+    }
+
+    /// 1 January 2000, in microseconds: before every local write.
+    private static let longAgo: Int64 = 946_684_800_000_000
 
     /// What a user sees of the models in one database.
     private struct ModelView: Equatable {

@@ -236,6 +236,35 @@ struct UndoTests {
         #expect(sketch.title == "A")
     }
 
+    @Test("A synchronized record applied in a batch that throws is taken back with it, and is no undo step", arguments: HistoryDatabaseKind.undoableBases)
+    func syncedRecordInThrowingBatch(kind: HistoryDatabaseKind) throws {
+        let database = kind.makeUndoable()
+        let sketch = Sketch.create(in: database, id: 1, title: "A", strokes: 0)
+        database.removeAllSteps()
+        let newer = Timestamp(time: database.clock.now().time + 60_000_000, replica: 99)
+        let strokes = Path(model: Sketch.modelId, instance: 1, property: 2)
+        #expect(throws: Interrupted.self) {
+            try database.batch {
+                sketch.title = "B"
+                database.apply(Record(path: strokes, timestamp: newer, value: 7))
+                #expect(sketch.strokes == 7)
+                throw Interrupted()
+            }
+        }
+        #expect(sketch.title == "A")
+        #expect(sketch.strokes == 0)
+        #expect(!database.canUndo)
+        // In a batch that commits, it stays, and only the local write is undone.
+        try database.batch {
+            sketch.title = "C"
+            database.apply(Record(path: strokes, timestamp: Timestamp(time: newer.time + 1, replica: 99), value: 8))
+        }
+        #expect(database.undo())
+        #expect(sketch.title == "A")
+        #expect(sketch.strokes == 8)
+        #expect(!database.canUndo)
+    }
+
     @Test("An editing context's commit is undone as one step", arguments: HistoryDatabaseKind.undoableBases)
     func undoContextCommit(kind: HistoryDatabaseKind) {
         let database = kind.makeUndoable()

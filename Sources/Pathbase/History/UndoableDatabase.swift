@@ -16,7 +16,8 @@
 /// path had no value before the change, undo writes ``NoValue`` (read as "nothing stored")
 /// or, for an instance status, ``InstanceStatus/notCreated``. Any new change clears the
 /// redo steps. Writes with explicit timestamps (`set(_:for:timestamp:)`, as synchronization
-/// uses) are passed through and are not undoable steps.
+/// uses) are passed through and are not undoable steps; inside a batch that throws they
+/// are taken back with the batch's other writes.
 ///
 /// It has the capabilities of the wrapped database (see ``DatabaseWrapper``), and always
 /// batches. Over a database that keeps no history undo still works: the value before a
@@ -37,6 +38,9 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
         let path: Path
         let before: (any DatabaseValue)?
         let after: any DatabaseValue
+        /// `false` for a write with an explicit timestamp: no undo step, but a batch that
+        /// throws takes it back like the others.
+        var undoable = true
     }
 
     private let lock = Lock()
@@ -203,7 +207,7 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
                 groupStarts.removeLast()
                 groupDepth -= 1
                 if groupDepth == 0 {
-                    if succeeded, let changes = group, !changes.isEmpty { record(changes) }
+                    if succeeded, let changes = group?.filter(\.undoable), !changes.isEmpty { record(changes) }
                     group = nil
                 }
             }
@@ -278,7 +282,22 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
 
 /// Writes with explicit timestamps — synchronization's — pass through and are not undoable
 /// steps.
-extension UndoableDatabase: HistoryDatabase where Base: HistoryDatabase {}
+extension UndoableDatabase: HistoryDatabase where Base: HistoryDatabase {
+
+    /// Passes the write through; not an undoable step. Inside a batch it is still part of
+    /// the batch: over a database without batches, a batch that throws writes the value
+    /// from before it again, as it does for the batch's other writes. Writes from other
+    /// threads wait until a running batch ends.
+    public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
+        batchLock.withLock {
+            let takenBackHere = !runsBatches && lock.withLock { group != nil }
+            let before = takenBackHere ? base.latestRecord(at: path)?.value : nil
+            base.set(value, for: path, timestamp: timestamp)
+            guard takenBackHere else { return }
+            lock.withLock { group?.append(Change(path: path, before: before, after: value, undoable: false)) }
+        }
+    }
+}
 
 extension UndoableDatabase: PrunableHistoryDatabase where Base: PrunableHistoryDatabase {}
 
