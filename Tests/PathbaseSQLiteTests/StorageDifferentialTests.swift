@@ -26,7 +26,10 @@ struct Widget: Codable, Identifiable, Equatable {
 /// reopening — compared step by step with the same work on an in-memory database, which
 /// has none of the file's caches (pending writes, kept listing values, active-instance
 /// sets, statement caches) and whose batches are replayed without the writes of those
-/// that threw.
+/// that threw. Records from another replica arrive among the writes, as synchronization
+/// applies them. The file is used plain, through a cache (with some batches opened on the
+/// file under it), through undo, and observed, where live queries and live collections
+/// that absorb every write must equal a fresh fetch.
 @Suite("SQLiteDatabase against an in-memory database under random work")
 struct StorageDifferentialTests {
 
@@ -40,6 +43,9 @@ struct StorageDifferentialTests {
         var widgets: CodableCollection<Widget>
         private(set) var undo: () -> Bool = { false }
         private(set) var redo: () -> Bool = { false }
+        /// Through an observed file: live queries and live collections kept since the last
+        /// renewal, each checked against a fresh fetch (`nil`: they agree).
+        private(set) var liveChecks: [() throws -> String?] = []
 
         init(_ store: any Database, wrapper: Wrapper) {
             self.store = store
@@ -60,10 +66,36 @@ struct StorageDifferentialTests {
                 case .undoable:
                     let undoable = UndoableDatabase(wrapping: store)
                     (database, undo, redo) = (undoable, undoable.undo, undoable.redo)
+                case .observed:
+                    database = ObservedDatabase(wrapping: store)
                 }
             }
             wrap(store)
             widgets = database.collection(Widget.self)
+            liveChecks = wrapper == .observed ? (try? makeLiveChecks()) ?? [] : []
+        }
+
+        /// Live results that absorb every write one by one, as apps keep them on screen.
+        private func makeLiveChecks() throws -> [() throws -> String?] {
+            let database = self.database, widgets = self.widgets
+            var checks: [() throws -> String?] = StorageDifferentialTests.gizmoQueries(in: database).enumerated().map { index, query in
+                let live = LiveQuery(query, in: database)
+                return {
+                    let absorbed = live.results.map(\.id).sorted(), fetched = database.fetch(query).map(\.id).sorted()
+                    return absorbed == fetched ? nil : "live query \(index): \(absorbed), fetched \(fetched)"
+                }
+            }
+            let everySize = try widgets.live(where: \.size >= 2)
+            checks.append {
+                let absorbed = everySize.results.sorted { $0.id < $1.id }, fetched = try widgets.fetch(where: \.size >= 2).sorted { $0.id < $1.id }
+                return absorbed == fetched ? nil : "live collection: \(absorbed), fetched \(fetched)"
+            }
+            let page = try widgets.live(where: \.note == nil || \.name == "x", sortedBy: [.ascending(\.id)], limit: 3)
+            checks.append {
+                let absorbed = page.results, fetched = try widgets.fetch(where: \.note == nil || \.name == "x", sortedBy: [.ascending(\.id)], limit: 3)
+                return absorbed == fetched ? nil : "live page: \(absorbed), fetched \(fetched)"
+            }
+            return checks
         }
     }
 
@@ -75,7 +107,7 @@ struct StorageDifferentialTests {
     /// How the app reaches the file. The in-memory side is plain, but for undo, where it is
     /// undoable too (with undo and redo among the writes).
     enum Wrapper: String, CaseIterable, CustomTestStringConvertible {
-        case none, cached, undoable
+        case none, cached, undoable, observed
         var testDescription: String { rawValue }
     }
 
@@ -263,6 +295,27 @@ struct StorageDifferentialTests {
     /// 1 January 2000, in microseconds: before every local write.
     private static let longAgo: Int64 = 946_684_800_000_000
 
+    /// The queries compared, in SQL and live.
+    fileprivate static func gizmoQueries(in database: any Database) -> [QueryDescriptor<Gizmo>] {
+        let target = Gizmo(database: database, id: 1)
+        return [
+            QueryDescriptor(where: \.rank >= 2),
+            QueryDescriptor(where: \.label == "a" || \.rank < 0),
+            QueryDescriptor(where: .references(\.links, target)),
+            QueryDescriptor(where: \.label != "" && !(\.rank == 1), sortBy: \.rank),
+        ]
+    }
+
+    /// Live results through an observed file must equal a fresh fetch.
+    private func checkLiveResults(_ run: Run) throws {
+        for check in run.file.liveChecks {
+            if let problem = try check() {
+                Issue.record("step \(run.step): \(problem)\n\(run.recent)")
+                throw Failure()
+            }
+        }
+    }
+
     /// What a user sees of the models in one database.
     private struct ModelView: Equatable {
         var active: [Int]
@@ -298,14 +351,7 @@ struct StorageDifferentialTests {
             "\(gizmo.id):\(gizmo.label):\(gizmo.rank):\(gizmo.parent?.id ?? -1):\(gizmo.links.map(\.id))"
         }
         let statuses = database.all(model: Gizmo.modelId) { instance, status in "\(instance)=\(status)" }.sorted()
-        let target = Gizmo(database: database, id: 1)
-        let queries: [QueryDescriptor<Gizmo>] = [
-            QueryDescriptor(where: \.rank >= 2),
-            QueryDescriptor(where: \.label == "a" || \.rank < 0),
-            QueryDescriptor(where: .references(\.links, target)),
-            QueryDescriptor(where: \.label != "" && !(\.rank == 1), sortBy: \.rank),
-        ]
-        let queried = queries.map { query in
+        let queried = Self.gizmoQueries(in: database).map { query in
             // Ties in the sort have no order: compare sets of ids unless sorted by id.
             database.fetch(query).map(\.id).sorted()
         }
@@ -334,6 +380,7 @@ struct StorageDifferentialTests {
         let reference = modelView(run.reference.database, fully: fully, withHistory: run.wrapper != .undoable)
         #expect(file == reference, "step \(run.step)\n\(run.recent)")
         if file != reference { throw Failure() }
+        try checkLiveResults(run)
     }
 
     /// Runs `body` a few times in a batch of the file that commits, or throws at its end.
@@ -488,5 +535,6 @@ struct StorageDifferentialTests {
         let reference = try collectionView(run.reference)
         #expect(file == reference, "step \(run.step)\n\(run.recent)")
         if file != reference { throw Failure() }
+        try checkLiveResults(run)
     }
 }
