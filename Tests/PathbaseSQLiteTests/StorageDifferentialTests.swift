@@ -59,7 +59,7 @@ struct StorageDifferentialTests {
         func renew() {
             func wrap<Store: Database>(_ store: Store) {
                 switch wrapper {
-                case .none:
+                case .none, .noHistory:
                     database = store
                 case .cached:
                     database = CachedDatabase(wrapping: store, cache: MaximumCountCache(maxCount: 20))
@@ -104,11 +104,17 @@ struct StorageDifferentialTests {
 
     private struct Failure: Error {}
 
-    /// How the app reaches the file. The in-memory side is plain, but for undo, where it is
-    /// undoable too (with undo and redo among the writes).
+    /// How the app reaches the file (`noHistory`: a file that keeps no history, used
+    /// plain). The in-memory side is plain, but for undo, where it is undoable too (with
+    /// undo and redo among the writes).
     enum Wrapper: String, CaseIterable, CustomTestStringConvertible {
-        case none, cached, undoable, observed
+        case none, noHistory, cached, undoable, observed
         var testDescription: String { rawValue }
+
+        /// Whether histories are compared: not through undo (an undoable in-memory database
+        /// takes a batch back with new records, where the file's rollback leaves none), and
+        /// not on a file that keeps none.
+        var comparesHistory: Bool { self != .undoable && self != .noHistory }
     }
 
     /// Seeds, each run through every wrapper.
@@ -147,7 +153,7 @@ struct StorageDifferentialTests {
         init(seed: UInt64, wrapper: Wrapper) throws {
             generator = SplitMix64(seed: seed)
             self.wrapper = wrapper
-            sqlite = try SQLiteDatabase(path: directory.file())
+            sqlite = try SQLiteDatabase(path: directory.file(), options: SQLiteDatabase.Options(keepsHistory: wrapper != .noHistory))
             file = Side(sqlite, wrapper: wrapper)
             reference = Side(InMemoryHistoryDatabase(), wrapper: wrapper == .undoable ? .undoable : .none)
         }
@@ -178,7 +184,7 @@ struct StorageDifferentialTests {
         func reopen() throws {
             note("reopen")
             sqlite.close()
-            sqlite = try SQLiteDatabase(path: directory.file())
+            sqlite = try SQLiteDatabase(path: directory.file(), options: SQLiteDatabase.Options(keepsHistory: wrapper != .noHistory))
             file = Side(sqlite, wrapper: wrapper)
             // The app's handles are new too: no bases, no undo steps, on either side.
             try write { side in side.renew() }
@@ -334,8 +340,7 @@ struct StorageDifferentialTests {
         return "\(path): \(String(describing: database.get(path) as Int?)) \(String(describing: database.get(path) as String?)) \(String(describing: database.get(path) as [Int]?)) \(String(describing: status))"
     }
 
-    /// `withHistory`: compare histories too. Not through undo: an undoable in-memory database
-    /// takes a batch back with new records, where the file's rollback leaves none.
+    /// `withHistory`: compare histories too (see ``Wrapper/comparesHistory``).
     private func modelView(_ database: any Database, fully: Bool, withHistory: Bool) -> ModelView {
         // Point reads first: the listing below writes every waiting row.
         var values: [String] = []
@@ -376,8 +381,8 @@ struct StorageDifferentialTests {
     }
 
     private func compareModels(_ run: Run, fully: Bool = true) throws {
-        let file = modelView(run.file.database, fully: fully, withHistory: run.wrapper != .undoable)
-        let reference = modelView(run.reference.database, fully: fully, withHistory: run.wrapper != .undoable)
+        let file = modelView(run.file.database, fully: fully, withHistory: run.wrapper.comparesHistory)
+        let reference = modelView(run.reference.database, fully: fully, withHistory: run.wrapper.comparesHistory)
         #expect(file == reference, "step \(run.step)\n\(run.recent)")
         if file != reference { throw Failure() }
         try checkLiveResults(run)
