@@ -28,8 +28,9 @@ struct Widget: Codable, Identifiable, Equatable {
 /// sets, statement caches) and whose batches are replayed without the writes of those
 /// that threw. Records from another replica arrive among the writes, as synchronization
 /// applies them. The file is used plain, through a cache (with some batches opened on the
-/// file under it), through undo, and observed, where live queries and live collections
-/// that absorb every write must equal a fresh fetch.
+/// file under it), through undo, observed (live queries and live collections that absorb
+/// every write must equal a fresh fetch), and through an editing context (compared with a
+/// reference that takes each edit at once and drops the discarded ones).
 @Suite("SQLiteDatabase against an in-memory database under random work")
 struct StorageDifferentialTests {
 
@@ -43,6 +44,8 @@ struct StorageDifferentialTests {
         var widgets: CodableCollection<Widget>
         private(set) var undo: () -> Bool = { false }
         private(set) var redo: () -> Bool = { false }
+        /// The editing context the app works in (`context` only).
+        private(set) var context: EditingContext?
         /// Through an observed file: live queries and live collections kept since the last
         /// renewal, each checked against a fresh fetch (`nil`: they agree).
         private(set) var liveChecks: [() throws -> String?] = []
@@ -68,6 +71,9 @@ struct StorageDifferentialTests {
                     (database, undo, redo) = (undoable, undoable.undo, undoable.redo)
                 case .observed:
                     database = ObservedDatabase(wrapping: store)
+                case .context:
+                    let context = store.createEditingContext()
+                    (database, self.context) = (context, context)
                 }
             }
             wrap(store)
@@ -108,13 +114,17 @@ struct StorageDifferentialTests {
     /// plain). The in-memory side is plain, but for undo, where it is undoable too (with
     /// undo and redo among the writes).
     enum Wrapper: String, CaseIterable, CustomTestStringConvertible {
-        case none, noHistory, cached, undoable, observed
+        case none, noHistory, cached, undoable, observed, context
         var testDescription: String { rawValue }
 
         /// Whether histories are compared: not through undo (an undoable in-memory database
         /// takes a batch back with new records, where the file's rollback leaves none), and
-        /// not on a file that keeps none.
-        var comparesHistory: Bool { self != .undoable && self != .noHistory }
+        /// not on a file that keeps none, nor through an editing context (which has none).
+        var comparesHistory: Bool { self != .undoable && self != .noHistory && self != .context }
+
+        /// The reference is undoable too through undo; otherwise plain (through an editing
+        /// context, it takes each edit at once, and is rebuilt without them on a discard).
+        var ofReference: Wrapper { self == .undoable ? .undoable : .none }
     }
 
     /// Seeds, each run through every wrapper.
@@ -130,7 +140,9 @@ struct StorageDifferentialTests {
         var generator: SplitMix64
         /// Writes outside batches and of finished batches, in order.
         var committed: [Write] = []
-        /// The writes of each running batch, outermost first.
+        /// The writes of each running batch, outermost first. Through an editing context,
+        /// the first level holds the context's pending edits: a commit keeps them, a discard
+        /// drops them like a batch that threw.
         var running: [[Write]] = []
         var step = 0
         /// What was done, to tell in a failure.
@@ -155,7 +167,8 @@ struct StorageDifferentialTests {
             self.wrapper = wrapper
             sqlite = try SQLiteDatabase(path: directory.file(), options: SQLiteDatabase.Options(keepsHistory: wrapper != .noHistory))
             file = Side(sqlite, wrapper: wrapper)
-            reference = Side(InMemoryHistoryDatabase(), wrapper: wrapper == .undoable ? .undoable : .none)
+            reference = Side(InMemoryHistoryDatabase(), wrapper: wrapper.ofReference)
+            if wrapper == .context { running = [[]] }
         }
 
         /// The file as the app uses it: the SQLite database or a wrapper of it.
@@ -169,10 +182,30 @@ struct StorageDifferentialTests {
         func random(_ range: Range<Int>) -> Int { Int.random(in: range, using: &generator) }
         func chance(_ percent: Int) -> Bool { random(0 ..< 100) < percent }
 
-        func write(_ write: @escaping Write) throws {
+        /// `beneathContext`: a write to the database under the app's editing context, which
+        /// the context's commit or discard doesn't decide about.
+        func write(_ write: @escaping Write, beneathContext: Bool = false) throws {
             try write(file)
             try write(reference)
-            if running.isEmpty { committed.append(write) } else { running[running.count - 1].append(write) }
+            if running.isEmpty || (beneathContext && wrapper == .context) {
+                committed.append(write)
+            } else {
+                running[running.count - 1].append(write)
+            }
+        }
+
+        /// The editing context's commit or discard; the reference saw its edits at once.
+        func endEdits(committing: Bool) throws {
+            note(committing ? "commit" : "discard")
+            if committing {
+                try file.context?.commitChanges(onConflict: .newestWins)
+                committed += running[0]
+                running = [[]]
+            } else {
+                file.context?.discardChanges()
+                running = [[]]
+                try rebuildReference()
+            }
         }
 
         /// The reference again, without the writes of the batch that threw.
@@ -186,8 +219,13 @@ struct StorageDifferentialTests {
             sqlite.close()
             sqlite = try SQLiteDatabase(path: directory.file(), options: SQLiteDatabase.Options(keepsHistory: wrapper != .noHistory))
             file = Side(sqlite, wrapper: wrapper)
+            if wrapper == .context {
+                // The context went with the handles, and its edits with it.
+                running = [[]]
+                try rebuildReference()
+            }
             // The app's handles are new too: no bases, no undo steps, on either side.
-            try write { side in side.renew() }
+            try write({ side in side.renew() }, beneathContext: true)
         }
     }
 
@@ -209,16 +247,21 @@ struct StorageDifferentialTests {
         let choice = run.random(0 ..< 100)
         switch choice {
         case 0 ..< 45:
-            try run.write(randomModelWrite(run))
-        case 45 ..< 55 where depth < 3:
+            if run.chance(17) {
+                let path = Path(model: Gizmo.modelId, instance: run.random(0 ..< 12), property: run.random(0 ..< 5))
+                try run.write(syncedRecord(run, path: path), beneathContext: true)
+            } else {
+                try run.write(randomModelWrite(run))
+            }
+        case 45 ..< 55 where depth < 3 && run.wrapper != .context:
             try batch(run, depth: depth) { try modelStep(run, depth: depth + 1) }
         case 55 ..< 58 where depth == 0:
             try run.reopen()
         case 58 ..< 60 where depth == 0:
-            try undoOrRedo(run)
+            try wrapperStep(run)
         case 60 ..< 66:
             // Reads inside a read transaction (or joining the running batch).
-            try run.front.inReadIfSupported { try compareModels(run, fully: false) }
+            try run.file.database.inReadIfSupported { try compareModels(run, fully: false) }
         case 66 ..< 76:
             // One path, read before anything else reads (a listing writes every waiting row).
             let path = Path(model: Gizmo.modelId, instance: run.random(0 ..< 12), property: run.random(0 ..< 5))
@@ -230,9 +273,13 @@ struct StorageDifferentialTests {
         }
     }
 
-    /// Undo or redo, through an undoable file (and the undoable reference); steps are
-    /// writes, replayed with the others.
-    private func undoOrRedo(_ run: Run) throws {
+    /// Undo or redo through an undoable file (and the undoable reference), a commit or a
+    /// discard through an editing context; these are writes, replayed with the others.
+    private func wrapperStep(_ run: Run) throws {
+        if run.wrapper == .context {
+            try run.endEdits(committing: run.chance(70))
+            return
+        }
         guard run.wrapper == .undoable else { return }
         let undoing = run.chance(65)
         var answers: [Bool] = []
@@ -244,9 +291,7 @@ struct StorageDifferentialTests {
     private func randomModelWrite(_ run: Run) -> Write {
         let instance = run.random(0 ..< 12)
         let path = { (property: PropertyKey) in Path(model: Gizmo.modelId, instance: instance, property: property) }
-        switch run.random(0 ..< 12) {
-        case 10, 11:
-            return syncedRecord(run, path: path(run.random(0 ..< 5)))
+        switch run.random(0 ..< 10) {
         case 0:
             let status: InstanceStatus = run.chance(70) ? .created : .deleted
             return { $0.database.set(status, for: .status(model: Gizmo.modelId, instance: instance)) }
@@ -280,8 +325,11 @@ struct StorageDifferentialTests {
     /// No old records through undo: the undoable in-memory reference takes a batch back by
     /// writing what was there before, a `NoValue` where nothing was, and an old record
     /// arriving later stays behind that newer record; the file's rollback leaves nothing.
+    /// Only old ones under an editing context: a newer record of a path the context edited
+    /// wins in the reference, which took the edit at once, and not in the context, whose
+    /// edit shows until it is committed as newer still.
     private func syncedRecord(_ run: Run, path: Path) -> Write {
-        let old = run.wrapper != .undoable && run.chance(50)
+        let old = run.wrapper == .context || (run.wrapper != .undoable && run.chance(50))
         let time = (old ? Self.longAgo : run.future) + Int64(run.step)
         let value: any DatabaseValue
         switch path.property {
@@ -293,7 +341,9 @@ struct StorageDifferentialTests {
         let record = Record(path: path, timestamp: Timestamp(time: time, replica: 99), value: value)
         run.note("synced \(old ? "old" : "new") \(path) = \(value)")
         return { side in
-            guard let history = side.database as? any HistoryDatabase else { throw Failure() }
+            // Synchronization writes to the database, under the app's editing context.
+            let target = side.wrapper == .context ? side.store : side.database
+            guard let history = target as? any HistoryDatabase else { throw Failure() }
             history.apply(record)
         }
     }
@@ -443,14 +493,14 @@ struct StorageDifferentialTests {
         switch run.random(0 ..< 100) {
         case 0 ..< 50:
             try run.write(randomCollectionWrite(run))
-        case 50 ..< 62 where depth < 3:
+        case 50 ..< 62 where depth < 3 && run.wrapper != .context:
             try batch(run, depth: depth) { try collectionStep(run, depth: depth + 1) }
         case 62 ..< 64 where depth == 0:
             try run.reopen()
         case 64 ..< 66 where depth == 0:
-            try undoOrRedo(run)
+            try wrapperStep(run)
         case 66 ..< 76:
-            try run.front.inReadIfSupported { try compareCollections(run) }
+            try run.file.database.inReadIfSupported { try compareCollections(run) }
         default:
             try compareCollections(run)
         }
