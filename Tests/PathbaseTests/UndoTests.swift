@@ -357,6 +357,36 @@ struct UndoTests {
         #expect(!database.canUndo)
     }
 
+    @Test("A synchronized record from another thread during a batch that throws waits for it and is kept")
+    func otherThreadSyncDuringThrowingBatch() throws {
+        let database = UndoableDatabase(wrapping: InMemoryHistoryDatabase())
+        let mine = Sketch.create(in: database, id: 1, strokes: 0)
+        let theirs = Sketch.create(in: database, id: 2, strokes: 0)
+        let path = theirs.path(of: .strokes)
+        let newer = Timestamp(time: database.clock.now().time + 60_000_000, replica: 99)
+        let applying = Handoff<ThreadProbe>()
+        let applied = Handoff<Bool>()
+        var other: TestThread?
+        #expect(throws: Interrupted.self) {
+            try database.batch {
+                mine.strokes = 1
+                other = TestThread {
+                    applying.put(ThreadProbe.current())
+                    database.apply(Record(path: path, timestamp: newer, value: 7))
+                    applied.put(true)
+                }
+                let probe = try #require(applying.take(), "the other thread never started applying")
+                #expect(waitUntil { probe.isWaiting || other?.isFinished == true }, "the other thread neither blocked nor finished")
+                #expect(other?.isFinished == false, "the record was applied during the batch")
+                throw Interrupted()
+            }
+        }
+        #expect(applied.take() == true)
+        // The batch took back its own write only.
+        #expect(mine.strokes == 0)
+        #expect(theirs.strokes == 7)
+    }
+
     @Test("After undoing a create, all(model:) lists no status for the instance", arguments: HistoryDatabaseKind.undoableBases)
     func undoneCreateNotListed(kind: HistoryDatabaseKind) {
         let database = kind.makeUndoable()
