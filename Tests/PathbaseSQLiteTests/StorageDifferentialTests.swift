@@ -27,10 +27,11 @@ struct Widget: Codable, Identifiable, Equatable {
 /// has none of the file's caches (pending writes, kept listing values, active-instance
 /// sets, statement caches) and whose batches are replayed without the writes of those
 /// that threw. Records from another replica arrive among the writes, as synchronization
-/// applies them. The file is used plain, through a cache (with some batches opened on the
-/// file under it), through undo, observed (live queries and live collections that absorb
-/// every write must equal a fresh fetch), and through an editing context (compared with a
-/// reference that takes each edit at once and drops the discarded ones).
+/// applies them, and views at their timestamps are compared too. The file is used plain,
+/// without history, through a cache (with some batches opened on the file under it),
+/// through undo, observed (live queries and live collections that absorb every write must
+/// equal a fresh fetch), and through an editing context (compared with a reference that
+/// takes each edit at once and drops the discarded ones).
 @Suite("SQLiteDatabase against an in-memory database under random work")
 struct StorageDifferentialTests {
 
@@ -158,6 +159,9 @@ struct StorageDifferentialTests {
         var lastWidget: Widget?
         /// Structs the app fetched by id and keeps, to change and save later.
         var heldCopies: [Int: Widget] = [:]
+        /// The timestamps of stored records from another replica: the same on both sides,
+        /// and in the same place among each side's own writes, so views at them must agree.
+        var syncedTimes: [Timestamp] = []
         /// A day from now, in microseconds: after every local write of the run, until a
         /// record from another replica this new moves the clocks.
         let future = Int64(Date().timeIntervalSince1970 * 1_000_000) + 86_400_000_000
@@ -211,6 +215,7 @@ struct StorageDifferentialTests {
         /// The reference again, without the writes of the batch that threw.
         func rebuildReference() throws {
             reference = Side(InMemoryHistoryDatabase(), wrapper: reference.wrapper)
+            syncedTimes = []
             for write in committed + running.joined() { try write(reference) }
         }
 
@@ -340,7 +345,11 @@ struct StorageDifferentialTests {
         }
         let record = Record(path: path, timestamp: Timestamp(time: time, replica: 99), value: value)
         run.note("synced \(old ? "old" : "new") \(path) = \(value)")
-        return { side in
+        return { [unowned run] side in
+            // Kept when the reference stores it: a rebuilt reference replays only the writes
+            // that count. (The record of a batch that threw moved the file's clock, so a view
+            // at its time would differ.)
+            if side === run.reference { run.syncedTimes.append(record.timestamp) }
             // Synchronization writes to the database, under the app's editing context.
             let target = side.wrapper == .context ? side.store : side.database
             guard let history = target as? any HistoryDatabase else { throw Failure() }
@@ -436,6 +445,20 @@ struct StorageDifferentialTests {
         #expect(file == reference, "step \(run.step)\n\(run.recent)")
         if file != reference { throw Failure() }
         try checkLiveResults(run)
+        if fully, run.wrapper.comparesHistory, !run.syncedTimes.isEmpty {
+            try compareViews(run, at: run.syncedTimes[run.random(0 ..< run.syncedTimes.count)])
+        }
+    }
+
+    /// Both databases as they were at a moment: reads, listings, queries and inverse
+    /// lookups of a view at the timestamp of a record from another replica.
+    private func compareViews(_ run: Run, at timestamp: Timestamp) throws {
+        guard let fileHistory = run.file.database as? any HistoryDatabase,
+              let referenceHistory = run.reference.database as? any HistoryDatabase else { throw Failure() }
+        let file = modelView(fileHistory.view(at: timestamp), fully: true, withHistory: false)
+        let reference = modelView(referenceHistory.view(at: timestamp), fully: true, withHistory: false)
+        #expect(file == reference, "view at \(timestamp), step \(run.step)\n\(run.recent)")
+        if file != reference { throw Failure() }
     }
 
     /// Runs `body` a few times in a batch of the file that commits, or throws at its end.
