@@ -158,7 +158,7 @@ struct SimulatedTransport: SyncTransport {
 }
 
 /// One simulated schedule: a server on SQLite, 3–5 replicas (the first on SQLite, the
-/// others in memory, some observed), and random steps.
+/// others in memory: undoable, observed, cached, plain), and random steps.
 struct Schedule {
 
     struct Member {
@@ -195,7 +195,13 @@ struct Schedule {
                 members.append(Member(history: database, replica: try Replica(database: database, transport: transport(clock.replica), batchSize: batch, pageSize: page), file: file))
             } else {
                 let database = InMemoryHistoryDatabase(clock: clock)
-                let synced: any Database = index % 2 == 0 ? ObservableDatabase(wrapping: database) : database
+                // The app's handle, which its edits and the replica both go through.
+                let synced: any Database = switch index {
+                case 1: UndoableDatabase(wrapping: database)
+                case 3: CachedDatabase(wrapping: database, cache: MaximumCountCache(maxCount: 6))
+                case 4: database
+                default: ObservableDatabase(wrapping: database)
+                }
                 members.append(Member(history: database, replica: try Replica(database: synced, transport: transport(clock.replica), batchSize: batch, pageSize: page), file: nil))
             }
         }
@@ -221,7 +227,19 @@ struct Schedule {
             let member = random(members.count)
             let database = members[member].replica.database
             let instance = 1 + random(4)
-            switch random(100) {
+            switch random(118) {
+            case 112...:
+                // A Codable struct as the app saves it: fetched, one field changed.
+                try saveItem(in: database, id: instance, step: step)
+            case 106 ..< 112:
+                // The app shows its data: reads through its handle (which a cache keeps).
+                for instance in 1 ... 4 {
+                    for property in 0 ... 3 { _ = Self.describe(Path(model: 9, instance: instance, property: property), in: database) }
+                }
+            case 100 ..< 106:
+                // Undo writes the earlier values as new records, which sync like any change.
+                guard let undoable = database as? UndoableDatabase<InMemoryHistoryDatabase> else { break }
+                if random(3) == 0 { undoable.redo() } else { undoable.undo() }
             case 0 ..< 30:
                 write(in: database, instance: instance, step: step)
             case 30 ..< 38:
@@ -321,10 +339,38 @@ struct Schedule {
                 let differing = Set(state.keys).union(serverState.keys).sorted().filter { state[$0] != serverState[$0] }
                 throw CheckFailure("replica \(index) differs from the server at \(differing.prefix(3).map { "\($0): \(state[$0]?.description ?? "nothing") vs \(serverState[$0]?.description ?? "nothing")" })")
             }
+            // What the app reads through its handle (a cache, undo, observation) is what the
+            // database holds.
+            for path in serverState.keys where Self.describe(path, in: member.replica.database) != Self.describe(path, in: member.history) {
+                throw CheckFailure("replica \(index) reads \(Self.describe(path, in: member.replica.database)) through its handle where it holds \(Self.describe(path, in: member.history))")
+            }
+            // The collection decodes the same structs through every handle.
+            let items = try member.replica.database.collection(Item.self).fetch().sorted { $0.id < $1.id }
+            let firstItems = try members[0].replica.database.collection(Item.self).fetch().sorted { $0.id < $1.id }
+            guard items == firstItems else { throw CheckFailure("replica \(index) fetches \(items), replica 0 \(firstItems)") }
             guard member.replica.pendingRecords().isEmpty, member.replica.rejectedRecords().isEmpty else {
                 throw CheckFailure("replica \(index) still has records in its outbox: \(member.replica.pendingRecords(limit: 3)) \(member.replica.rejectedRecords())")
             }
         }
+    }
+
+    /// A struct of a Codable collection, whose fields sync as separate paths.
+    struct Item: Codable, Identifiable, Equatable {
+        var id: Int
+        var name: String
+        var count: Int
+    }
+
+    private mutating func saveItem(in database: any Database, id: Int, step: Int) throws {
+        let items = database.collection(Item.self)
+        var item = try items.fetch(id: id) ?? Item(id: id, name: "", count: 0)
+        if random(2) == 0 { item.name = "n\(step)" } else { item.count = random(100) }
+        try items.save(item)
+    }
+
+    /// A path's current value, read as each type the schedule writes.
+    private static func describe(_ path: Path, in database: any Database) -> String {
+        "\(path): \(String(describing: database.get(path) as Int?)) \(String(describing: database.get(path) as String?)) \(String(describing: database.get(path) as InstanceStatus?))"
     }
 
     func removeFiles() {
