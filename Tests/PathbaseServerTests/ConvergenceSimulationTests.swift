@@ -175,6 +175,8 @@ struct Schedule {
     let token: String
     var members: [Member] = []
     var clockIds: Set<UInt32> = []
+    /// How many structs with generated ids the replicas saved.
+    var ticketsMade = 0
 
     init(seed: UInt64) async throws {
         self.seed = seed
@@ -227,8 +229,15 @@ struct Schedule {
             let member = random(members.count)
             let database = members[member].replica.database
             let instance = 1 + random(4)
-            switch random(118) {
-            case 112...:
+            switch random(122) {
+            case 118...:
+                // A struct with a generated id: replicas hand out ids without talking. (Not
+                // through undo, which may take the save back.)
+                guard !(database is UndoableDatabase<InMemoryHistoryDatabase>) else { break }
+                let tickets = database.collection(Ticket.self)
+                try tickets.save(Ticket(id: try tickets.nextId(), maker: member, step: step))
+                ticketsMade += 1
+            case 112 ..< 118:
                 // A Codable struct as the app saves it: fetched, one field changed.
                 try saveItem(in: database, id: instance, step: step)
             case 106 ..< 112:
@@ -348,6 +357,9 @@ struct Schedule {
             let items = try member.replica.database.collection(Item.self).fetch().sorted { $0.id < $1.id }
             let firstItems = try members[0].replica.database.collection(Item.self).fetch().sorted { $0.id < $1.id }
             guard items == firstItems else { throw CheckFailure("replica \(index) fetches \(items), replica 0 \(firstItems)") }
+            // Two replicas never handed out one id: every struct saved is there, apart.
+            let tickets = try member.replica.database.collection(Ticket.self).count()
+            guard tickets == ticketsMade else { throw CheckFailure("replica \(index) holds \(tickets) of the \(ticketsMade) structs saved with generated ids") }
             guard member.replica.pendingRecords().isEmpty, member.replica.rejectedRecords().isEmpty else {
                 throw CheckFailure("replica \(index) still has records in its outbox: \(member.replica.pendingRecords(limit: 3)) \(member.replica.rejectedRecords())")
             }
@@ -366,6 +378,13 @@ struct Schedule {
         var item = try items.fetch(id: id) ?? Item(id: id, name: "", count: 0)
         if random(2) == 0 { item.name = "n\(step)" } else { item.count = random(100) }
         try items.save(item)
+    }
+
+    /// A struct saved once, with an id from ``CodableCollection/nextId()``.
+    struct Ticket: Codable, Identifiable, Equatable {
+        var id: Int
+        var maker: Int
+        var step: Int
     }
 
     /// A path's current value, read as each type the schedule writes.
