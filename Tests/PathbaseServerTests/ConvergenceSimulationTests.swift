@@ -229,7 +229,7 @@ struct Schedule {
             let member = random(members.count)
             let database = members[member].replica.database
             let instance = 1 + random(4)
-            switch random(122) {
+            switch random(130) {
             case 118...:
                 // A struct with a generated id: replicas hand out ids without talking. (Not
                 // through undo, which may take the save back.)

@@ -302,6 +302,47 @@ struct CollectionStorageTests {
         #expect(again > (idsA.last ?? 0))
     }
 
+    @Test("Generated ids stay apart after replicas exchange their records, also through an editing context", arguments: [false, true])
+    func generatedIdsStayUniqueAcrossSync(sqlite: Bool) throws {
+        let first: any HistoryDatabase = try sqlite ? SQLiteDatabase(options: SQLiteDatabase.Options(clock: HybridLogicalClock(replica: 1))) : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1))
+        let second: any HistoryDatabase = try sqlite ? SQLiteDatabase(options: SQLiteDatabase.Options(clock: HybridLogicalClock(replica: 2))) : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 2))
+        let context = second.createEditingContext()
+        let a = first.collection(CollectionNode.self), b = context.collection(CollectionNode.self)
+        func exchange() {
+            for record in first.records() { second.apply(record) }
+            for record in second.records() { first.apply(record) }
+        }
+        var saved: Set<Int> = []
+        for round in 0 ..< 3 {
+            let onA = CollectionNode(id: try a.nextId(), title: "a\(round)")
+            let onB = CollectionNode(id: try b.nextId(), title: "b\(round)")
+            try a.save(onA)
+            try b.save(onB)
+            context.commitChanges()
+            saved.formUnion([onA.id, onB.id])
+            // Each side's counter reaches the other, as synchronization carries every record.
+            exchange()
+        }
+        #expect(saved.count == 6)
+        #expect(Set(try a.fetch().map(\.id)) == saved)
+        #expect(Set(try second.collection(CollectionNode.self).fetch().map(\.id)) == saved)
+    }
+
+    @Test("Ids a replica counted at the shared counter (before counters had a path per replica) are not handed out again")
+    func generatedIdsCountOnFromTheSharedCounter() throws {
+        let database = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 7))
+        let nodes = database.collection(CollectionNode.self)
+        database.set(7, for: Path(model: CollectionKeys.counterModel, instance: nodes.modelKey, property: 1))
+        database.set(40, for: Path(model: CollectionKeys.counterModel, instance: nodes.modelKey, property: 2))
+        #expect(try nodes.nextId() == 7 << 31 | 41)
+        // Another replica's number there (synchronized) is not this replica's count.
+        let other = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 8))
+        let otherNodes = other.collection(CollectionNode.self)
+        other.set(7, for: Path(model: CollectionKeys.counterModel, instance: otherNodes.modelKey, property: 1))
+        other.set(40, for: Path(model: CollectionKeys.counterModel, instance: otherNodes.modelKey, property: 2))
+        #expect(try otherNodes.nextId() == 8 << 31 | 1)
+    }
+
     @Test
     func structsThatDoNotEncodeAsFieldsAreRefused() throws {
         struct Wrapped: Codable, Identifiable {

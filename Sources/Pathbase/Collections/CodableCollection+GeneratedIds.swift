@@ -8,10 +8,11 @@ extension CodableCollection where Element.ID == Int {
     /// try orders.save(order)
     /// ```
     ///
-    /// The replica number is the history clock's replica id on a ``HistoryDatabase``, else a
-    /// random number; both are kept in the database with the counter, so ids keep counting
-    /// up after reopening. The counter is local to the database: it is not meant to be
-    /// synchronized. Every handle on the same storage, on any thread, gets ids of its own.
+    /// The replica number is the history clock's replica id on a ``HistoryDatabase`` (also
+    /// through wrappers and editing contexts), else a random number kept in the database.
+    /// Each replica keeps its counter under a path of its own, so ids keep counting up after
+    /// reopening, and the counters other replicas synchronize are never taken for this
+    /// one's. Every handle on the same storage, on any thread, gets ids of its own.
     /// An id handed out in a batch that rolled back is not handed out again while the
     /// database is open, and never once a struct with it is stored.
     public func nextId() throws -> Int {
@@ -19,18 +20,30 @@ extension CodableCollection where Element.ID == Int {
         // its own batch, so the two never wait for each other the other way round.
         try database.inBatchIfSupported { () throws -> Int in
             try GeneratedIdCounters.shared.withCounter(storage: database.storage, model: modelKey) { highest throws -> Int in
-                let replicaPath = Path(model: CollectionKeys.counterModel, instance: modelKey, property: 1)
-                let counterPath = Path(model: CollectionKeys.counterModel, instance: modelKey, property: 2)
+                let sharedReplicaPath = Path(model: CollectionKeys.counterModel, instance: modelKey, property: 1)
+                let sharedCounterPath = Path(model: CollectionKeys.counterModel, instance: modelKey, property: 2)
+                let storedReplica: Int? = database.get(sharedReplicaPath)
                 let replica: Int
-                if let stored: Int = database.get(replicaPath) {
-                    replica = stored
+                let counterPath: Path
+                var counted = 0
+                if let clock = database.writeClock {
+                    replica = Int(clock.replica)
+                    counterPath = Path(model: CollectionKeys.counterModel, instance: modelKey, property: CollectionKeys.replicaCounterProperty(clock.replica))
+                    // Ids this replica counted at the shared path (before counters had a path
+                    // per replica) are taken; another replica's, synchronized there, are not.
+                    if storedReplica == replica { counted = database.get(sharedCounterPath) ?? 0 }
+                } else if let storedReplica {
+                    (replica, counterPath) = (storedReplica, sharedCounterPath)
                 } else {
-                    replica = Int(database.historyDatabase?.clock.replica ?? .random(in: 1 ... .max))
-                    database.set(replica, for: replicaPath)
+                    (replica, counterPath) = (Int.random(in: 1 ... Int(UInt32.max)), sharedCounterPath)
+                    database.set(replica, for: sharedReplicaPath)
+                }
+                let stored: Int? = database.get(counterPath)
+                if stored == nil, storedReplica == nil {
                     database.set(InstanceStatus.created, for: .status(model: CollectionKeys.counterModel, instance: modelKey))
                 }
                 // The stored counter may have been taken back after ids were handed out.
-                var counter = max(database.get(counterPath) ?? 0, highest) + 1
+                var counter = max(stored ?? 0, counted, highest) + 1
                 while counter < 1 << 31, database.get(.status(model: modelKey, instance: (replica << 31 | counter).collectionInstanceKey)) as InstanceStatus? != nil {
                     counter += 1
                 }

@@ -26,10 +26,19 @@ enum CollectionKeys {
     /// The property of a catalog entry holding the collection's name.
     static let catalogNameProperty: PropertyKey = 1
 
-    /// The model holding this database's own generated-id counters: one instance per
-    /// collection, property 1 the replica number, 2 the last number handed out. Not meant
-    /// to be synchronized (each replica counts for itself).
+    /// The model holding the generated-id counters: one instance per collection. On a
+    /// database with a history clock, each replica counts under its own property
+    /// (``replicaCounterProperty(_:)``): the records sync like any other, and a replica
+    /// never takes another's counter for its own. On one without (which can't sync),
+    /// property 1 holds a random replica number and 2 the last number handed out — as
+    /// every database did before, whose values still count when the replica number is
+    /// this clock's.
     static let counterModel: ModelKey = 0x3FFF_FF01
+
+    /// The property of a collection's counter instance where one replica counts.
+    static func replicaCounterProperty(_ replica: UInt32) -> PropertyKey {
+        PropertyKey(1) << 32 | PropertyKey(replica)
+    }
 
     /// 64-bit FNV-1a, then MurmurHash3's finalizer: FNV alone leaves names that differ in
     /// their last characters (`k1`, `k2`, …) too evenly spread to behave like random keys.

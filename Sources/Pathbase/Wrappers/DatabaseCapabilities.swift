@@ -85,6 +85,16 @@ extension Database {
         return nil
     }
 
+    /// The clock that stamps this database's writes, looking through wrappers and editing
+    /// contexts (whose commits the database stamps); `nil` for a database without history.
+    var writeClock: HybridLogicalClock? {
+        if let history = self as? any HistoryDatabase { return history.clock }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.writeClock }
+        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.writeClock }
+        if let context = self as? EditingContext { return context.database.writeClock }
+        return nil
+    }
+
     /// The database that keeps this one's assets, looking through wrappers, editing
     /// contexts and history views; `nil` for a database of your own without a folder.
     var assetStoringDatabase: (any AssetStoringDatabase)? {
