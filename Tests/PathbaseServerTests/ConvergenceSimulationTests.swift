@@ -5,10 +5,12 @@ import PathbaseSQLite
 import PathbaseTestSupport
 import Testing
 
-/// Deterministic convergence simulation: replicas edit, a network loses, repeats, delays
+/// Deterministic convergence simulation: replicas edit (values, statuses, editing contexts,
+/// undo, Codable structs, structs with generated ids), a network loses, repeats, delays
 /// and replays messages, a replica crashes between push and acknowledgement, the server
-/// restarts; after one clean sync round all hold the same state and nothing written is
-/// missing from the server.
+/// restarts; after one clean sync round all hold the same state, nothing written is
+/// missing from the server, every handle reads what its database holds, and live results
+/// equal a fresh fetch.
 ///
 /// Every schedule is fixed by its seed, which a failure prints. Replay one with
 /// `PATHBASE_SIMULATION_SEED=<seed> swift test --filter ConvergenceSimulation`; run more
@@ -165,6 +167,9 @@ struct Schedule {
         var history: any HistoryDatabase
         var replica: Replica
         let file: String?
+        /// On an observed replica: the items as a screen keeps them, absorbing every change,
+        /// pulled ones too.
+        var liveItems: LiveCollection<Item>?
     }
 
     let seed: UInt64
@@ -204,7 +209,8 @@ struct Schedule {
                 case 4: database
                 default: ObservableDatabase(wrapping: database)
                 }
-                members.append(Member(history: database, replica: try Replica(database: synced, transport: transport(clock.replica), batchSize: batch, pageSize: page), file: nil))
+                let liveItems = synced is ObservableDatabase ? try synced.collection(Item.self).live(where: \.count >= 50, sortedBy: [.ascending(\.name)]) : nil
+                members.append(Member(history: database, replica: try Replica(database: synced, transport: transport(clock.replica), batchSize: batch, pageSize: page), file: nil, liveItems: liveItems))
             }
         }
     }
@@ -238,7 +244,8 @@ struct Schedule {
                 try tickets.save(Ticket(id: try tickets.nextId(), maker: member, step: step))
                 ticketsMade += 1
             case 112 ..< 118:
-                // A Codable struct as the app saves it: fetched, one field changed.
+                // A Codable struct as the app saves it (fetched, one field changed), replaces
+                // or deletes it.
                 try saveItem(in: database, id: instance, step: step)
             case 106 ..< 112:
                 // The app shows its data: reads through its handle (which a cache keeps).
@@ -357,6 +364,12 @@ struct Schedule {
             let items = try member.replica.database.collection(Item.self).fetch().sorted { $0.id < $1.id }
             let firstItems = try members[0].replica.database.collection(Item.self).fetch().sorted { $0.id < $1.id }
             guard items == firstItems else { throw CheckFailure("replica \(index) fetches \(items), replica 0 \(firstItems)") }
+            if let live = member.liveItems {
+                let fetched = try member.replica.database.collection(Item.self).fetch(where: \.count >= 50, sortedBy: [.ascending(\.name)])
+                guard live.results.map(\.id) == fetched.map(\.id), Set(live.results.map(\.id)) == Set(fetched.map(\.id)) else {
+                    throw CheckFailure("replica \(index) shows live \(live.results), fetches \(fetched)")
+                }
+            }
             // Two replicas never handed out one id: every struct saved is there, apart.
             let tickets = try member.replica.database.collection(Ticket.self).count()
             guard tickets == ticketsMade else { throw CheckFailure("replica \(index) holds \(tickets) of the \(ticketsMade) structs saved with generated ids") }
@@ -375,9 +388,16 @@ struct Schedule {
 
     private mutating func saveItem(in database: any Database, id: Int, step: Int) throws {
         let items = database.collection(Item.self)
-        var item = try items.fetch(id: id) ?? Item(id: id, name: "", count: 0)
-        if random(2) == 0 { item.name = "n\(step)" } else { item.count = random(100) }
-        try items.save(item)
+        switch random(10) {
+        case 0:
+            try items.delete(id: id)
+        case 1:
+            try items.replace(Item(id: id, name: "r\(step)", count: random(100)))
+        default:
+            var item = try items.fetch(id: id) ?? Item(id: id, name: "", count: 0)
+            if random(2) == 0 { item.name = "n\(step)" } else { item.count = random(100) }
+            try items.save(item)
+        }
     }
 
     /// A struct saved once, with an id from ``CodableCollection/nextId()``.
