@@ -119,6 +119,24 @@ struct CollectionHistorySyncTests {
         #expect(try undoable.collection(CollectionUser.self).fetch(id: ada.id)?.age == 36)
     }
 
+    @Test("Undoing a collection's first save leaves its name registered, here and on a replica that synchronizes")
+    func undoKeepsTheCollectionRegistered() throws {
+        let first = UndoableDatabase(wrapping: InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1)))
+        let second = InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 2))
+        let grace = CollectionUser(id: UUID(), name: "Grace", age: 45, tags: [])
+        try first.collection(CollectionUser.self, name: "users").save(ada)
+        try second.collection(CollectionUser.self, name: "users").save(grace)
+        for record in first.records() { second.apply(record) }
+        #expect(first.undo())
+        #expect(try first.collection(CollectionUser.self, name: "users").fetch(id: ada.id) == nil)
+        for record in first.records() { second.apply(record) }
+        #expect(first.collectionNames.values.contains("users"))
+        #expect(second.collectionNames.values.contains("users"))
+        #expect(try second.collection(CollectionUser.self, name: "users").fetch().map(\.id) == [grace.id])
+        // The undo was the save alone: nothing is left to undo.
+        #expect(!first.canUndo)
+    }
+
     @Test
     func exportAndImportCarryCollections() throws {
         let source = InMemoryHistoryDatabase()

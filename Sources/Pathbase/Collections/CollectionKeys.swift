@@ -35,6 +35,12 @@ enum CollectionKeys {
     /// this clock's.
     static let counterModel: ModelKey = 0x3FFF_FF01
 
+    /// Whether a model holds collections' bookkeeping (the catalog, the id counters) rather
+    /// than an app's data.
+    static func isBookkeeping(_ model: ModelKey) -> Bool {
+        model == catalogModel || model == counterModel
+    }
+
     /// The property of a collection's counter instance where one replica counts.
     static func replicaCounterProperty(_ replica: UInt32) -> PropertyKey {
         PropertyKey(1) << 32 | PropertyKey(replica)

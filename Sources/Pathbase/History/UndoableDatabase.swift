@@ -17,7 +17,9 @@
 /// or, for an instance status, ``InstanceStatus/notCreated``. Any new change clears the
 /// redo steps. Writes with explicit timestamps (`set(_:for:timestamp:)`, as synchronization
 /// uses) are passed through and are not undoable steps; inside a batch that throws they
-/// are taken back with the batch's other writes.
+/// are taken back with the batch's other writes. The same holds for a Codable
+/// collection's registration and id counter: undoing a save leaves the collection's name
+/// and the ids handed out.
 ///
 /// It has the capabilities of the wrapped database (see ``DatabaseWrapper``), and always
 /// batches. Over a database that keeps no history undo still works: the value before a
@@ -248,11 +250,14 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
             let before: (any DatabaseValue)? = history.map { $0.latestRecord(at: path)?.value }
                 ?? (base.get(path) as Value?).map { $0 as any DatabaseValue }
             base.set(value, for: path)
-            let change = Change(path: path, before: before, after: value)
+            // A collection's registration and id counter are bookkeeping, not the app's
+            // data: undo leaves them (undoing a first save would unregister the collection
+            // on every replica that synchronizes), a batch that throws still takes them back.
+            let change = Change(path: path, before: before, after: value, undoable: !CollectionKeys.isBookkeeping(path.model))
             lock.withLock {
                 if group != nil {
                     group?.append(change)
-                } else {
+                } else if change.undoable {
                     record([change])
                 }
             }
