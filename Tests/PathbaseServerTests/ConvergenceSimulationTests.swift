@@ -159,8 +159,9 @@ struct SimulatedTransport: SyncTransport {
     }
 }
 
-/// One simulated schedule: a server on SQLite, 3–5 replicas (the first on SQLite, the
-/// others in memory: undoable, observed, cached, plain), and random steps.
+/// One simulated schedule: a server on SQLite, 3–5 replicas (the first on SQLite, used
+/// through a cache on odd seeds; the others in memory: undoable, observed, cached, plain),
+/// and random steps.
 struct Schedule {
 
     struct Member {
@@ -199,7 +200,7 @@ struct Schedule {
             if index == 0 {
                 let file = ServerTestFiles.newPath()
                 let database = try SQLiteDatabase(path: file, options: .init(clock: clock))
-                members.append(Member(history: database, replica: try Replica(database: database, transport: transport(clock.replica), batchSize: batch, pageSize: page), file: file))
+                members.append(Member(history: database, replica: try Replica(database: fileHandle(database), transport: transport(clock.replica), batchSize: batch, pageSize: page), file: file))
             } else {
                 let database = InMemoryHistoryDatabase(clock: clock)
                 // The app's handle, which its edits and the replica both go through.
@@ -220,6 +221,11 @@ struct Schedule {
             let id = UInt32(truncatingIfNeeded: generator.next() % UInt64(UInt32.max)) + 1
             if clockIds.insert(id).inserted { return id }
         }
+    }
+
+    /// The SQLite replica's handle: the file itself, or (odd seeds) a cache over it.
+    private func fileHandle(_ database: SQLiteDatabase) -> any Database {
+        seed % 2 == 1 ? CachedDatabase(wrapping: database, cache: MaximumCountCache(maxCount: 6)) : database
     }
 
     private func transport(_ replica: UInt32) -> SimulatedTransport {
@@ -320,7 +326,7 @@ struct Schedule {
         let clock = HybridLogicalClock(replica: newClockId())
         let database = try SQLiteDatabase(path: file, options: .init(clock: clock))
         let old = members[0].replica
-        let replica = try Replica(database: database, transport: transport(clock.replica), batchSize: old.batchSize, pageSize: old.pageSize)
+        let replica = try Replica(database: fileHandle(database), transport: transport(clock.replica), batchSize: old.batchSize, pageSize: old.pageSize)
         guard replica.id == old.id else { throw CheckFailure("the replica id changed across a crash: \(old.id) → \(replica.id)") }
         members[0] = Member(history: database, replica: replica, file: file)
     }
@@ -364,6 +370,9 @@ struct Schedule {
             let items = try member.replica.database.collection(Item.self).fetch().sorted { $0.id < $1.id }
             let firstItems = try members[0].replica.database.collection(Item.self).fetch().sorted { $0.id < $1.id }
             guard items == firstItems else { throw CheckFailure("replica \(index) fetches \(items), replica 0 \(firstItems)") }
+            let notes = try member.replica.database.collection(Note.self).fetch().sorted { $0.id < $1.id }
+            let firstNotes = try members[0].replica.database.collection(Note.self).fetch().sorted { $0.id < $1.id }
+            guard notes == firstNotes else { throw CheckFailure("replica \(index) fetches \(notes), replica 0 \(firstNotes)") }
             if let live = member.liveItems {
                 let fetched = try member.replica.database.collection(Item.self).fetch(where: \.count >= 50, sortedBy: [.ascending(\.name)])
                 guard live.results.map(\.id) == fetched.map(\.id), Set(live.results.map(\.id)) == Set(fetched.map(\.id)) else {
@@ -391,6 +400,9 @@ struct Schedule {
         switch random(10) {
         case 0:
             try items.delete(id: id)
+        case 2:
+            // A struct with a String id: its instance is a hash of the id, the same everywhere.
+            try database.collection(Note.self).save(Note(id: "note-\(id)", text: "t\(step)"))
         case 1:
             try items.replace(Item(id: id, name: "r\(step)", count: random(100)))
         default:
@@ -398,6 +410,11 @@ struct Schedule {
             if random(2) == 0 { item.name = "n\(step)" } else { item.count = random(100) }
             try items.save(item)
         }
+    }
+
+    struct Note: Codable, Identifiable, Equatable {
+        var id: String
+        var text: String
     }
 
     /// A struct saved once, with an id from ``CodableCollection/nextId()``.
