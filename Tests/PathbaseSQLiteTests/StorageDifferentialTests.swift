@@ -78,7 +78,8 @@ struct StorageDifferentialTests {
                 }
             }
             wrap(store)
-            widgets = database.collection(Widget.self)
+            // Declared indexes: on the file, real ones, which the queries use.
+            widgets = database.collection(Widget.self, indexes: [\.size, \.name])
             liveChecks = wrapper == .observed ? (try? makeLiveChecks()) ?? [] : []
         }
 
@@ -604,6 +605,10 @@ struct StorageDifferentialTests {
         view.append("count \(try widgets.count())")
         view.append("\(try widgets.fetch(where: \.size >= 2, sortedBy: \.id).map(\.id))")
         view.append("\(try widgets.fetch(where: \.note == nil || .hasPrefix(\.name, "x"), sortedBy: \.id).map(\.id))")
+        // Paged in SQL (one sort key, no residual filter), and sorted by two keys in Swift.
+        view.append("\(try widgets.fetch(where: \.size < 4 && \.name != "", sortedBy: \.id, descending: true, offset: 1, limit: 3).map(\.id))")
+        view.append("\(try widgets.fetch(where: .all, sortedBy: [.descending(\.name), .ascending(\.id)], limit: 4).map(\.id))")
+        view.append("count xy \(try widgets.count(where: \.name == "xy"))")
         for id in 0 ..< 10 { view.append("\(id): \(String(describing: try widgets.fetch(id: id)))") }
         return view
     }
