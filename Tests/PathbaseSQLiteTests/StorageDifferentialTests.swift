@@ -51,16 +51,16 @@ struct StorageDifferentialTests {
         /// renewal, each checked against a fresh fetch (`nil`: they agree).
         private(set) var liveChecks: [() throws -> String?] = []
 
-        init(_ store: any Database, wrapper: Wrapper) {
+        init(_ store: any Database, wrapper: Wrapper) throws {
             self.store = store
             self.wrapper = wrapper
             database = store
             widgets = store.collection(Widget.self)
-            renew()
+            try renew()
         }
 
         /// New handles over the same data, as after reopening: no bases, no undo steps.
-        func renew() {
+        func renew() throws {
             func wrap<Store: Database>(_ store: Store) {
                 switch wrapper {
                 case .none, .noHistory:
@@ -80,7 +80,7 @@ struct StorageDifferentialTests {
             wrap(store)
             // Declared indexes: on the file, real ones, which the queries use.
             widgets = database.collection(Widget.self, indexes: [\.size, \.name])
-            liveChecks = wrapper == .observed ? (try? makeLiveChecks()) ?? [] : []
+            liveChecks = wrapper == .observed ? try makeLiveChecks() : []
         }
 
         /// Live results that absorb every write one by one, as apps keep them on screen.
@@ -171,8 +171,8 @@ struct StorageDifferentialTests {
             generator = SplitMix64(seed: seed)
             self.wrapper = wrapper
             sqlite = try SQLiteDatabase(path: directory.file(), options: SQLiteDatabase.Options(keepsHistory: wrapper != .noHistory))
-            file = Side(sqlite, wrapper: wrapper)
-            reference = Side(InMemoryHistoryDatabase(), wrapper: wrapper.ofReference)
+            file = try Side(sqlite, wrapper: wrapper)
+            reference = try Side(InMemoryHistoryDatabase(), wrapper: wrapper.ofReference)
             if wrapper == .context { running = [[]] }
         }
 
@@ -215,7 +215,7 @@ struct StorageDifferentialTests {
 
         /// The reference again, without the writes of the batch that threw.
         func rebuildReference() throws {
-            reference = Side(InMemoryHistoryDatabase(), wrapper: reference.wrapper)
+            reference = try Side(InMemoryHistoryDatabase(), wrapper: reference.wrapper)
             syncedTimes = []
             for write in committed + running.joined() { try write(reference) }
         }
@@ -224,14 +224,14 @@ struct StorageDifferentialTests {
             note("reopen")
             sqlite.close()
             sqlite = try SQLiteDatabase(path: directory.file(), options: SQLiteDatabase.Options(keepsHistory: wrapper != .noHistory))
-            file = Side(sqlite, wrapper: wrapper)
+            file = try Side(sqlite, wrapper: wrapper)
             if wrapper == .context {
                 // The context went with the handles, and its edits with it.
                 running = [[]]
                 try rebuildReference()
             }
             // The app's handles are new too: no bases, no undo steps, on either side.
-            try write({ side in side.renew() }, beneathContext: true)
+            try write({ side in try side.renew() }, beneathContext: true)
         }
     }
 
