@@ -22,24 +22,26 @@ extension CodableCollection where Element.ID == Int {
             try GeneratedIdCounters.shared.withCounter(storage: database.storage, model: modelKey) { highest throws -> Int in
                 let sharedReplicaPath = Path(model: CollectionKeys.counterModel, instance: modelKey, property: 1)
                 let sharedCounterPath = Path(model: CollectionKeys.counterModel, instance: modelKey, property: 2)
-                let storedReplica: Int? = database.get(sharedReplicaPath)
                 let replica: Int
                 let counterPath: Path
+                // Ids this replica counted at the shared path, before it had a counter of its own.
                 var counted = 0
                 if let clock = database.writeClock {
                     replica = Int(clock.replica)
                     counterPath = Path(model: CollectionKeys.counterModel, instance: modelKey, property: CollectionKeys.replicaCounterProperty(clock.replica))
-                    // Ids this replica counted at the shared path (before counters had a path
-                    // per replica) are taken; another replica's, synchronized there, are not.
-                    if storedReplica == replica { counted = database.get(sharedCounterPath) ?? 0 }
-                } else if let storedReplica {
+                } else if let storedReplica: Int = database.get(sharedReplicaPath) {
                     (replica, counterPath) = (storedReplica, sharedCounterPath)
                 } else {
                     (replica, counterPath) = (Int.random(in: 1 ... Int(UInt32.max)), sharedCounterPath)
                     database.set(replica, for: sharedReplicaPath)
                 }
                 let stored: Int? = database.get(counterPath)
-                if stored == nil, storedReplica == nil {
+                if stored == nil {
+                    // Ids this replica counted at the shared path (before counters had a path
+                    // per replica) are taken; another replica's, synchronized there, are not.
+                    if counterPath != sharedCounterPath, database.get(sharedReplicaPath) == replica {
+                        counted = database.get(sharedCounterPath) ?? 0
+                    }
                     database.set(InstanceStatus.created, for: .status(model: CollectionKeys.counterModel, instance: modelKey))
                 }
                 // The stored counter may have been taken back after ids were handed out.

@@ -40,8 +40,8 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
         let path: Path
         let before: (any DatabaseValue)?
         let after: any DatabaseValue
-        /// `false` for a write with an explicit timestamp: no undo step, but a batch that
-        /// throws takes it back like the others.
+        /// `false` for a write with an explicit timestamp or of a collection's bookkeeping:
+        /// no undo step, but a batch that throws takes it back like the others.
         var undoable = true
     }
 

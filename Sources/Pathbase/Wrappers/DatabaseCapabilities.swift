@@ -88,11 +88,8 @@ extension Database {
     /// The clock that stamps this database's writes, looking through wrappers and editing
     /// contexts (whose commits the database stamps); `nil` for a database without history.
     var writeClock: HybridLogicalClock? {
-        if let history = self as? any HistoryDatabase { return history.clock }
-        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.writeClock }
-        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.writeClock }
         if let context = self as? EditingContext { return context.database.writeClock }
-        return nil
+        return historyDatabase?.clock
     }
 
     /// The database that keeps this one's assets, looking through wrappers, editing
