@@ -268,7 +268,9 @@ struct StorageDifferentialTests {
         case 60 ..< 66:
             // Reads inside a read transaction (or joining the running batch).
             try run.file.database.inReadIfSupported { try compareModels(run, fully: false) }
-        case 66 ..< 76:
+        case 66 ..< 68 where depth == 0 && run.wrapper.comparesHistory && !run.syncedTimes.isEmpty:
+            try prune(run)
+        case 68 ..< 76:
             // One path, read before anything else reads (a listing writes every waiting row).
             let path = Path(model: Gizmo.modelId, instance: run.random(0 ..< 12), property: run.random(0 ..< 5))
             let file = describe(path, in: run.file.database), reference = describe(path, in: run.reference.database)
@@ -277,6 +279,20 @@ struct StorageDifferentialTests {
         default:
             try compareModels(run, fully: run.chance(20))
         }
+    }
+
+    /// History pruned at the time of a record from another replica, through the app's
+    /// handle; a replayed reference prunes at the same place among its writes. Histories,
+    /// and views at every synced time (before the new start: empty), must still agree.
+    private func prune(_ run: Run) throws {
+        let timestamp = run.syncedTimes[run.random(0 ..< run.syncedTimes.count)]
+        run.note("prune before \(timestamp)")
+        try run.write { side in
+            guard let prunable = side.database as? any PrunableHistoryDatabase else { throw Failure() }
+            try prunable.prune(before: timestamp)
+        }
+        try compareModels(run)
+        for time in run.syncedTimes { try compareViews(run, at: time) }
     }
 
     /// Undo or redo through an undoable file (and the undoable reference), a commit or a
