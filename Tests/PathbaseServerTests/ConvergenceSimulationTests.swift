@@ -241,8 +241,13 @@ struct Schedule {
             let member = random(members.count)
             let database = members[member].replica.database
             let instance = 1 + random(4)
-            switch random(130) {
-            case 118...:
+            switch random(136) {
+            case 130...:
+                // Old history dropped, through the app's handle where it can prune: the newest
+                // record of every path stays, so what the replica pushes later still converges.
+                let moment = Date().addingTimeInterval(-Double(random(50)) / 1000)
+                try ((database as? any PrunableHistoryDatabase) ?? (members[member].history as? any PrunableHistoryDatabase))?.prune(before: moment)
+            case 118 ..< 130:
                 // A struct with a generated id: replicas hand out ids without talking. (Not
                 // through undo, which may take the save back.)
                 guard !(database is UndoableDatabase<InMemoryHistoryDatabase>) else { break }
