@@ -1,20 +1,22 @@
 import Foundation
 import Pathbase
+import PathbasePostgres
 import PathbaseServer
 import PathbaseSQLite
 import PathbaseTestSupport
 import Testing
 
 /// Deterministic convergence simulation: replicas edit (values, statuses, editing contexts,
-/// undo, Codable structs, structs with generated ids), a network loses, repeats, delays
-/// and replays messages, a replica crashes between push and acknowledgement, the server
-/// restarts; after one clean sync round all hold the same state, nothing written is
-/// missing from the server, every handle reads what its database holds, and live results
-/// equal a fresh fetch.
+/// undo, Codable structs, structs with generated ids) and prune their history, a network
+/// loses, repeats, delays and replays messages, a replica crashes between push and
+/// acknowledgement, the server restarts (on SQLite, or on PostgreSQL); after one clean sync
+/// round all hold the same state, nothing written is missing from the server, every handle
+/// reads what its database holds, and live results equal a fresh fetch.
 ///
-/// Every schedule is fixed by its seed, which a failure prints. Replay one with
-/// `PATHBASE_SIMULATION_SEED=<seed> swift test --filter ConvergenceSimulation`; run more
-/// with `PATHBASE_SIMULATION_SCHEDULES=<count>`. (Timestamps follow the wall clock, so a
+/// Every schedule is fixed by its seed, which a failure prints. Replay one (on both
+/// storages) with `PATHBASE_SIMULATION_SEED=<seed> scripts/postgres swift test --filter
+/// ConvergenceSimulation`; run more with `PATHBASE_SIMULATION_SCHEDULES=<count>` (SQLite)
+/// and `PATHBASE_SIMULATION_POSTGRES_SCHEDULES=<count>`. (Timestamps follow the wall clock, so a
 /// replay makes the same choices, not the same timestamps.)
 @Suite("Convergence simulation")
 struct ConvergenceSimulationTests {
@@ -23,28 +25,55 @@ struct ConvergenceSimulationTests {
 
     @Test("replicas and server converge under lossy, repeating, reordering networks, crashes and restarts")
     func simulate() async throws {
+        // 100 keep `swift test` quick; scripts/reliability runs 1000.
+        try await simulate(on: { seed in .sqlite(path: ServerTestFiles.newPath()) }, count: "PATHBASE_SIMULATION_SCHEDULES", default: 100)
+    }
+
+    @Test("the same with the server on PostgreSQL: every restart opens a new store on the database")
+    func simulateOnPostgres() async throws {
+        // One database, an account per schedule. 10 keep `swift test` quick; scripts/reliability runs more.
+        let url = try await TestPostgres.newDatabase()
+        try await simulate(on: { _ in .postgres(url: url) }, count: "PATHBASE_SIMULATION_POSTGRES_SCHEDULES", default: 10)
+    }
+
+    /// Runs the schedules of the seeds from the environment, each on the server storage `storage` gives.
+    private func simulate(on storage: (UInt64) -> ServerStorage, count variable: String, default defaultCount: Int) async throws {
         let environment = ProcessInfo.processInfo.environment
         let seeds: [UInt64]
         if let replay = environment["PATHBASE_SIMULATION_SEED"].flatMap({ UInt64($0) }) {
             seeds = [replay]
         } else {
-            // 100 keep `swift test` quick; scripts/reliability runs 1000.
-            let count = try StressSettings.count("PATHBASE_SIMULATION_SCHEDULES", default: 100)
+            let count = try StressSettings.count(variable, default: defaultCount)
             seeds = (0 ..< UInt64(count)).map { Self.firstSeed + $0 }
         }
         let start = Date()
         print("Convergence simulation: seeds \(seeds.first ?? 0) … \(seeds.last ?? 0) (replay one with PATHBASE_SIMULATION_SEED)")
         var steps = 0
         for seed in seeds {
-            var schedule = try await Schedule(seed: seed)
+            var schedule = try await Schedule(seed: seed, storage: storage(seed))
             do {
                 steps += try await schedule.run()
             } catch {
                 Issue.record("schedule \(seed) threw \(error); replay with PATHBASE_SIMULATION_SEED=\(seed)")
             }
-            schedule.removeFiles()
+            await schedule.finish()
         }
         print("Convergence simulation: \(seeds.count) schedules, \(steps) steps, \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+    }
+}
+
+/// Where the simulated server keeps its data.
+enum ServerStorage {
+    case sqlite(path: String)
+    /// A database that schedules share, each with an account of its own.
+    case postgres(url: String)
+
+    /// A new store on the data: at the start, and at each restart of the server.
+    func open() async throws -> any SyncServerStore {
+        switch self {
+        case .sqlite(let path): try SQLiteSyncServerStore(path: path)
+        case .postgres(let url): try await PostgresSyncServerStore(url: url)
+        }
     }
 }
 
@@ -159,7 +188,7 @@ struct SimulatedTransport: SyncTransport {
     }
 }
 
-/// One simulated schedule: a server on SQLite, 3–5 replicas (the first on SQLite, used
+/// One simulated schedule: a server on SQLite or PostgreSQL, 3–5 replicas (the first on SQLite, used
 /// through a cache on odd seeds; the others in memory: undoable, observed, cached, plain),
 /// and random steps.
 struct Schedule {
@@ -177,20 +206,27 @@ struct Schedule {
     var generator: SplitMix64
     let network: SimulatedNetwork
     let handle: ServerHandle
-    let serverFile: String
+    let storage: ServerStorage
     let token: String
+    /// The schedule's account on the server.
+    let account: AccountID
     var members: [Member] = []
     var clockIds: Set<UInt32> = []
     /// How many structs with generated ids the replicas saved.
     var ticketsMade = 0
 
-    init(seed: UInt64) async throws {
+    init(seed: UInt64, storage: ServerStorage) async throws {
         self.seed = seed
         generator = SplitMix64(seed: seed)
         network = SimulatedNetwork(seed: seed)
-        serverFile = ServerTestFiles.newPath()
-        let server = SyncServer(store: try SQLiteSyncServerStore(path: serverFile))
-        token = try await server.addAccount(named: "simulated")
+        self.storage = storage
+        let server = SyncServer(store: try await storage.open())
+        let name = "simulated-\(seed)"
+        token = try await server.addAccount(named: name)
+        guard let account = try await server.store.accountSummaries().first(where: { $0.name == name })?.id else {
+            throw CheckFailure("the account \(name) was not stored")
+        }
+        self.account = account
         handle = ServerHandle(server)
         let count = 3 + Int(generator.next() % 3)
         for index in 0 ..< count {
@@ -288,7 +324,8 @@ struct Schedule {
             case 93 ..< 97:
                 try await crashDuringPush()
             default:
-                handle.server = SyncServer(store: try SQLiteSyncServerStore(path: serverFile))
+                await Self.close(handle.server.store)
+                handle.server = SyncServer(store: try await storage.open())
             }
         }
         // Late messages may still arrive; then one clean round (twice, so that the first
@@ -352,7 +389,7 @@ struct Schedule {
 
     private func check() async throws {
         let server = handle.server
-        let log = try await server.store.records(of: AccountID(rawValue: 1), after: 0, limit: .max).map(\.record)
+        let log = try await server.store.records(of: account, after: 0, limit: .max).map(\.record)
         let serverKeys = Set(log.map(\.key))
         guard serverKeys.count == log.count else { throw CheckFailure("the server stored a record twice") }
         let serverState = Self.state(of: log)
@@ -434,9 +471,19 @@ struct Schedule {
         "\(path): \(String(describing: database.get(path) as Int?)) \(String(describing: database.get(path) as String?)) \(String(describing: database.get(path) as InstanceStatus?))"
     }
 
-    func removeFiles() {
-        for file in [serverFile] + members.compactMap(\.file) {
+    /// Closes the server's store and removes the schedule's files.
+    func finish() async {
+        await Self.close(handle.server.store)
+        var files = members.compactMap(\.file)
+        if case .sqlite(let path) = storage { files.append(path) }
+        for file in files {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
         }
+    }
+
+    /// A PostgreSQL store's connections closed before the next store opens (a restarted
+    /// server process lets go of its own); a SQLite store closes when released.
+    private static func close(_ store: any SyncServerStore) async {
+        await (store as? PostgresSyncServerStore)?.close()
     }
 }
