@@ -246,6 +246,22 @@ struct StorageDifferentialTests {
         try compareModels(run)
         try run.reopen()
         try compareModels(run)
+        for imported in try importedExports(run) {
+            let copy = modelView(imported, fully: true, withHistory: run.wrapper.comparesHistory)
+            let reference = modelView(run.reference.database, fully: true, withHistory: run.wrapper.comparesHistory)
+            #expect(copy == reference, "imported into \(type(of: imported))\n\(run.recent)")
+        }
+    }
+
+    /// The file exported, then imported into a new in-memory database and a new file: a
+    /// backup restored, which must show what the file shows.
+    private func importedExports(_ run: Run) throws -> [any Database] {
+        let archive = try run.sqlite.exportRecords()
+        let memory = InMemoryHistoryDatabase()
+        try memory.importRecords(from: archive)
+        let file = try SQLiteDatabase(path: run.directory.file("imported-\(UUID().uuidString).sqlite"))
+        try file.importRecords(from: archive)
+        return [memory, file]
     }
 
     private func modelStep(_ run: Run, depth: Int) throws {
@@ -526,6 +542,10 @@ struct StorageDifferentialTests {
         try compareCollections(run)
         try run.reopen()
         try compareCollections(run)
+        let reference = try collectionView(run.reference)
+        for imported in try importedExports(run) {
+            #expect(try collectionView(Side(imported, wrapper: .none)) == reference, "imported into \(type(of: imported))\n\(run.recent)")
+        }
     }
 
     private func collectionStep(_ run: Run, depth: Int) throws {
