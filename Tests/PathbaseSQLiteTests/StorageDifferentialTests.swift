@@ -119,10 +119,11 @@ struct StorageDifferentialTests {
         case none, noHistory, cached, undoable, observed, context
         var testDescription: String { rawValue }
 
-        /// Whether histories are compared: not through undo (an undoable in-memory database
-        /// takes a batch back with new records, where the file's rollback leaves none), and
-        /// not on a file that keeps none, nor through an editing context (which has none).
-        var comparesHistory: Bool { self != .undoable && self != .noHistory && self != .context }
+        /// Whether histories are compared: not on a file that keeps none, nor through an
+        /// editing context (which has none). Through undo they are: undo writes new records
+        /// on both sides, and a batch that throws leaves none on either (the file rolls
+        /// back, the in-memory database withdraws the batch's records).
+        var comparesHistory: Bool { self != .noHistory && self != .context }
 
         /// The reference is undoable too through undo; otherwise plain (through an editing
         /// context, it takes each edit at once, and is rebuilt without them on a discard).
@@ -360,14 +361,11 @@ struct StorageDifferentialTests {
     /// write (it becomes current only where nothing is stored) or newer (it wins, and the
     /// clocks move past it, so local writes after it are newer still).
     ///
-    /// No old records through undo: the undoable in-memory reference takes a batch back by
-    /// writing what was there before, a `NoValue` where nothing was, and an old record
-    /// arriving later stays behind that newer record; the file's rollback leaves nothing.
     /// Only old ones under an editing context: a newer record of a path the context edited
     /// wins in the reference, which took the edit at once, and not in the context, whose
     /// edit shows until it is committed as newer still.
     private func syncedRecord(_ run: Run, path: Path) -> Write {
-        let old = run.wrapper == .context || (run.wrapper != .undoable && run.chance(50))
+        let old = run.wrapper == .context || run.chance(50)
         let time = (old ? Self.longAgo : run.future) + Int64(run.step)
         let value: any DatabaseValue
         switch path.property {
@@ -507,6 +505,7 @@ struct StorageDifferentialTests {
         let opensOnStore = run.wrapper == .cached && run.chance(50)
         if opensOnStore { run.note("(on the store)") }
         let batches: any BatchDatabase = opensOnStore ? run.sqlite : try run.front
+        let syncedBefore = run.syncedTimes.count
         do {
             try batches.batch {
                 if let referenceBatches {
@@ -521,7 +520,12 @@ struct StorageDifferentialTests {
         } catch is Failure where throwsAtEnd {
             run.note("} threw")
             run.running.removeLast()
-            if referenceBatches == nil { try run.rebuildReference() }
+            if referenceBatches == nil {
+                try run.rebuildReference()
+            } else {
+                // The reference took them back itself: their times are no stored record's.
+                run.syncedTimes.removeSubrange(syncedBefore...)
+            }
         }
     }
 

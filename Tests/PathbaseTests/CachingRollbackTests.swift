@@ -55,6 +55,14 @@ struct CachingRollbackTests {
         if overSQLite { try check(try SQLiteDatabase()) } else { try check(InMemoryDatabase()) }
     }
 
+    @Test("An undoable batch over the cache withdraws its records from the in-memory database under it")
+    func undoableBatchWithdrawsUnderTheCache() throws {
+        let cached = CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 10))
+        let undoable = UndoableDatabase(wrapping: cached)
+        try rolledBackWrite(cached: undoable) { body in try undoable.batch(body) }
+        #expect(cached.records().count == 1)
+    }
+
     @Test("An editing context under the cache discards its edits")
     func editingContextDiscards() {
         let database = InMemoryDatabase()

@@ -19,6 +19,47 @@ struct InMemoryHistoryDatabaseTests {
         Timestamp(time: time, counter: counter, replica: 1)
     }
 
+    @Test("Records withdrawn anywhere in long histories (how an undoable batch is taken back): every date reads the newest record left", arguments: [1, 2, 3] as [UInt64])
+    func withdrawnRecords(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let database = InMemoryHistoryDatabase()
+        var written: [Int: [(time: Int64, value: Int)]] = [:]
+        func path(_ instance: Int) -> Path { Path(model: 949, instance: instance, property: 3) }
+        for instance in 1...5 {
+            // Around the length where a history gets its own index (32); the last one loses all.
+            let count = [5, 33, 40, 300, 3][instance - 1]
+            var times = Array(Set((0..<count).map { _ in Int64.random(in: 1...1_000_000, using: &random) }))
+            times.shuffle(using: &random)
+            for time in times {
+                let value = Int.random(in: 0...1_000, using: &random)
+                database.set(value, for: path(instance), timestamp: stamp(time))
+                written[instance, default: []].append((time, value))
+            }
+        }
+        var withdrawn: [RecordKey] = [RecordKey(path: path(1), timestamp: stamp(2_000_000))] // never stored
+        for (instance, records) in written {
+            let leaving = instance == 5 ? records : records.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
+            withdrawn += leaving.map { RecordKey(path: path(instance), timestamp: stamp($0.time)) }
+            written[instance] = records.filter { record in !leaving.contains { $0.time == record.time } }.sorted { $0.time < $1.time }
+        }
+        #expect(withdrawn.dropFirst().allSatisfy { database.holdsRecord(at: $0.path, timestamp: $0.timestamp) })
+        database.withdraw(withdrawn.shuffled(using: &random))
+        #expect(!withdrawn.contains { database.holdsRecord(at: $0.path, timestamp: $0.timestamp) })
+        // A record arriving late after the withdrawal still links in order.
+        database.set(-7, for: path(3), timestamp: stamp(500_001, counter: 1))
+        written[3] = (written[3, default: []] + [(500_001, -7)]).sorted { $0.time < $1.time }
+        for instance in 1...5 {
+            let records = written[instance, default: []]
+            #expect(database.records(at: path(instance)).map(\.timestamp.time) == records.map(\.time))
+            #expect(database.get(path(instance)) as Int? == records.last?.value, "instance \(instance), seed \(seed)")
+            for _ in 0..<200 {
+                let time = Int64.random(in: 0...1_000_001, using: &random)
+                let found: Timestamped<Int>? = database.get(path(instance), at: stamp(time, counter: 2))
+                #expect(found?.value == records.last { $0.time <= time }?.value, "instance \(instance) at \(time), seed \(seed)")
+            }
+        }
+    }
+
     @Test("Long histories, written in any order and pruned: the value at every date is the newest record at or before it", arguments: [1, 2, 3] as [UInt64])
     func longHistoriesAtDates(seed: UInt64) {
         var random = SplitMix64(seed: seed)

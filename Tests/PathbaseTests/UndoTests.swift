@@ -236,6 +236,63 @@ struct UndoTests {
         #expect(sketch.title == "A")
     }
 
+    /// Over a database without batches, taking a batch back by writing the earlier values
+    /// as new records made them newer than other replicas' edits: synchronization then
+    /// erased another replica's value, or put an older one over its newer edit, everywhere.
+    @Test("A batch that throws leaves nothing to synchronize: other replicas' values and newer edits survive", arguments: HistoryDatabaseKind.undoableBases)
+    func throwingBatchLeavesOtherReplicasEdits(kind: HistoryDatabaseKind) throws {
+        let database = kind.makeUndoable()
+        let other = InMemoryHistoryDatabase()
+        let title = Path(model: Sketch.modelId, instance: 1, property: 1)
+        let strokes = Path(model: Sketch.modelId, instance: 1, property: 2)
+        other.set("theirs", for: title)   // not pulled yet
+        database.set(1, for: strokes)
+        other.set(2, for: strokes)        // newer than this replica's write
+        let pulled = Timestamp(time: database.clock.now().time + 60_000_000, replica: 99)
+        #expect(throws: Interrupted.self) {
+            try database.batch {
+                database.set("mine", for: title)
+                database.set(3, for: strokes)
+                database.apply(Record(path: Path(model: Sketch.modelId, instance: 2, property: 1), timestamp: pulled, value: "pulled"))
+                throw Interrupted()
+            }
+        }
+        #expect(database.records().count == 1, "only the write before the batch: \(database.records())")
+        for record in other.records() { database.apply(record) }
+        for record in database.records() { other.apply(record) }
+        for replica in [database as any HistoryDatabase, other] {
+            #expect(replica.get(title) as String? == "theirs")
+            #expect(replica.get(strokes) as Int? == 2)
+        }
+    }
+
+    struct Note: Codable, Identifiable, Equatable {
+        var id: Int
+        var text: String
+    }
+
+    @Test("Over observers of an in-memory database, a batch that throws withdraws its records and live results show the stored structs")
+    func withdrawnUnderObservers() throws {
+        let undoable = UndoableDatabase(wrapping: ObservedDatabase(wrapping: InMemoryHistoryDatabase()))
+        let notes = undoable.collection(Note.self)
+        try notes.save([Note(id: 1, text: "kept"), Note(id: 2, text: "also kept")])
+        let live = try notes.live(where: .all, sortedBy: [.ascending(\.id)])
+        let stored = undoable.records().map(\.description)
+        #expect(throws: Interrupted.self) {
+            try undoable.batch {
+                try notes.save(Note(id: 1, text: "taken back"))
+                try notes.save(Note(id: 3, text: "never stored"))
+                try notes.delete(id: 2)
+                throw Interrupted()
+            }
+        }
+        #expect(live.results == [Note(id: 1, text: "kept"), Note(id: 2, text: "also kept")])
+        #expect(try notes.fetch() == live.results)
+        #expect(undoable.records().map(\.description) == stored)
+        #expect(undoable.undo())
+        #expect(try notes.fetch().isEmpty)
+    }
+
     @Test("A synchronized record applied in a batch that throws is taken back with it, and is no undo step", arguments: HistoryDatabaseKind.undoableBases)
     func syncedRecordInThrowingBatch(kind: HistoryDatabaseKind) throws {
         let database = kind.makeUndoable()
@@ -471,3 +528,4 @@ struct UndoTests {
         #expect(sketch.title == "Elsewhere")
     }
 }
+

@@ -24,3 +24,20 @@ extension CachedDatabase: HistoryDatabase where Base: HistoryDatabase {
 /// A cached prunable database prunes the wrapped one; pruning keeps every current value,
 /// so the cache stays valid.
 extension CachedDatabase: PrunableHistoryDatabase where Base: PrunableHistoryDatabase {}
+
+/// Records withdrawn under the cache (a batch taken back by ``UndoableDatabase``): their
+/// paths' cached values go, and the next read fetches what is current.
+extension CachedDatabase: RecordWithdrawingDatabase where Base: RecordWithdrawingDatabase {
+
+    package func holdsRecord(at path: Path, timestamp: Timestamp) -> Bool {
+        base.holdsRecord(at: path, timestamp: timestamp)
+    }
+
+    package func withdraw(_ records: [RecordKey]) {
+        let tickets = records.map { coherence.writeBegins($0.path) }
+        base.withdraw(records)
+        for (record, ticket) in zip(records, tickets) {
+            coherence.writeEnded(ticket) { _ in cache.removeValue(at: record.path) }
+        }
+    }
+}

@@ -145,7 +145,36 @@ class HistoryColumn {
                 index = entries[index].older
             }
         }
+        compact(keeping: keep)
+    }
+
+    /// The record of an instance with exactly this timestamp, if there is one.
+    final func record(of instance: InstanceKey, exactlyAt timestamp: Timestamp) -> Int? {
+        guard let index = record(of: instance, at: timestamp), entries[index].timestamp == timestamp else { return nil }
+        return index
+    }
+
+    /// Removes these records (those the column holds), in one pass over the column; an
+    /// instance's newest remaining record becomes its current value, and with none left it
+    /// has no value.
+    final func withdraw(_ records: [(instance: InstanceKey, timestamp: Timestamp)]) {
+        var keep = [Bool](repeating: true, count: entries.count)
+        for (instance, timestamp) in records {
+            if let index = record(of: instance, exactlyAt: timestamp) { keep[index] = false }
+        }
+        compact(keeping: keep)
+    }
+
+    /// Keeps the records marked in `keep`, in their order; each instance's chain is linked
+    /// past the removed ones, and an instance without records left has no head.
+    private final func compact(keeping keep: [Bool]) {
         guard keep.contains(false) else { return }
+        /// The first kept record from `index` down its chain, or -1.
+        func keptRecord(from index: Int) -> Int {
+            var index = index
+            while index >= 0, !keep[index] { index = entries[index].older }
+            return index
+        }
         var newIndex = [Int](repeating: -1, count: entries.count)
         var kept: ContiguousArray<RecordEntry> = []
         var keptSlots: [Int] = []
@@ -155,18 +184,23 @@ class HistoryColumn {
             keptSlots.append(entry.slot)
         }
         let newSlots = compactValues(keepingSlots: keptSlots)
-        for index in kept.indices {
-            let older = kept[index].older
-            kept[index] = RecordEntry(
-                timestamp: kept[index].timestamp,
-                instance: kept[index].instance,
+        var position = 0
+        for (index, entry) in entries.enumerated() where keep[index] {
+            let older = keptRecord(from: entry.older)
+            kept[position] = RecordEntry(
+                timestamp: entry.timestamp,
+                instance: entry.instance,
                 older: older >= 0 ? newIndex[older] : -1,
-                slot: newSlots[index],
+                slot: newSlots[position],
                 depth: 0
             )
+            position += 1
         }
         var newHeads = IntTable()
-        heads.forEach { instance, head in newHeads.set(newIndex[head], for: instance) }
+        heads.forEach { instance, head in
+            let newest = keptRecord(from: head)
+            if newest >= 0 { newHeads.set(newIndex[newest], for: instance) }
+        }
         entries = kept
         heads = newHeads
         // Chains got shorter: count again, and index the long ones.

@@ -136,3 +136,20 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
 }
 
 extension InMemoryHistoryDatabase: ChecksModelTypes {}
+
+/// How ``UndoableDatabase`` takes back a batch that throws: its records are removed.
+extension InMemoryHistoryDatabase: RecordWithdrawingDatabase {
+
+    package func holdsRecord(at path: Path, timestamp: Timestamp) -> Bool {
+        lock.withLock { columns[ColumnKey(path)]?.record(of: path.instance, exactlyAt: timestamp) != nil }
+    }
+
+    package func withdraw(_ records: [RecordKey]) {
+        let byColumn = Dictionary(grouping: records) { ColumnKey($0.path) }
+        lock.withLock {
+            for (key, records) in byColumn {
+                columns[key]?.withdraw(records.map { ($0.path.instance, $0.timestamp) })
+            }
+        }
+    }
+}

@@ -43,6 +43,9 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
         /// `false` for a write with an explicit timestamp or of a collection's bookkeeping:
         /// no undo step, but a batch that throws takes it back like the others.
         var undoable = true
+        /// The record the write added, which a batch that throws withdraws (over a
+        /// database without batches that can withdraw records).
+        var record: RecordKey?
     }
 
     private let lock = Lock()
@@ -68,12 +71,18 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     /// Whether the wrapped database's batches take back their writes when they throw.
     private let runsBatches: Bool
 
+    /// Over a database without batches that can remove records (an in-memory history
+    /// database, through a cache or observers): a batch that throws withdraws its records.
+    /// Without it, it writes the earlier values again.
+    private let withdrawal: (any RecordWithdrawingDatabase)?
+
     /// Wraps a database; `depth` (at least 1) limits how many steps are kept.
     public init(wrapping base: Base, depth: Int = 100) {
         self.base = base
         self.depth = max(1, depth)
         self.history = base.historyDatabase
         self.runsBatches = base.batchDatabase != nil
+        self.withdrawal = runsBatches ? nil : base.recordWithdrawingDatabase
     }
 
     /// Whether there is a change to undo.
@@ -190,9 +199,11 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     /// Runs `body` as one undoable step, in one batch of the wrapped database when it is a
     /// ``BatchDatabase``.
     ///
-    /// If `body` throws, its writes are taken back: by the wrapped database's batch, or —
-    /// for a database without batches — by writing the earlier values again. Writes from
-    /// other threads wait until the batch ends.
+    /// If `body` throws, its writes are taken back: by the wrapped database's batch; over an
+    /// ``InMemoryHistoryDatabase`` (also through a ``CachedDatabase`` or an
+    /// ``ObservedDatabase``), by removing the records it wrote, so that nothing of it is
+    /// left to synchronize; over another database without batches, by writing the earlier
+    /// values again. Writes from other threads wait until the batch ends.
     public func batch<Result>(_ body: () throws -> Result) throws -> Result {
         try batchLock.withLock { try groupedBatch(body) }
     }
@@ -226,8 +237,8 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     }
 
     /// The running batch (outermost or nested) threw: its changes leave the undo step —
-    /// the wrapped database's batch took them back, or, for a wrapped database that cannot
-    /// roll back, the values from before them are written again.
+    /// the wrapped database's batch took them back; or their records are withdrawn; or, for
+    /// a wrapped database that can do neither, the values from before them are written again.
     private func takeBackBatchWrites() {
         let changes: [Change] = lock.withLock {
             let start = groupStarts.last ?? 0
@@ -236,6 +247,10 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
             if runsBatches { return [] }
             takenBack &+= 1
             return Array(all[start...])
+        }
+        if let withdrawal {
+            withdrawal.withdraw(changes.compactMap(\.record))
+            return
         }
         for change in changes.reversed() {
             base.set(erased: change.before ?? Self.absentValue(for: change.path), for: change.path)
@@ -249,11 +264,19 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
         batchLock.withLock {
             let before: (any DatabaseValue)? = history.map { $0.latestRecord(at: path)?.value }
                 ?? (base.get(path) as Value?).map { $0 as any DatabaseValue }
-            base.set(value, for: path)
+            var added: RecordKey?
+            if let withdrawal, lock.withLock({ group != nil }) {
+                // Stamped here, so that a batch that throws knows which record to withdraw.
+                let timestamp = withdrawal.clock.now()
+                withdrawal.set(value, for: path, timestamp: timestamp)
+                added = RecordKey(path: path, timestamp: timestamp)
+            } else {
+                base.set(value, for: path)
+            }
             // A collection's registration and id counter are bookkeeping, not the app's
             // data: undo leaves them (undoing a first save would unregister the collection
             // on every replica that synchronizes), a batch that throws still takes them back.
-            let change = Change(path: path, before: before, after: value, undoable: !CollectionKeys.isBookkeeping(path.model))
+            let change = Change(path: path, before: before, after: value, undoable: !CollectionKeys.isBookkeeping(path.model), record: added)
             lock.withLock {
                 if group != nil {
                     group?.append(change)
@@ -290,16 +313,18 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
 extension UndoableDatabase: HistoryDatabase where Base: HistoryDatabase {
 
     /// Passes the write through; not an undoable step. Inside a batch it is still part of
-    /// the batch: over a database without batches, a batch that throws writes the value
-    /// from before it again, as it does for the batch's other writes. Writes from other
-    /// threads wait until a running batch ends.
+    /// the batch: over a database without batches, a batch that throws takes it back as it
+    /// does the batch's other writes (a record that was already stored stays). Writes from
+    /// other threads wait until a running batch ends.
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
         batchLock.withLock {
             let takenBackHere = !runsBatches && lock.withLock { group != nil }
-            let before = takenBackHere ? base.latestRecord(at: path)?.value : nil
+            let before = takenBackHere && withdrawal == nil ? base.latestRecord(at: path)?.value : nil
+            let isNew = takenBackHere && withdrawal.map { !$0.holdsRecord(at: path, timestamp: timestamp) } == true
             base.set(value, for: path, timestamp: timestamp)
             guard takenBackHere else { return }
-            lock.withLock { group?.append(Change(path: path, before: before, after: value, undoable: false)) }
+            let added = isNew ? RecordKey(path: path, timestamp: timestamp) : nil
+            lock.withLock { group?.append(Change(path: path, before: before, after: value, undoable: false, record: added)) }
         }
     }
 }

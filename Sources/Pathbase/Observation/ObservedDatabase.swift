@@ -83,5 +83,19 @@ extension ObservedDatabase: BatchDatabase where Base: BatchDatabase {
     }
 }
 
+/// Records withdrawn under the observers (a batch taken back by ``UndoableDatabase``): the
+/// observers of their paths hear of it, as of a batch that throws.
+extension ObservedDatabase: RecordWithdrawingDatabase where Base: RecordWithdrawingDatabase {
+
+    package func holdsRecord(at path: Path, timestamp: Timestamp) -> Bool {
+        base.holdsRecord(at: path, timestamp: timestamp)
+    }
+
+    package func withdraw(_ records: [RecordKey]) {
+        base.withdraw(records)
+        observers.takenBack(records.map(\.path))
+    }
+}
+
 /// Pruning keeps every current value, so nobody is notified.
 extension ObservedDatabase: PrunableHistoryDatabase where Base: PrunableHistoryDatabase {}

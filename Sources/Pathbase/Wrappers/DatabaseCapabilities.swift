@@ -27,6 +27,13 @@ extension Database {
         return (self as? any ErasedDatabaseWrapper)?.erasedBase.batchDatabase
     }
 
+    /// This database as one that can withdraw records, or `nil` if it can't, with every
+    /// wrapper on the way able to pass the withdrawal on.
+    var recordWithdrawingDatabase: (any RecordWithdrawingDatabase)? {
+        if let withdrawing = self as? any RecordWithdrawingDatabase { return withdrawing }
+        return (self as? any ErasedDatabaseWrapper)?.erasedBase.recordWithdrawingDatabase
+    }
+
     /// This database as a prunable database, or `nil` if it cannot prune.
     var prunableDatabase: (any PrunableHistoryDatabase)? {
         if let prunable = self as? any PrunableHistoryDatabase { return prunable }
