@@ -36,10 +36,10 @@ struct InMemoryHistoryDatabaseTests {
                 written[instance, default: []].append((time, value))
             }
         }
-        var withdrawn: [RecordKey] = [RecordKey(path: path(1), timestamp: stamp(2_000_000))] // never stored
+        var withdrawn: [SyncRecord.Key] = [SyncRecord.Key(path: path(1), timestamp: stamp(2_000_000))] // never stored
         for (instance, records) in written {
             let leaving = instance == 5 ? records : records.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
-            withdrawn += leaving.map { RecordKey(path: path(instance), timestamp: stamp($0.time)) }
+            withdrawn += leaving.map { SyncRecord.Key(path: path(instance), timestamp: stamp($0.time)) }
             written[instance] = records.filter { record in !leaving.contains { $0.time == record.time } }.sorted { $0.time < $1.time }
         }
         #expect(withdrawn.dropFirst().allSatisfy { database.holdsRecord(at: $0.path, timestamp: $0.timestamp) })

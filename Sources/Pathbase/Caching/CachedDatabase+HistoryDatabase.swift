@@ -33,7 +33,7 @@ extension CachedDatabase: RecordWithdrawingDatabase where Base: RecordWithdrawin
         base.holdsRecord(at: path, timestamp: timestamp)
     }
 
-    package func withdraw(_ records: [RecordKey]) {
+    package func withdraw(_ records: [SyncRecord.Key]) {
         let tickets = records.map { coherence.writeBegins($0.path) }
         base.withdraw(records)
         for (record, ticket) in zip(records, tickets) {

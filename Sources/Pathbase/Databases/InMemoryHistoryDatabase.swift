@@ -144,7 +144,7 @@ extension InMemoryHistoryDatabase: RecordWithdrawingDatabase {
         lock.withLock { columns[ColumnKey(path)]?.record(of: path.instance, exactlyAt: timestamp) != nil }
     }
 
-    package func withdraw(_ records: [RecordKey]) {
+    package func withdraw(_ records: [SyncRecord.Key]) {
         let byColumn = Dictionary(grouping: records) { ColumnKey($0.path) }
         lock.withLock {
             for (key, records) in byColumn {

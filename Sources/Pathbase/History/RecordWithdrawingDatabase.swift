@@ -10,16 +10,6 @@ package protocol RecordWithdrawingDatabase: HistoryDatabase {
 
     /// Removes these records (those it holds); the newest remaining record of each path
     /// becomes its current value.
-    func withdraw(_ records: [RecordKey])
+    func withdraw(_ records: [SyncRecord.Key])
 }
 
-/// A record's identity: its path and timestamp.
-package struct RecordKey: Hashable, Sendable {
-    package let path: Path
-    package let timestamp: Timestamp
-
-    package init(path: Path, timestamp: Timestamp) {
-        self.path = path
-        self.timestamp = timestamp
-    }
-}

@@ -45,7 +45,7 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
         var undoable = true
         /// The record the write added, which a batch that throws withdraws (over a
         /// database without batches that can withdraw records).
-        var record: RecordKey?
+        var record: SyncRecord.Key?
     }
 
     private let lock = Lock()
@@ -264,12 +264,12 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
         batchLock.withLock {
             let before: (any DatabaseValue)? = history.map { $0.latestRecord(at: path)?.value }
                 ?? (base.get(path) as Value?).map { $0 as any DatabaseValue }
-            var added: RecordKey?
+            var added: SyncRecord.Key?
             if let withdrawal, lock.withLock({ group != nil }) {
                 // Stamped here, so that a batch that throws knows which record to withdraw.
                 let timestamp = withdrawal.clock.now()
                 withdrawal.set(value, for: path, timestamp: timestamp)
-                added = RecordKey(path: path, timestamp: timestamp)
+                added = SyncRecord.Key(path: path, timestamp: timestamp)
             } else {
                 base.set(value, for: path)
             }
@@ -323,7 +323,7 @@ extension UndoableDatabase: HistoryDatabase where Base: HistoryDatabase {
             let isNew = takenBackHere && withdrawal.map { !$0.holdsRecord(at: path, timestamp: timestamp) } == true
             base.set(value, for: path, timestamp: timestamp)
             guard takenBackHere else { return }
-            let added = isNew ? RecordKey(path: path, timestamp: timestamp) : nil
+            let added = isNew ? SyncRecord.Key(path: path, timestamp: timestamp) : nil
             lock.withLock { group?.append(Change(path: path, before: before, after: value, undoable: false, record: added)) }
         }
     }

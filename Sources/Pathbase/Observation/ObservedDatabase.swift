@@ -91,7 +91,7 @@ extension ObservedDatabase: RecordWithdrawingDatabase where Base: RecordWithdraw
         base.holdsRecord(at: path, timestamp: timestamp)
     }
 
-    package func withdraw(_ records: [RecordKey]) {
+    package func withdraw(_ records: [SyncRecord.Key]) {
         base.withdraw(records)
         observers.takenBack(records.map(\.path))
     }
