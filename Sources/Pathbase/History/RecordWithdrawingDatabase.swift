@@ -12,4 +12,3 @@ package protocol RecordWithdrawingDatabase: HistoryDatabase {
     /// becomes its current value.
     func withdraw(_ records: [SyncRecord.Key])
 }
-
