@@ -7,11 +7,12 @@ import PathbaseTestSupport
 import Testing
 
 /// Deterministic convergence simulation: replicas edit (values, statuses, editing contexts,
-/// undo, Codable structs, structs with generated ids) and prune their history, a network
-/// loses, repeats, delays and replays messages, a replica crashes between push and
-/// acknowledgement, the server restarts (on SQLite, or on PostgreSQL); after one clean sync
-/// round all hold the same state, nothing written is missing from the server, every handle
-/// reads what its database holds, and live results equal a fresh fetch.
+/// undo, Codable structs, structs with generated ids, batches that throw) and prune their
+/// history, a network loses, repeats, delays and replays messages, a replica crashes
+/// between push and acknowledgement, the server restarts (on SQLite, or on PostgreSQL);
+/// after one clean sync round all hold the same state, nothing written is missing from the
+/// server, nothing written by a batch that threw is anywhere, every handle reads what its
+/// database holds, and live results equal a fresh fetch.
 ///
 /// Every schedule is fixed by its seed, which a failure prints. Replay one (on both
 /// storages) with `PATHBASE_SIMULATION_SEED=<seed> scripts/postgres swift test --filter
@@ -277,8 +278,19 @@ struct Schedule {
             let member = random(members.count)
             let database = members[member].replica.database
             let instance = 1 + random(4)
-            switch random(136) {
-            case 130...:
+            switch random(142) {
+            case 136...:
+                // A batch that throws (where the handle has batches: undo, the file): nothing
+                // of it may stay, here or anywhere it syncs to.
+                guard let batches = database as? any BatchDatabase else { break }
+                let writes = (0 ... random(3)).map { _ in Path(model: 9, instance: 1 + random(4), property: 1 + 2 * random(2)) }
+                do {
+                    try batches.batch {
+                        for path in writes { database.set("\(Self.doomed)\(step)", for: path) }
+                        throw Doomed()
+                    }
+                } catch is Doomed {}
+            case 130 ..< 136:
                 // Old history dropped, through the app's handle where it can prune: the newest
                 // record of every path stays, so what the replica pushes later still converges.
                 let moment = Date().addingTimeInterval(-Double(random(50)) / 1000)
@@ -387,14 +399,24 @@ struct Schedule {
         return state
     }
 
+    /// The values of batches that threw start with this.
+    static let doomed = "doomed-"
+    struct Doomed: Error {}
+
     private func check() async throws {
         let server = handle.server
         let log = try await server.store.records(of: account, after: 0, limit: .max).map(\.record)
+        if let kept = log.first(where: { "\($0)".contains(Self.doomed) }) {
+            throw CheckFailure("the server holds \(kept), written in a batch that threw")
+        }
         let serverKeys = Set(log.map(\.key))
         guard serverKeys.count == log.count else { throw CheckFailure("the server stored a record twice") }
         let serverState = Self.state(of: log)
         for (index, member) in members.enumerated() {
             let records = try member.history.records().filter { $0.path.model != Replica.stateModel }.map(SyncRecord.init)
+            if let kept = records.first(where: { "\($0)".contains(Self.doomed) }) {
+                throw CheckFailure("replica \(index) holds \(kept), written in a batch that threw")
+            }
             if let lost = records.first(where: { !serverKeys.contains($0.key) }) {
                 throw CheckFailure("replica \(index) holds \(lost), which the server does not have")
             }
