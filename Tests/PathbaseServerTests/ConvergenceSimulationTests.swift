@@ -27,7 +27,7 @@ struct ConvergenceSimulationTests {
     @Test("replicas and server converge under lossy, repeating, reordering networks, crashes and restarts")
     func simulate() async throws {
         // 100 keep `swift test` quick; scripts/reliability runs 1000.
-        try await simulate(on: { seed in .sqlite(path: ServerTestFiles.newPath()) }, count: "PATHBASE_SIMULATION_SCHEDULES", default: 100)
+        try await simulate(on: { _ in .sqlite(path: ServerTestFiles.newPath()) }, count: "PATHBASE_SIMULATION_SCHEDULES", default: 100)
     }
 
     @Test("the same with the server on PostgreSQL: every restart opens a new store on the database")
