@@ -528,4 +528,3 @@ struct UndoTests {
         #expect(sketch.title == "Elsewhere")
     }
 }
-
