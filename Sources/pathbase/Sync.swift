@@ -16,7 +16,9 @@ struct Sync: AsyncParsableCommand {
     @Option(help: "The server's address, such as http://127.0.0.1:8080.")
     var server: String
 
-    @Option(help: "The account's bearer token (from 'pathbase accounts add').")
+    // Unconditional: a token is base64url, and one in 64 starts with '-', which would
+    // otherwise be read as an option.
+    @Option(parsing: .unconditional, help: "The account's bearer token (from 'pathbase accounts add').")
     var token: String
 
     func run() async throws {

@@ -58,7 +58,8 @@ struct ServeProcessTests {
         let synced = try ServeProcess.run(["sync", copyFile, "--server", serve.url.absoluteString, "--token", token])
         #expect(synced.status == 0)
         #expect(synced.output.contains("pulled 3000, cursor 3000"), "\(synced.output)")
-        let refused = try ServeProcess.run(["sync", copyFile, "--server", serve.url.absoluteString, "--token", "wrong"])
+        // A token may start with '-' (base64url): it is still the option's value.
+        let refused = try ServeProcess.run(["sync", copyFile, "--server", serve.url.absoluteString, "--token", "-wrong"])
         #expect(refused.status == 1)
         #expect(refused.errors.contains("HTTP 401") && refused.errors.contains("The token belongs to no account"), "\(refused.errors)")
 
