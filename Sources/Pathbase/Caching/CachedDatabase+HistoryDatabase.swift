@@ -29,10 +29,6 @@ extension CachedDatabase: PrunableHistoryDatabase where Base: PrunableHistoryDat
 /// paths' cached values go, and the next read fetches what is current.
 extension CachedDatabase: RecordWithdrawingDatabase where Base: RecordWithdrawingDatabase {
 
-    package func holdsRecord(at path: Path, timestamp: Timestamp) -> Bool {
-        base.holdsRecord(at: path, timestamp: timestamp)
-    }
-
     package func withdraw(_ records: [SyncRecord.Key]) {
         let tickets = records.map { coherence.writeBegins($0.path) }
         base.withdraw(records)

@@ -56,6 +56,10 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     /// Changes of the batch in progress, if any, and its nesting depth.
     private var group: [Change]?
     private var groupDepth = 0
+    /// Whether a batch is running. `group` changes only while `batchLock` is held, so a
+    /// thread that holds it reads this without taking `lock` (a write outside batches takes
+    /// `lock` once).
+    private var inBatch: Bool { group != nil }
     /// Where in `group` each running batch's changes begin, outermost first.
     private var groupStarts: [Int] = []
     /// How many batches took their writes back (a wrapped database without batches).
@@ -265,7 +269,7 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
             let before: (any DatabaseValue)? = history.map { $0.latestRecord(at: path)?.value }
                 ?? (base.get(path) as Value?).map { $0 as any DatabaseValue }
             var added: SyncRecord.Key?
-            if let withdrawal, lock.withLock({ group != nil }) {
+            if let withdrawal, inBatch {
                 // Stamped here, so that a batch that throws knows which record to withdraw.
                 let timestamp = withdrawal.clock.now()
                 withdrawal.set(value, for: path, timestamp: timestamp)
@@ -318,7 +322,7 @@ extension UndoableDatabase: HistoryDatabase where Base: HistoryDatabase {
     /// other threads wait until a running batch ends.
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
         batchLock.withLock {
-            let takenBackHere = !runsBatches && lock.withLock { group != nil }
+            let takenBackHere = !runsBatches && inBatch
             let before = takenBackHere && withdrawal == nil ? base.latestRecord(at: path)?.value : nil
             let isNew = takenBackHere && withdrawal.map { !$0.holdsRecord(at: path, timestamp: timestamp) } == true
             base.set(value, for: path, timestamp: timestamp)

@@ -87,10 +87,6 @@ extension ObservedDatabase: BatchDatabase where Base: BatchDatabase {
 /// observers of their paths hear of it, as of a batch that throws.
 extension ObservedDatabase: RecordWithdrawingDatabase where Base: RecordWithdrawingDatabase {
 
-    package func holdsRecord(at path: Path, timestamp: Timestamp) -> Bool {
-        base.holdsRecord(at: path, timestamp: timestamp)
-    }
-
     package func withdraw(_ records: [SyncRecord.Key]) {
         base.withdraw(records)
         observers.takenBack(records.map(\.path))

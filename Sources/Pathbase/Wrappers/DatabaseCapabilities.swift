@@ -15,29 +15,24 @@ extension Database {
     ///
     /// Synchronization, conflict detection, instance history and import use records and
     /// timestamps only when this is not `nil`.
-    var historyDatabase: (any HistoryDatabase)? {
-        if let history = self as? any HistoryDatabase { return history }
-        return (self as? any ErasedDatabaseWrapper)?.erasedBase.historyDatabase
-    }
+    var historyDatabase: (any HistoryDatabase)? { capability((any HistoryDatabase).self) }
 
     /// This database as a batch database, or `nil` if a failing batch could not take back
     /// its writes.
-    var batchDatabase: (any BatchDatabase)? {
-        if let batches = self as? any BatchDatabase { return batches }
-        return (self as? any ErasedDatabaseWrapper)?.erasedBase.batchDatabase
-    }
+    var batchDatabase: (any BatchDatabase)? { capability((any BatchDatabase).self) }
 
     /// This database as one that can withdraw records, or `nil` if it can't, with every
     /// wrapper on the way able to pass the withdrawal on.
-    var recordWithdrawingDatabase: (any RecordWithdrawingDatabase)? {
-        if let withdrawing = self as? any RecordWithdrawingDatabase { return withdrawing }
-        return (self as? any ErasedDatabaseWrapper)?.erasedBase.recordWithdrawingDatabase
-    }
+    var recordWithdrawingDatabase: (any RecordWithdrawingDatabase)? { capability((any RecordWithdrawingDatabase).self) }
 
     /// This database as a prunable database, or `nil` if it cannot prune.
-    var prunableDatabase: (any PrunableHistoryDatabase)? {
-        if let prunable = self as? any PrunableHistoryDatabase { return prunable }
-        return (self as? any ErasedDatabaseWrapper)?.erasedBase.prunableDatabase
+    var prunableDatabase: (any PrunableHistoryDatabase)? { capability((any PrunableHistoryDatabase).self) }
+
+    /// This database as `Capability` (a protocol it conforms to by type), looking through
+    /// erased wrappers only.
+    private func capability<Capability>(_ type: Capability.Type) -> Capability? {
+        if let capable = self as? Capability { return capable }
+        return (self as? any ErasedDatabaseWrapper)?.erasedBase.capability(type)
     }
 
     /// The database that runs queries for this one (in SQL), looking through wrappers that

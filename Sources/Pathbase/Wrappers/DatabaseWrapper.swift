@@ -128,3 +128,12 @@ extension DatabaseWrapper where Self: PrunableHistoryDatabase, Base: PrunableHis
         try base.prune(before: timestamp)
     }
 }
+
+/// A wrapper of a database that can withdraw records answers whether it holds one from its
+/// base; it declares `withdraw(_:)` itself, to do what the withdrawal means for it.
+extension DatabaseWrapper where Self: RecordWithdrawingDatabase, Base: RecordWithdrawingDatabase {
+
+    package func holdsRecord(at path: Path, timestamp: Timestamp) -> Bool {
+        base.holdsRecord(at: path, timestamp: timestamp)
+    }
+}
