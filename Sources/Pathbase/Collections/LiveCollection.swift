@@ -24,7 +24,7 @@ import Observation
 /// structs are `Sendable`, since results cross to the tasks that iterate ``updates()``
 /// (``isLive`` tells).
 public final class LiveCollection<Element: Codable & Identifiable & Sendable>: Observable, ObservableObject, @unchecked Sendable where Element.ID: CollectionIdentifier {
-    // @unchecked: the matches and continuations are guarded by `lock`.
+    // @unchecked: the matches and continuations are guarded by `lock`, the one of `order`.
 
     /// What the results are.
     public let query: CollectionQuery<Element>
@@ -36,7 +36,9 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
     public let objectWillChange = ObservableObjectPublisher()
 
     private let registrar = ObservationRegistrar()
-    private let lock = Lock()
+    /// The lock of the state below, and the order of updates from several threads.
+    private let order = InstanceUpdates()
+    private var lock: Lock { order.lock }
     /// Every match, in the query's order; ``results`` is a page of it.
     private var matches: [CollectionMatch<Element>]
     /// Each match by instance, to tell at once whether a write concerns it and to find it
@@ -102,30 +104,29 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
               path.property != CollectionKeys.originProperty,
               path.property != CollectionKeys.fieldsProperty else { return }
         let instance = path.instance
-        // Read before taking the lock: a writer in a batch may hold the database's lock.
-        let status: InstanceStatus? = collection.database.get(.status(model: collection.modelKey, instance: instance))
-        var entry: CollectionMatch<Element>?
-        var error: CollectionError?
-        if status == .created {
-            do {
-                let mark = collection.database.currentRollbackMark
-                let match = try collection.decode(instance)
-                if query.filter.evaluate(match.element) {
-                    entry = match
-                    collection.remember([match], seenAt: mark)
+        var remembered: (match: CollectionMatch<Element>, mark: RollbackMark?)?
+        order.update(
+            of: instance,
+            read: { () -> (entry: (match: CollectionMatch<Element>, mark: RollbackMark?)?, error: CollectionError?) in
+                let status: InstanceStatus? = collection.database.get(.status(model: collection.modelKey, instance: instance))
+                guard status == .created else { return (nil, nil) }
+                do {
+                    let mark = collection.database.currentRollbackMark
+                    let match = try collection.decode(instance)
+                    return (query.filter.evaluate(match.element) ? (match, mark) : nil, nil)
+                } catch let failure as CollectionError {
+                    return (nil, failure)
+                } catch let failure {
+                    return (nil, .undecodableField(collection: collection.name, id: String(instance), key: "", reason: String(describing: failure)))
                 }
-            } catch let failure as CollectionError {
-                error = failure
-            } catch let failure {
-                error = .undecodableField(collection: collection.name, id: String(instance), key: "", reason: String(describing: failure))
-            }
-        }
-        let wasIncluded = lock.withLock { included[instance] != nil }
-        guard entry != nil || wasIncluded || error != nil else { return }
-        objectWillChange.send()
-        registrar.withMutation(of: self, keyPath: \.results) {
-            lock.withLock {
-                if let error { failure = error }
+            },
+            needsChange: { read in read.entry != nil || read.error != nil || included[instance] != nil },
+            announcing: { change in
+                objectWillChange.send()
+                registrar.withMutation(of: self, keyPath: \.results, change)
+            },
+            change: { read in
+                if let error = read.error { failure = error }
                 if let old = included.removeValue(forKey: instance) {
                     // The order is total (ties go by instance), so the old match sits just
                     // before where it would be inserted.
@@ -136,14 +137,17 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
                         matches.removeAll { $0.instance == instance }
                     }
                 }
-                if let entry {
-                    matches.insert(entry, at: insertionIndex(for: entry))
-                    included[instance] = entry
+                if let entry = read.entry {
+                    matches.insert(entry.match, at: insertionIndex(for: entry.match))
+                    included[instance] = entry.match
+                    remembered = entry
                 }
                 let page = query.page(of: matches).map { $0.element }
                 for continuation in continuations.values { continuation.yield(page) }
             }
-        }
+        )
+        // Only a struct the results show is a base for the next save of it.
+        if let remembered { collection.remember([remembered.match], seenAt: remembered.mark) }
     }
 
     /// Where `entry` goes: after every match that does not sort after it (lock held).

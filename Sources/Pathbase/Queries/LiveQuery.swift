@@ -28,7 +28,9 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
     public let database: any Database
 
     private let registrar = ObservationRegistrar()
-    private let lock = Lock()
+    /// The lock of the state below, and the order of updates from several threads.
+    private let order = InstanceUpdates()
+    private var lock: Lock { order.lock }
     /// Every match with its sort key, in the query's order; ``results`` is a page of it.
     private var matches: [QueryEntry<Model>]
     /// The sort key of every match, to find it in `matches`.
@@ -93,30 +95,31 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
     /// Re-evaluates the one instance a write touched.
     private func absorb(_ path: Path) {
         guard path.model == Model.modelId else { return }
-        // Read the database before taking the lock: a writer in a batch may hold the
-        // database's lock and wait for ours.
-        let candidate = Model(database: database, id: path.instance)
-        let included = candidate.status == .created && query.predicate.evaluate(candidate)
-        let entry = QueryEntry(model: candidate, key: included ? query.sortKey?(candidate) : nil)
-        let wasIncluded = lock.withLock { keys[candidate.id] != nil }
-        guard included || wasIncluded else { return }
-        registrar.withMutation(of: self, keyPath: \.results) {
-            lock.withLock {
-                if let oldKey = keys.removeValue(forKey: candidate.id) {
-                    let old = QueryEntry(model: candidate, key: oldKey)
+        let changed = order.update(
+            of: path.instance,
+            read: { () -> (entry: QueryEntry<Model>, included: Bool) in
+                let candidate = Model(database: database, id: path.instance)
+                let included = candidate.status == .created && query.predicate.evaluate(candidate)
+                return (QueryEntry(model: candidate, key: included ? query.sortKey?(candidate) : nil), included)
+            },
+            needsChange: { read in read.included || keys[path.instance] != nil },
+            announcing: { change in registrar.withMutation(of: self, keyPath: \.results, change) },
+            change: { read in
+                if let oldKey = keys.removeValue(forKey: path.instance) {
+                    let old = QueryEntry(model: read.entry.model, key: oldKey)
                     let index = insertionIndex(for: old) - 1
-                    if matches.indices.contains(index), matches[index].model.id == candidate.id {
+                    if matches.indices.contains(index), matches[index].model.id == path.instance {
                         matches.remove(at: index)
                     } else {
-                        matches.removeAll { $0.model.id == candidate.id }
+                        matches.removeAll { $0.model.id == path.instance }
                     }
                 }
-                guard included else { return }
-                matches.insert(entry, at: insertionIndex(for: entry))
-                keys[candidate.id] = entry.key
+                guard read.included else { return }
+                matches.insert(read.entry, at: insertionIndex(for: read.entry))
+                keys[path.instance] = read.entry.key
             }
-        }
-        lock.withLock { resultsDidChange }?()
+        )
+        if changed { lock.withLock { resultsDidChange }?() }
     }
 
     /// Where `entry` goes: after every entry that does not sort after it. Call with the
