@@ -29,21 +29,6 @@ struct CollectionHistorySyncTests {
         CollectionKeys.property(forKey: "age", inCollection: users.name)
     }
 
-    /// Pulls every record of `collection` from `producer` into `consumer`.
-    private func pull(_ collection: CodableCollection<CollectionUser>, from producer: any Database, into consumer: any Database) throws {
-        let model = collection.modelKey
-        let map: (ModelKey) -> (any ModelProtocol.Type)? = { $0 == model ? CollectionSyncModel.self : nil }
-        let updates = UpdateConsumer(database: consumer, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: map)
-        let processor = RequestProcessor(database: producer, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: map)
-        var page: SyncCursor?
-        var rounds = 0
-        repeat {
-            let request = try updates.modelUpdateRequest(for: collection, limit: 100, startingAt: page)
-            page = try updates.apply(modelUpdate: processor.process(request: request)).nextPage
-            rounds += 1
-        } while page != nil && rounds < 100
-    }
-
     @Test(arguments: [false, true])
     func disjointFieldEditsBothSurviveAndSameFieldConverges(sqlite: Bool) throws {
         let first: any HistoryDatabase = try sqlite ? SQLiteDatabase() : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1))
@@ -51,7 +36,7 @@ struct CollectionHistorySyncTests {
         let usersA = first.collection(CollectionUser.self, name: "users")
         let usersB = second.collection(CollectionUser.self, name: "users")
         try usersA.save(ada)
-        try pull(usersB, from: first, into: second)
+        try pullCollection(usersB, from: first, into: second)
         #expect(try usersB.fetch(id: ada.id) == ada)
 
         // A renames her, B changes her age, each on its own copy.
@@ -62,8 +47,8 @@ struct CollectionHistorySyncTests {
         try usersA.save(onA)
         onB.age = 37
         try usersB.save(onB)
-        try pull(usersB, from: first, into: second)
-        try pull(usersA, from: second, into: first)
+        try pullCollection(usersB, from: first, into: second)
+        try pullCollection(usersA, from: second, into: first)
         let merged = CollectionUser(id: ada.id, name: "Augusta Ada", age: 37, tags: ["math"])
         #expect(try usersA.fetch(id: ada.id) == merged)
         #expect(try usersB.fetch(id: ada.id) == merged)
@@ -75,8 +60,8 @@ struct CollectionHistorySyncTests {
         onB = merged
         onB.tags = ["second"]
         try usersB.save(onB)
-        try pull(usersB, from: first, into: second)
-        try pull(usersA, from: second, into: first)
+        try pullCollection(usersB, from: first, into: second)
+        try pullCollection(usersA, from: second, into: first)
         let tagsA = try usersA.fetch(id: ada.id)?.tags
         #expect(tagsA == (try usersB.fetch(id: ada.id)?.tags))
         #expect(tagsA == ["second"])
@@ -90,7 +75,7 @@ struct CollectionHistorySyncTests {
         let usersB = second.collection(CollectionUser.self, name: "users")
         let grace = CollectionUser(id: UUID(), name: "Grace", age: 45, tags: [])
         try usersA.save([ada, grace])
-        try pull(usersB, from: first, into: second)
+        try pullCollection(usersB, from: first, into: second)
         // A deletes Ada; B edits her, and adds a struct of its own.
         try usersA.delete(id: ada.id)
         guard var onB = try usersB.fetch(id: ada.id) else { Issue.record("not synchronized"); return }
@@ -98,8 +83,8 @@ struct CollectionHistorySyncTests {
         try usersB.save(onB)
         let linus = CollectionUser(id: UUID(), name: "Linus", age: 29, tags: ["kernel"])
         try usersB.save(linus)
-        try pull(usersB, from: first, into: second)
-        try pull(usersA, from: second, into: first)
+        try pullCollection(usersB, from: first, into: second)
+        try pullCollection(usersA, from: second, into: first)
         // The same structs on both: the deletion holds (an edit of a field does not revive).
         let onFirst = try usersA.fetch().sorted { $0.name < $1.name }
         let onSecond = try usersB.fetch().sorted { $0.name < $1.name }

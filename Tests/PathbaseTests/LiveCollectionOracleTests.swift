@@ -121,7 +121,7 @@ struct LiveCollectionOracleTests {
                 let row = randomRow(&random)
                 log.append("remote save \(row), pull")
                 try remote.save(row)
-                try pull(rows, from: producer, into: database)
+                try pullCollection(rows, from: producer, into: database)
             }
             for (index, live) in lives.enumerated() {
                 let fetched = try rows.fetch(queries[index])
@@ -134,20 +134,5 @@ struct LiveCollectionOracleTests {
                 }
             }
         }
-    }
-
-    /// Pulls every record of `collection` from `producer` into `consumer`.
-    private func pull(_ collection: CodableCollection<LiveRow>, from producer: any Database, into consumer: any Database) throws {
-        let model = collection.modelKey
-        let map: (ModelKey) -> (any ModelProtocol.Type)? = { $0 == model ? CollectionSyncModel.self : nil }
-        let updates = UpdateConsumer(database: consumer, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: map)
-        let processor = RequestProcessor(database: producer, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: map)
-        var page: SyncCursor?
-        var rounds = 0
-        repeat {
-            let request = try updates.modelUpdateRequest(for: collection, limit: 100, startingAt: page)
-            page = try updates.apply(modelUpdate: processor.process(request: request)).nextPage
-            rounds += 1
-        } while page != nil && rounds < 100
     }
 }

@@ -88,3 +88,19 @@ func remoteError(_ response: Data, consumer: UpdateConsumer) -> SyncError? {
         return error
     }
 }
+
+/// Pulls every record of `collection` from `producer` into `consumer`, page by page, through
+/// the sync messages.
+func pullCollection<Element>(_ collection: CodableCollection<Element>, from producer: any Database, into consumer: any Database) throws {
+    let model = collection.modelKey
+    let map: (ModelKey) -> (any ModelProtocol.Type)? = { $0 == model ? CollectionSyncModel.self : nil }
+    let updates = UpdateConsumer(database: consumer, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: map)
+    let processor = RequestProcessor(database: producer, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: map)
+    var page: SyncCursor?
+    var rounds = 0
+    repeat {
+        let request = try updates.modelUpdateRequest(for: collection, limit: 100, startingAt: page)
+        page = try updates.apply(modelUpdate: processor.process(request: request)).nextPage
+        rounds += 1
+    } while page != nil && rounds < 100
+}

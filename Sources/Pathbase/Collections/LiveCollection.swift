@@ -146,7 +146,7 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
                 for continuation in continuations.values { continuation.yield(page) }
             }
         )
-        // Only a struct the results show is a base for the next save of it.
+        // Only an applied update keeps its struct as the base of the next save: an outdated read is none.
         if let remembered { collection.remember([remembered.match], seenAt: remembered.mark) }
     }
 
