@@ -24,10 +24,10 @@ private final class PausingDatabase: Database, @unchecked Sendable {
     private let base = InMemoryDatabase()
     private let lock = NSLock()
     private var pausedValue: Int?
-    /// Signalled when the paused read has read.
-    let reached = DispatchSemaphore(value: 0)
-    /// Signalled by the test to let the paused read return.
-    let released = DispatchSemaphore(value: 0)
+    /// Given when the paused read has read.
+    let reached = Handoff<Bool>()
+    /// Given by the test to let the paused read return.
+    let released = Handoff<Bool>()
 
     /// Holds back the next read that returns `value`.
     func pause(atRead value: Int) {
@@ -42,8 +42,8 @@ private final class PausingDatabase: Database, @unchecked Sendable {
             return true
         }
         if pauses {
-            reached.signal()
-            released.wait()
+            reached.put(true)
+            _ = released.take()
         }
         return value
     }
@@ -75,10 +75,10 @@ struct LiveResultsRaceTests {
             let item: RacedItem = database.getOrCreate(id: 1)
             item.rank = 50 // its update reads 50, then waits
         }
-        base.reached.wait()
+        #expect(base.reached.take() == true, "the first update never read")
         let item: RacedItem = database.getOrCreate(id: 1)
         item.rank = 500 // out of the results, and its update is done
-        base.released.signal()
+        base.released.put(true)
         #expect(first.join())
         #expect(database.fetch(query).isEmpty)
         #expect(live.results.map(\.id) == [], "the earlier update's read won over the later one's")
@@ -95,9 +95,9 @@ struct LiveResultsRaceTests {
         let first = TestThread {
             do { try rows.save(RacedRow(id: 1, rank: 50)) } catch { Issue.record(error) }
         }
-        base.reached.wait()
+        #expect(base.reached.take() == true, "the first update never read")
         try rows.save(RacedRow(id: 1, rank: 500))
-        base.released.signal()
+        base.released.put(true)
         #expect(first.join())
         #expect(try rows.fetch() == [RacedRow(id: 1, rank: 500)])
         #expect(live.results == [RacedRow(id: 1, rank: 500)], "the earlier update's read won over the later one's")
