@@ -62,10 +62,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // A VFS that writes each WAL commit with one system call (see coalescing_vfs.c): C,
+        // as SQLite's VFS interface is, and the same SQLite library GRDB links.
+        .target(
+            name: "CPathbaseVFS",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
         .target(
             name: "PathbaseSQLite",
             dependencies: [
                 "Pathbase",
+                "CPathbaseVFS",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

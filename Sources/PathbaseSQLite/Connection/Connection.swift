@@ -65,7 +65,9 @@ final class Connection {
                         try db.execute(sql: "PRAGMA synchronous = NORMAL")
                     }
                 }
-                queue = try DatabaseQueue(path: path, configuration: configuration)
+                queue = try WriteCoalescing.opening(enabled: !options.readOnly) {
+                    try DatabaseQueue(path: path, configuration: configuration)
+                }
             } else {
                 guard !options.readOnly else { throw SQLiteDatabaseError.noDatabase(path: displayPath) }
                 queue = try DatabaseQueue(configuration: configuration)
