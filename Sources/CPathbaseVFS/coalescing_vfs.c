@@ -47,6 +47,9 @@ struct CoalescingFile {
     sqlite3_int64 offset;
     /// The last append was the header of a commit frame: its page completes the commit.
     int commitPending;
+    /// A write of the buffer failed where the failure could not be returned to SQLite
+    /// (see `flushPublished`): the buffer is kept until a write of it succeeds.
+    int keepBuffer;
     /// A database file: the writes made to its WALs (see PATHBASE_FCNTL_WAL_WRITES).
     sqlite3_int64 walWrites;
 };
@@ -69,13 +72,37 @@ static int writeThrough(CoalescingFile *file, const void *data, int amount, sqli
     return file->real->pMethods->xWrite(file->real, data, amount, offset);
 }
 
-/// Writes the buffered appends; the buffer is empty afterwards, whatever the result.
+/// Writes the buffered appends. On a failure the error goes back to SQLite, which fails the
+/// statement or commit that wrote them and rolls it back: the buffer is dropped (written
+/// later, a commit SQLite rolled back would be found valid by the next recovery), unless a
+/// failure without a caller to tell made it keep the buffer.
 static int flush(CoalescingFile *file) {
     if (file == NULL || file->used == 0) return SQLITE_OK;
-    int used = file->used;
-    file->used = 0;
-    file->commitPending = 0;
-    return writeThrough(file, file->buffer, used, file->offset);
+    int rc = writeThrough(file, file->buffer, file->used, file->offset);
+    if (rc == SQLITE_OK || !file->keepBuffer) {
+        file->used = 0;
+        file->commitPending = 0;
+        file->keepBuffer = 0;
+    }
+    return rc;
+}
+
+/// Writes the buffered appends from a call that cannot fail (the shared-memory barrier) or
+/// whose failure SQLite ignores (unlocking): what is buffered then counts as written for
+/// SQLite, so it is kept on a failure, and every later operation on the WAL tries again and
+/// returns the error until a write succeeds. Buffered appends reach these calls only if a
+/// commit's last frame went unrecognised.
+static int flushPublished(CoalescingFile *file) {
+    if (file == NULL || file->used == 0) return SQLITE_OK;
+    int rc = writeThrough(file, file->buffer, file->used, file->offset);
+    if (rc == SQLITE_OK) {
+        file->used = 0;
+        file->commitPending = 0;
+        file->keepBuffer = 0;
+    } else {
+        file->keepBuffer = 1;
+    }
+    return rc;
 }
 
 static unsigned int bigEndian32(const unsigned char *bytes) {
@@ -170,7 +197,7 @@ static int xLock(sqlite3_file *pFile, int lock) {
 
 static int xUnlock(sqlite3_file *pFile, int lock) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int rc = flush(file->isWAL ? file : file->wal);
+    int rc = flushPublished(file->isWAL ? file : file->wal);
     int unlocked = file->real->pMethods->xUnlock(file->real, lock);
     return rc != SQLITE_OK ? rc : unlocked;
 }
@@ -208,7 +235,7 @@ static int xShmMap(sqlite3_file *pFile, int region, int size, int extend, void v
 
 static int xShmLock(sqlite3_file *pFile, int offset, int count, int flags) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int rc = flush(file->wal);
+    int rc = flushPublished(file->wal);
     if (rc != SQLITE_OK && (flags & SQLITE_SHM_LOCK)) return rc;
     int locked = file->real->pMethods->xShmLock(file->real, offset, count, flags);
     return rc != SQLITE_OK ? rc : locked;
@@ -218,13 +245,13 @@ static void xShmBarrier(sqlite3_file *pFile) {
     CoalescingFile *file = (CoalescingFile *)pFile;
     // A commit's frames are written when its last page is appended; this finds the buffer
     // empty unless SQLite wrote a commit in a way the frame header did not tell.
-    (void)flush(file->wal);
+    (void)flushPublished(file->wal);
     file->real->pMethods->xShmBarrier(file->real);
 }
 
 static int xShmUnmap(sqlite3_file *pFile, int deleteFlag) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int rc = flush(file->wal);
+    int rc = flushPublished(file->wal);
     int unmapped = file->real->pMethods->xShmUnmap(file->real, deleteFlag);
     return rc != SQLITE_OK ? rc : unmapped;
 }

@@ -125,6 +125,29 @@ struct DurabilityTests {
         print("[reliability] kill -9 (\(mode)): \(rounds) kills, \(reported.count) batches reported committed, \(inFile) whole batches in the file, \(partial) half-written, \(lostCount) reported but lost, integrity_check not ok \(damaged) times")
     }
 
+    @Test("A disk that fills up fails the batch that does not fit: the batches before it stay, it never appears, the file is intact")
+    func fullDisk() throws {
+        let writer = try #require(Self.writer, "PathbaseCrashWriter was not built next to the tests")
+        let directory = TemporaryDirectory()
+        let file = directory.file()
+        // The writer may not write files past 256 KiB: its WAL reaches that after a few dozen
+        // batches (the first checkpoint comes at 4 MiB), and the next commit fails.
+        let running = try Self.launch(writer, [file, "1", "100000", "limit:262144"])
+        running.process.waitUntilExit()
+        running.reports.readRemaining()
+        #expect(running.process.terminationStatus == 0, "the writer could not read its batches back after the failure")
+        let failure = running.reports.garbage.first { $0.hasPrefix("failed ") }
+        let failed = try #require(failure.flatMap { Int(String($0.dropFirst("failed ".count))) }, "no batch failed: \(running.reports.garbage)")
+        #expect(failed > 2, "the limit left no room for batches before it")
+        #expect(running.reports.batches == Array(1 ..< failed))
+
+        // Opened again, the WAL is recovered: the failed commit must not come back from it.
+        let check = try Self.check(file)
+        #expect(check.partialBatches.isEmpty, "half-written batches \(check.partialBatches.sorted())")
+        #expect(check.wholeBatches == Set(running.reports.batches))
+        #expect(check.integrity == "ok")
+    }
+
     @Test("A writer killed with SIGKILL at seeded random moments: every batch whole or absent, every reported batch present")
     func killedWriters() throws {
         try Self.killWriters(mode: "batch", defaultRounds: 20)
