@@ -131,7 +131,7 @@ struct DurabilityTests {
         let directory = TemporaryDirectory()
         let file = directory.file()
         // The writer may not write files past 256 KiB: its WAL reaches that after a few dozen
-        // batches (the first checkpoint comes at 4 MiB), and the next commit fails.
+        // batches (the first checkpoint comes at 24 MiB), and the next commit fails.
         let running = try Self.launch(writer, [file, "1", "100000", "limit:262144"])
         running.process.waitUntilExit()
         running.reports.readRemaining()

@@ -31,11 +31,14 @@ final class Connection {
         configuration.busyMode = .timeout(options.busyTimeout)
         let cacheSize = options.cacheSizeInKiB
         let mapSize = Int64(options.memoryMapSizeInMiB) << 20
+        let walSize = Int64(options.walSizeInMiB) << 20
         configuration.prepareDatabase { db in
             // Negative: a size in KiB rather than in pages.
             try db.execute(sql: "PRAGMA cache_size = -\(cacheSize)")
-            // Answers the size set (capped by SQLite's build), so it is a query.
+            // These answer the value set (capped by SQLite's build), so they are queries.
             _ = try Int64.fetchOne(db, sql: "PRAGMA mmap_size = \(mapSize)")
+            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+            _ = try Int64.fetchOne(db, sql: "PRAGMA wal_autocheckpoint = \(walSize / max(512, pageSize))")
         }
         #if os(iOS)
         // GRDB would release memory on its own queue, concurrently with our statements.

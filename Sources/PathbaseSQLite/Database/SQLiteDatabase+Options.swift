@@ -72,6 +72,19 @@ extension SQLiteDatabase {
         /// reading a mapped page past the new end is a crash (`SIGBUS`), not an error.
         public var memoryMapSizeInMiB: Int
 
+        /// How large the write-ahead log grows before SQLite copies it into the database file
+        /// (a checkpoint, which syncs both files), in MiB; 24 by default, 4 being SQLite's own.
+        ///
+        /// A commit here writes about six pages to the log where a fixed-schema row writes
+        /// one (a value goes into its history record, its current value and their indexes),
+        /// so with SQLite's default a file checkpoints six times as often per commit; each
+        /// checkpoint syncs, which on a small commit costs more than the commit. At 24 MiB a
+        /// file checkpoints about once per thousand one-object commits, as a one-page commit
+        /// does at SQLite's default (measured on one-object commits: 15–20% less time per
+        /// commit). The log's file keeps its largest size on disk between checkpoints; lower
+        /// this on devices short of storage. 0 leaves checkpoints to you.
+        public var walSizeInMiB: Int
+
         /// Receives the errors of the non-throwing `Database` methods (`get`, `set`, `all`,
         /// `records`), which can't throw: a failed read returns `nil` or nothing, a failed
         /// write outside a batch stores nothing, and both report here — also every read and
@@ -90,6 +103,7 @@ extension SQLiteDatabase {
             busyTimeout: TimeInterval = 5,
             cacheSizeInKiB: Int = 65_536,
             memoryMapSizeInMiB: Int = 1024,
+            walSizeInMiB: Int = 24,
             errorHandler: @escaping @Sendable (SQLiteDatabaseError) -> Void = Options.printToStandardError
         ) {
             self.keepsHistory = keepsHistory
@@ -98,6 +112,7 @@ extension SQLiteDatabase {
             self.busyTimeout = busyTimeout
             self.cacheSizeInKiB = max(0, cacheSizeInKiB)
             self.memoryMapSizeInMiB = max(0, memoryMapSizeInMiB)
+            self.walSizeInMiB = max(0, walSizeInMiB)
             self.errorHandler = errorHandler
         }
 
