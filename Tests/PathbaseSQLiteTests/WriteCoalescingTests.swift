@@ -66,6 +66,36 @@ struct WriteCoalescingTests {
         }
     }
 
+    @Test("Connections opened and writing on several threads at once, on one file and on several, lose nothing")
+    func concurrentConnections() throws {
+        let directory = TemporaryDirectory()
+        let shared = directory.file("shared.sqlite")
+        // Created first, so that the threads do not race to create its tables.
+        try SQLiteDatabase(path: shared).close()
+        let threads = 4
+        let perThread = 40
+        let ownFiles = (0 ..< threads).map { directory.file("own\($0).sqlite") }
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            do {
+                let own = try SQLiteDatabase(path: ownFiles[thread])
+                let database = try SQLiteDatabase(path: shared)
+                for step in 0 ..< perThread {
+                    let id = thread * perThread + step
+                    try database.batch { Person.create(in: database, id: id, name: "Person \(id)", age: thread) }
+                    try own.batch { Person.create(in: own, id: step, name: "Own \(step)", age: thread) }
+                }
+                #expect(own.all(of: Person.self).count == perThread)
+                database.close()
+                own.close()
+            } catch {
+                Issue.record(error)
+            }
+        }
+        let reader = try SQLiteDatabase(path: shared)
+        #expect(Set(reader.all(of: Person.self).map(\.id)) == Set(0 ..< threads * perThread))
+        #expect(try reader.checkIntegrity().isEmpty)
+    }
+
     @Test("Files read only and databases in memory do not use it")
     func onlyWritableFiles() throws {
         let directory = TemporaryDirectory()
