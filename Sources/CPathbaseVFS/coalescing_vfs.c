@@ -2,9 +2,9 @@
 //
 // SQLite appends each frame of a commit to the write-ahead log with two writes (its 24-byte
 // header, then the page), so a commit that changes six pages costs twelve `pwrite` calls;
-// where system calls are dear (measured on this machine: ≈2–8 µs each) they are most of a
-// small commit's time. This VFS wraps the default one and, for WAL files only, keeps
-// consecutive appends in a buffer that goes to the file in one write:
+// where system calls are dear (2–8 µs each on the virtual machines Pathbase is measured on)
+// they are most of a small commit's time. This VFS wraps the default one and, for WAL files
+// only, keeps consecutive appends in a buffer that goes to the file in one write:
 //
 // - when the page of a commit frame has been appended (a frame header whose "database size
 //   after commit" field is not zero marks it, as the WAL file format defines), so the commit
