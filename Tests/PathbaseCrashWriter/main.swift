@@ -21,7 +21,7 @@ import PathbaseSQLite
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let first = Int(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: PathbaseCrashWriter FILE FIRST_INSTANCE [BATCH_COUNT] [batch|context]\n".utf8))
+    FileHandle.standardError.write(Data("usage: PathbaseCrashWriter FILE FIRST_INSTANCE [BATCH_COUNT] [batch|context|limit:BYTES]\n".utf8))
     exit(2)
 }
 let limit = arguments.count >= 4 ? Int(arguments[3]) : nil
