@@ -48,7 +48,7 @@ struct CoalescingFile {
     /// The last append was the header of a commit frame: its page completes the commit.
     int commitPending;
     /// A write of the buffer failed where the failure could not be returned to SQLite
-    /// (see `flushPublished`): the buffer is kept until a write of it succeeds.
+    /// (see `flush`): the buffer is kept until a write of it succeeds.
     int keepBuffer;
     /// A database file: the writes made to its WALs (see PATHBASE_FCNTL_WAL_WRITES).
     sqlite3_int64 walWrites;
@@ -72,36 +72,24 @@ static int writeThrough(CoalescingFile *file, const void *data, int amount, sqli
     return file->real->pMethods->xWrite(file->real, data, amount, offset);
 }
 
-/// Writes the buffered appends. On a failure the error goes back to SQLite, which fails the
-/// statement or commit that wrote them and rolls it back: the buffer is dropped (written
-/// later, a commit SQLite rolled back would be found valid by the next recovery), unless a
-/// failure without a caller to tell made it keep the buffer.
-static int flush(CoalescingFile *file) {
+/// Writes the buffered appends; empty afterwards unless the write failed and the buffer is
+/// kept. A failure in a call that returns it to SQLite fails the statement or commit that
+/// wrote them, which SQLite rolls back: the buffer is dropped (written later, a commit SQLite
+/// rolled back would be found valid by the next recovery). `published`: the call cannot fail
+/// (the shared-memory barrier) or SQLite ignores its failure (unlocking), so what is buffered
+/// counts as written for SQLite; on a failure it is kept, and every later operation on the
+/// WAL writes it first and returns the error until a write succeeds. Buffered appends reach
+/// those calls only if a commit's last frame went unrecognised.
+static int flush(CoalescingFile *file, int published) {
     if (file == NULL || file->used == 0) return SQLITE_OK;
     int rc = writeThrough(file, file->buffer, file->used, file->offset);
-    if (rc == SQLITE_OK || !file->keepBuffer) {
-        file->used = 0;
-        file->commitPending = 0;
-        file->keepBuffer = 0;
-    }
-    return rc;
-}
-
-/// Writes the buffered appends from a call that cannot fail (the shared-memory barrier) or
-/// whose failure SQLite ignores (unlocking): what is buffered then counts as written for
-/// SQLite, so it is kept on a failure, and every later operation on the WAL tries again and
-/// returns the error until a write succeeds. Buffered appends reach these calls only if a
-/// commit's last frame went unrecognised.
-static int flushPublished(CoalescingFile *file) {
-    if (file == NULL || file->used == 0) return SQLITE_OK;
-    int rc = writeThrough(file, file->buffer, file->used, file->offset);
-    if (rc == SQLITE_OK) {
-        file->used = 0;
-        file->commitPending = 0;
-        file->keepBuffer = 0;
-    } else {
+    if (rc != SQLITE_OK && (published || file->keepBuffer)) {
         file->keepBuffer = 1;
+        return rc;
     }
+    file->used = 0;
+    file->commitPending = 0;
+    file->keepBuffer = 0;
     return rc;
 }
 
@@ -113,7 +101,7 @@ static unsigned int bigEndian32(const unsigned char *bytes) {
 
 static int xClose(sqlite3_file *pFile) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int flushed = flush(file);
+    int flushed = flush(file, 0);
     if (file->database != NULL) file->database->wal = NULL;
     if (file->wal != NULL) file->wal->database = NULL;
     int closed = file->real->pMethods->xClose(file->real);
@@ -124,7 +112,7 @@ static int xClose(sqlite3_file *pFile) {
 
 static int xRead(sqlite3_file *pFile, void *data, int amount, sqlite3_int64 offset) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int rc = flush(file);
+    int rc = flush(file, 0);
     if (rc != SQLITE_OK) return rc;
     return file->real->pMethods->xRead(file->real, data, amount, offset);
 }
@@ -135,13 +123,13 @@ static int xWrite(sqlite3_file *pFile, const void *data, int amount, sqlite3_int
     int completesCommit = file->commitPending;
     int rc;
     if (file->used > 0 && offset != file->offset + file->used) {
-        rc = flush(file);
+        rc = flush(file, 0);
         if (rc != SQLITE_OK) return rc;
     }
     if (file->used + amount > file->capacity) {
         int wanted = file->used + amount;
         if (wanted > BUFFER_LIMIT) {
-            rc = flush(file);
+            rc = flush(file, 0);
             if (rc != SQLITE_OK) return rc;
             if (amount > BUFFER_LIMIT) return writeThrough(file, data, amount, offset);
             wanted = amount;
@@ -150,7 +138,7 @@ static int xWrite(sqlite3_file *pFile, const void *data, int amount, sqlite3_int
         while (capacity < wanted) capacity *= 2;
         unsigned char *grown = realloc(file->buffer, (size_t)capacity);
         if (grown == NULL) {
-            rc = flush(file);
+            rc = flush(file, 0);
             if (rc != SQLITE_OK) return rc;
             return writeThrough(file, data, amount, offset);
         }
@@ -160,32 +148,32 @@ static int xWrite(sqlite3_file *pFile, const void *data, int amount, sqlite3_int
     if (file->used == 0) file->offset = offset;
     memcpy(file->buffer + file->used, data, (size_t)amount);
     file->used += amount;
-    if (completesCommit) return flush(file);
+    if (completesCommit) return flush(file, 0);
     if (amount == FRAME_HEADER_SIZE && bigEndian32((const unsigned char *)data + 4) != 0) {
         file->commitPending = 1;
     } else if (file->used >= BUFFER_LIMIT) {
-        return flush(file);
+        return flush(file, 0);
     }
     return SQLITE_OK;
 }
 
 static int xTruncate(sqlite3_file *pFile, sqlite3_int64 size) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int rc = flush(file);
+    int rc = flush(file, 0);
     if (rc != SQLITE_OK) return rc;
     return file->real->pMethods->xTruncate(file->real, size);
 }
 
 static int xSync(sqlite3_file *pFile, int flags) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int rc = flush(file);
+    int rc = flush(file, 0);
     if (rc != SQLITE_OK) return rc;
     return file->real->pMethods->xSync(file->real, flags);
 }
 
 static int xFileSize(sqlite3_file *pFile, sqlite3_int64 *size) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int rc = flush(file);
+    int rc = flush(file, 0);
     if (rc != SQLITE_OK) return rc;
     return file->real->pMethods->xFileSize(file->real, size);
 }
@@ -197,7 +185,7 @@ static int xLock(sqlite3_file *pFile, int lock) {
 
 static int xUnlock(sqlite3_file *pFile, int lock) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int rc = flushPublished(file->isWAL ? file : file->wal);
+    int rc = flush(file->isWAL ? file : file->wal, 1);
     int unlocked = file->real->pMethods->xUnlock(file->real, lock);
     return rc != SQLITE_OK ? rc : unlocked;
 }
@@ -213,7 +201,7 @@ static int xFileControl(sqlite3_file *pFile, int op, void *argument) {
         *(sqlite3_int64 *)argument = file->walWrites;
         return SQLITE_OK;
     }
-    int rc = flush(file);
+    int rc = flush(file, 0);
     if (rc != SQLITE_OK) return rc;
     return file->real->pMethods->xFileControl(file->real, op, argument);
 }
@@ -235,7 +223,7 @@ static int xShmMap(sqlite3_file *pFile, int region, int size, int extend, void v
 
 static int xShmLock(sqlite3_file *pFile, int offset, int count, int flags) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int rc = flushPublished(file->wal);
+    int rc = flush(file->wal, 1);
     if (rc != SQLITE_OK && (flags & SQLITE_SHM_LOCK)) return rc;
     int locked = file->real->pMethods->xShmLock(file->real, offset, count, flags);
     return rc != SQLITE_OK ? rc : locked;
@@ -245,13 +233,13 @@ static void xShmBarrier(sqlite3_file *pFile) {
     CoalescingFile *file = (CoalescingFile *)pFile;
     // A commit's frames are written when its last page is appended; this finds the buffer
     // empty unless SQLite wrote a commit in a way the frame header did not tell.
-    (void)flushPublished(file->wal);
+    (void)flush(file->wal, 1);
     file->real->pMethods->xShmBarrier(file->real);
 }
 
 static int xShmUnmap(sqlite3_file *pFile, int deleteFlag) {
     CoalescingFile *file = (CoalescingFile *)pFile;
-    int rc = flushPublished(file->wal);
+    int rc = flush(file->wal, 1);
     int unmapped = file->real->pMethods->xShmUnmap(file->real, deleteFlag);
     return rc != SQLITE_OK ? rc : unmapped;
 }
@@ -393,7 +381,7 @@ static void registerOnce(void) {
     registration = sqlite3_vfs_register(&coalescingVFS, 0);
 }
 
-int pathbase_vfs_register(void) {
+static int registerVFS(void) {
     pthread_once(&once, registerOnce);
     return registration;
 }
@@ -402,7 +390,7 @@ static pthread_mutex_t opening = PTHREAD_MUTEX_INITIALIZER;
 
 int pathbase_vfs_begin_opening(void) {
     pthread_mutex_lock(&opening);
-    if (pathbase_vfs_register() != SQLITE_OK) return 0;
+    if (registerVFS() != SQLITE_OK) return 0;
     // An app that made another VFS the default (encryption, say) keeps it.
     if (sqlite3_vfs_find(NULL) != wrapped) return 0;
     return sqlite3_vfs_register(&coalescingVFS, 1) == SQLITE_OK;

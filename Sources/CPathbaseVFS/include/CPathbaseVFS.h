@@ -4,14 +4,11 @@
 /// The name of the write-coalescing VFS (see coalescing_vfs.c).
 #define PATHBASE_VFS_NAME "pathbase-coalescing"
 
-/// Registers the write-coalescing VFS over the current default VFS (once per process; later
-/// calls do nothing) without making it the default. Returns an SQLite result code.
-int pathbase_vfs_register(void);
-
-/// Makes the write-coalescing VFS the default until `pathbase_vfs_end_opening`, so that a
-/// connection opened meanwhile by code that names no VFS (GRDB) uses it; returns whether it
-/// did (not when the app made another VFS the default). Openings in between are serialized:
-/// always call `pathbase_vfs_end_opening` with the result.
+/// Registers the write-coalescing VFS over the current default VFS (once per process) and
+/// makes it the default until `pathbase_vfs_end_opening`, so that a connection opened
+/// meanwhile by code that names no VFS (GRDB) uses it; returns whether it did (not when the
+/// app made another VFS the default). Openings in between are serialized: always call
+/// `pathbase_vfs_end_opening` with the result.
 int pathbase_vfs_begin_opening(void);
 
 /// Gives the default back to the VFS the write-coalescing one wraps.

@@ -19,14 +19,6 @@ enum WriteCoalescing {
         defer { pathbase_vfs_end_opening(began) }
         return try open()
     }
-
-    /// The writes made to the WAL of a connection's main database so far; `nil` when the
-    /// connection does not use the coalescing VFS.
-    static func walWrites(of connection: OpaquePointer) -> Int64? {
-        var count: sqlite3_int64 = 0
-        guard sqlite3_file_control(connection, "main", PATHBASE_FCNTL_WAL_WRITES, &count) == SQLITE_OK else { return nil }
-        return count
-    }
 }
 
 extension SQLiteDatabase {
@@ -34,7 +26,9 @@ extension SQLiteDatabase {
     /// database in memory or opened for reading only (for tests of the coalescing VFS).
     package var walWritesMade: Int64? {
         reporting(nil) { () throws(SQLiteDatabaseError) -> Int64? in
-            WriteCoalescing.walWrites(of: try openHandle())
+            var count: sqlite3_int64 = 0
+            guard sqlite3_file_control(try openHandle(), "main", PATHBASE_FCNTL_WAL_WRITES, &count) == SQLITE_OK else { return nil }
+            return count
         }
     }
 }
