@@ -18,7 +18,10 @@ struct BenchUser: Codable, Identifiable, FetchableRecord, PersistableRecord {
 enum CollectionBenchmark {
 
     /// Rows of the growth line; `PATHBASE_BENCH_GROWTH_ROWS` sets another count for quick runs.
-    static let growthRows = ProcessInfo.processInfo.environment["PATHBASE_BENCH_GROWTH_ROWS"].flatMap(Int.init) ?? 1_000_000
+    static let growthRows = BenchScale.count(
+        ProcessInfo.processInfo.environment["PATHBASE_BENCH_GROWTH_ROWS"].flatMap(Int.init) ?? 1_000_000,
+        smoke: 200
+    )
 
     private static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-bench-collections")
 
@@ -31,8 +34,16 @@ enum CollectionBenchmark {
             range.map { BenchUser(id: $0, name: "user \($0)", category: $0 % 10_000, score: Double($0) / 3) }
         }
 
-        // Save 10^4 new structs in one batch, against GRDB inserting the same rows.
-        let batch = 10_000
+        // Each line's set-up runs only when the line does (`PATHBASE_BENCH_ONLY`).
+        let batch = BenchScale.count(10_000, smoke: 20)
+        if BenchScale.runs("collections.save") { try saveLine(batch: batch, path: path, users: users) }
+        if BenchScale.runs("collections.fetch-all") { try fetchAllLine(batch: batch, path: path, users: users) }
+        if BenchScale.runs("collections.indexed-query") { try indexedQueryLine(path: path, users: users) }
+        if BenchScale.runs("collections.growth") { try growthLine(batch: batch, path: path, users: users) }
+    }
+
+    /// Save 10^4 new structs in one batch, against GRDB inserting the same rows.
+    private static func saveLine(batch: Int, path: (String) -> String, users: (Range<Int>) -> [BenchUser]) throws {
         let saving = try SQLiteDatabase(path: path("save.sqlite")).collection(BenchUser.self)
         let grdb = try grdbQueue(path: path("save-grdb.sqlite"))
         var round = 0, grdbRound = 0
@@ -45,7 +56,10 @@ enum CollectionBenchmark {
             must { try grdb.write { db in for row in rows { try row.insert(db) } } }
         })
 
-        // Fetch all 10^4, against GRDB's fetchAll.
+    }
+
+    /// Fetch all 10^4, against GRDB's fetchAll.
+    private static func fetchAllLine(batch: Int, path: (String) -> String, users: (Range<Int>) -> [BenchUser]) throws {
         let fetching = try SQLiteDatabase(path: path("fetch.sqlite")).collection(BenchUser.self)
         try fetching.save(users(0 ..< batch))
         let grdbFetching = try grdbQueue(path: path("fetch-grdb.sqlite"))
@@ -56,19 +70,26 @@ enum CollectionBenchmark {
             must { blackHole(try grdbFetching.read { db in try BenchUser.fetchAll(db) }) }
         })
 
-        // An indexed equality query on 10^5 rows (10 matches each), against raw SQL with an index.
+    }
+
+    /// An indexed equality query on 10^5 rows (10 matches each), against raw SQL with an index.
+    private static func indexedQueryLine(path: (String) -> String, users: (Range<Int>) -> [BenchUser]) throws {
         let queried = try SQLiteDatabase(path: path("query.sqlite")).collection(BenchUser.self, indexes: [\.category])
-        let many = users(0 ..< 100_000)
-        try queried.save(many)
+        let many = users(0 ..< BenchScale.count(100_000, smoke: 200))
+        for start in stride(from: 0, to: many.count, by: 10_000) {
+            try queried.save(Array(many[start ..< min(many.count, start + 10_000)]))
+        }
         let raw = RawUserTable(path: path("query-raw.sqlite"), rows: many)
-        let queries = 2000
+        let queries = BenchScale.count(2000, smoke: 10)
         compare("collections.indexed-query-vs-raw", operations: queries, rounds: 5, goal: 2.0, {
             for step in 0 ..< queries { must { blackHole(try queried.fetch(where: \.category == (step * 37) % 10_000)) } }
         }, baseline: {
             for step in 0 ..< queries { blackHole(raw.users(category: (step * 37) % 10_000)) }
         })
+    }
 
-        // A batched save of 10^4 at 10^6 stored rows, against the same at 10^4.
+    /// A batched save of 10^4 at 10^6 stored rows, against the same at 10^4.
+    private static func growthLine(batch: Int, path: (String) -> String, users: (Range<Int>) -> [BenchUser]) throws {
         let small = try SQLiteDatabase(path: path("growth-small.sqlite")).collection(BenchUser.self)
         try small.save(users(0 ..< batch))
         let large = try SQLiteDatabase(path: path("growth-large.sqlite")).collection(BenchUser.self)

@@ -90,6 +90,7 @@ extension CodableCollection {
             limit: pageRunsInDatabase ? query.limit : nil
         ) {
             snapshots.expect(ids.count)
+            pushdown.willReadCurrentValues(of: layout.model, instances: ids)
             var matches = try ids.map { try decode($0) }
             if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
             if !sortRunsInDatabase { matches.sort(by: query.precedes) }

@@ -20,7 +20,11 @@ import Pathbase
 /// change what a transaction sees, and everything is dropped when the transaction ends, when
 /// it or one of its savepoints rolls back, and when this connection changed any row since
 /// the values were read (`sqlite3_total_changes64`); a model must be listed again after
-/// that. A model with more than ``maximumRows`` values is not kept (memory), and a value
+/// that.
+///
+/// A query's matches are kept the same way, only their instances: a collection decoding
+/// them says so first (``willRead(_:instances:connection:)``), and each instance is read
+/// with one range scan instead of one b-tree descent per field. A model with more than ``maximumRows`` values is not kept (memory), and a value
 /// whose storage class is not the one its tag writes (a file edited by hand) is read from
 /// the file, as without the columns. Used while holding the database's lock.
 final class ListingColumns: RowMirror {
@@ -54,11 +58,60 @@ final class ListingColumns: RowMirror {
     @exclusivity(unchecked) private var models: [(key: ModelKey, model: Model)] = []
     @exclusivity(unchecked) private var changesWhenListed: Int64 = 0
     private var scanStatement: Statement?
+    private var instanceStatement: Statement?
+    /// The model bound to ``instanceStatement``: bound again only when it changes, since
+    /// every bind of `model = ?1` makes SQLite compile the statement again once it has
+    /// compared the parameter with the literal model of a partial value index.
+    private var instanceStatementModel: ModelKey?
 
     /// A model's current instances were listed in the running transaction.
     func listed(_ model: ModelKey, instances: Int, connection: OpaquePointer) {
         dropIfChanged(connection: connection)
-        if !models.contains(where: { $0.key == model }) { models.append((model, .listed(instances: instances))) }
+        switch models.firstIndex(where: { $0.key == model }) {
+        case nil: models.append((model, .listed(instances: instances)))
+        case let index?:
+            // Some instances kept: the whole model is read instead.
+            if case .kept(let rows) = models[index].model, !rows.complete { models[index].model = .listed(instances: instances) }
+        }
+    }
+
+    /// Every current value of these instances of `model` is about to be read: keeps them,
+    /// each read with one range scan, unless the whole model is listed.
+    func willRead(_ model: ModelKey, instances: [InstanceKey], connection: OpaquePointer) throws(SQLiteDatabaseError) {
+        dropIfChanged(connection: connection)
+        let index = models.firstIndex(where: { $0.key == model })
+        if let index, case .kept(let rows) = models[index].model, !rows.complete {
+            // Another query's matches: replaced by this one's.
+        } else if index != nil {
+            return
+        }
+        guard instances.count <= Self.maximumRows / 8 else { return }
+        if instanceStatement == nil {
+            instanceStatement = try Statement(
+                sql: "SELECT instance, type, value, property FROM current_values WHERE model = ?1 AND instance = ?2",
+                connection: connection
+            )
+        }
+        guard let read = instanceStatement else { return }
+        let rows = KeptRows(expectedInstances: instances.count, complete: false)
+        if instanceStatementModel != model {
+            read.bind(model, at: 1)
+            instanceStatementModel = model
+        }
+        var previous: InstanceKey?
+        for instance in instances.sorted() where instance != previous {
+            previous = instance
+            read.bind(instance, at: 2)
+            defer { read.reset() }
+            while try step(read, connection: connection) {
+                rows.append(instance: instance, property: PropertyKey(truncatingIfNeeded: read.int64(at: 3)), value: KeptValue(read))
+            }
+        }
+        if let index {
+            models[index].model = .kept(rows)
+        } else {
+            models.append((model, .kept(rows)))
+        }
     }
 
     /// The current value of `path`, if its model was listed.
@@ -89,6 +142,9 @@ final class ListingColumns: RowMirror {
     func finalize() {
         scanStatement?.finalize()
         scanStatement = nil
+        instanceStatement?.finalize()
+        instanceStatement = nil
+        instanceStatementModel = nil
         transactionEnded()
     }
 
@@ -112,29 +168,35 @@ final class ListingColumns: RowMirror {
         guard let scan = scanStatement else { return nil }
         defer { scan.reset() }
         scan.bind(model, at: 1)
-        let rows = KeptRows(expectedInstances: instances)
-        while true {
-            switch scan.step() {
-            case SQLITE_ROW:
-                guard rows.count < Self.maximumRows else { return nil }
-                // `nil` (kept as such) marks a value to read from the file.
-                rows.append(
-                    instance: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)),
-                    property: PropertyKey(truncatingIfNeeded: scan.int64(at: 3)),
-                    value: KeptValue(scan)
-                )
-            case SQLITE_DONE:
-                return rows
-            case let code:
-                throw .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)))
-            }
+        let rows = KeptRows(expectedInstances: instances, complete: true)
+        while try step(scan, connection: connection) {
+            guard rows.count < Self.maximumRows else { return nil }
+            // `nil` (kept as such) marks a value to read from the file.
+            rows.append(
+                instance: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)),
+                property: PropertyKey(truncatingIfNeeded: scan.int64(at: 3)),
+                value: KeptValue(scan)
+            )
+        }
+        return rows
+    }
+
+    /// Steps a statement of rows (instance, type, value, property): whether a row is there.
+    private func step(_ statement: Statement, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Bool {
+        switch statement.step() {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)))
         }
     }
 }
 
 /// One model's current values in primary key order (instance, then property), with where
-/// the last read found its instance.
+/// the last read found its instance: all of them (`complete`), or those of some instances.
 private final class KeptRows {
+    /// Whether every instance of the model is here: an instance that isn't has no values.
+    /// Otherwise its values are read from the file.
+    let complete: Bool
     /// Each instance once, ascending, with the index of its first row in ``properties``.
     // Unchecked exclusivity as in ``ListingColumns``.
     @exclusivity(unchecked) private var instances: [(instance: InstanceKey, firstRow: Int)] = []
@@ -143,7 +205,8 @@ private final class KeptRows {
     /// The index in ``instances`` of the last read's instance.
     @exclusivity(unchecked) private var cursor = 0
 
-    init(expectedInstances: Int) {
+    init(expectedInstances: Int, complete: Bool) {
+        self.complete = complete
         instances.reserveCapacity(expectedInstances)
         properties.reserveCapacity(expectedInstances * 6)
         values.reserveCapacity(expectedInstances * 6)
@@ -159,7 +222,7 @@ private final class KeptRows {
     }
 
     func value(instance: InstanceKey, property: PropertyKey) -> ListingColumns.Lookup {
-        guard let found = position(of: instance) else { return .absent }
+        guard let found = position(of: instance) else { return complete ? .absent : .notKept }
         cursor = found
         let end = found + 1 < instances.count ? instances[found + 1].firstRow : values.count
         for row in instances[found].firstRow ..< end where properties[row] == property {

@@ -54,6 +54,15 @@ extension SQLiteDatabase: QueryPushdownDatabase {
         }
     }
 
+    package func willReadCurrentValues(of model: ModelKey, instances: [InstanceKey]) {
+        lock.withLock {
+            guard transaction.inBatch, !instances.isEmpty, let handle = try? openHandle() else { return }
+            // Only a faster way to the same values: if it fails, the reads go to the file
+            // and report what they find.
+            try? listingColumns.willRead(model, instances: instances, connection: handle)
+        }
+    }
+
     /// How many queries and inverse lookups this database has answered in SQL: tests check
     /// that a query reached SQL — directly and through wrappers — rather than being evaluated
     /// on models.
