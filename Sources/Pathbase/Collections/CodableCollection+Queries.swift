@@ -47,7 +47,7 @@ extension CodableCollection {
     /// let adults = try users.count(where: \.age >= 18)
     /// ```
     public func count(where filter: CollectionFilter<Element> = .all) throws -> Int {
-        try matches(of: CollectionQuery(where: filter), paged: false, remembering: false).count
+        try matchingInstances(of: CollectionQuery(where: filter)).count
     }
 
     /// Deletes the structs a filter includes, in one batch.
@@ -56,7 +56,23 @@ extension CodableCollection {
     /// try users.delete(where: \.age < 13)
     /// ```
     public func delete(where filter: CollectionFilter<Element>) throws {
-        try delete(instances: matches(of: CollectionQuery(where: filter), paged: false, remembering: false).map { $0.instance })
+        try delete(instances: matchingInstances(of: CollectionQuery(where: filter)))
+    }
+
+    /// The instances a query's filter includes. When the database runs the whole filter
+    /// (SQL), its ids are the answer and no struct is decoded: counting 10^5 matches
+    /// decoded 10^5 structs.
+    private func matchingInstances(of query: CollectionQuery<Element>) throws -> [InstanceKey] {
+        try checkCatalog()
+        if let problem = query.problem { throw problem }
+        return try database.inReadIfSupported {
+            if query.filter.residual == nil, let pushdown = database.queryPushdown, let ids = pushdown.instanceIds(
+                of: layout.model, where: query.filter.pushed?.stored(in: layout), sortedBy: nil, offset: 0, limit: nil
+            ) {
+                return ids
+            }
+            return try readMatches(of: query, paged: false).map { $0.instance }
+        }
     }
 
     /// The query's matches in order; the whole list or one page. `remembering`: the structs
