@@ -69,6 +69,13 @@ enum CollectionBenchmark {
         }, baseline: {
             must { blackHole(try grdbFetching.read { db in try BenchUser.fetchAll(db) }) }
         })
+        // One struct by id, each in its own read, random order (no goal in issue 14).
+        let order = (0 ..< batch).shuffled()
+        compare("collections.fetch-id-vs-grdb", operations: batch, rounds: 3, {
+            for id in order { must { blackHole(try fetching.fetch(id: id)) } }
+        }, baseline: {
+            for id in order { must { blackHole(try grdbFetching.read { db in try BenchUser.fetchOne(db, key: id) }) } }
+        })
 
     }
 

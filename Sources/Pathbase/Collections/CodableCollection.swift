@@ -218,6 +218,8 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         let instance = id.collectionInstanceKey
         let mark = database.currentRollbackMark
         return try database.inReadIfSupported { () throws -> Element? in
+            // Status, origin and fields: one range of the file instead of a lookup each.
+            database.queryPushdown?.willReadCurrentValues(of: layout.model, instances: [instance])
             let status: InstanceStatus? = database.get(.status(model: layout.model, instance: instance))
             guard status == .created else { return nil }
             if !Element.ID.isExactInstanceKey, layout.storedOrigin(in: database, instance: instance) != String(describing: id) {
