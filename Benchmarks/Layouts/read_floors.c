@@ -1,0 +1,125 @@
+// What SQLite alone costs to read what the listing and indexed-query lines read, in three
+// layouts: a fixed table (GRDB's row), format 4 (`current_values`, one row per value) and
+// one row per instance (values, then their type tags, then one timestamp). No Swift: the
+// floor each layout puts under those lines.
+//
+//   cc -O2 Benchmarks/Layouts/read_floors.c -lsqlite3 -o /tmp/read_floors && /tmp/read_floors
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { objects = 100000, categories = 10000, queries = 2000 };
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+static void run(sqlite3 *db, const char *sql) {
+    char *error = 0;
+    if (sqlite3_exec(db, sql, 0, 0, &error)) { fprintf(stderr, "%s: %s\n", sql, error); exit(1); }
+}
+
+static sqlite3_stmt *prepare(sqlite3 *db, const char *sql) {
+    sqlite3_stmt *statement = 0;
+    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement, 0)) { fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db)); exit(1); }
+    return statement;
+}
+
+/// Reads every column of every row a statement returns; the count of rows.
+static long long drain(sqlite3_stmt *statement, long long *sum) {
+    long long rows = 0;
+    while (sqlite3_step(statement) == SQLITE_ROW) {
+        rows++;
+        for (int column = 0; column < sqlite3_column_count(statement); column++) {
+            switch (sqlite3_column_type(statement, column)) {
+            case SQLITE_TEXT: *sum += sqlite3_column_bytes(statement, column) + sqlite3_column_text(statement, column)[0]; break;
+            case SQLITE_FLOAT: *sum += (long long)sqlite3_column_double(statement, column); break;
+            default: *sum += sqlite3_column_int64(statement, column);
+            }
+        }
+    }
+    sqlite3_reset(statement);
+    return rows;
+}
+
+int main(void) {
+    const char *path = "/tmp/pathbase-read-floors.sqlite";
+    unlink(path);
+    sqlite3 *db;
+    sqlite3_open(path, &db);
+    run(db, "PRAGMA journal_mode = WAL; PRAGMA mmap_size = 1000000000; PRAGMA cache_size = -65536;"
+            "CREATE TABLE fixed (id INTEGER PRIMARY KEY, name TEXT, category INTEGER, score REAL);"
+            "CREATE INDEX fixed_category ON fixed(category);"
+            "CREATE TABLE current_values (model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,"
+            "  time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL, type INTEGER NOT NULL, value,"
+            "  PRIMARY KEY (model, instance, property)) WITHOUT ROWID;"
+            "CREATE INDEX value_index_2_2 ON current_values(type, value) WHERE model = 2 AND property = 2;"
+            "CREATE TABLE per_instance (instance INTEGER PRIMARY KEY, status, name, category, score,"
+            "  status_type, name_type, category_type, score_type, stamp BLOB);"
+            "CREATE INDEX per_instance_category ON per_instance(category_type, category);"
+            "BEGIN");
+    sqlite3_stmt *fixed = prepare(db, "INSERT INTO fixed VALUES (?1, 'user ' || ?1, ?1 % 10000, ?1 / 3.0)");
+    sqlite3_stmt *value = prepare(db, "INSERT INTO current_values VALUES (2, ?2, ?1, 1764000000000 + ?1, 0, 123456789, ?3, ?4)");
+    sqlite3_stmt *row = prepare(db, "INSERT INTO per_instance VALUES (?1, 1, 'user ' || ?1, ?1 % 10000, ?1 / 3.0, 20, 9, 3, 4, randomblob(16))");
+    for (int id = 0; id < objects; id++) {
+        sqlite3_bind_int(fixed, 1, id); sqlite3_step(fixed); sqlite3_reset(fixed);
+        sqlite3_bind_int(row, 1, id); sqlite3_step(row); sqlite3_reset(row);
+        for (int property = 0; property < 4; property++) {
+            sqlite3_bind_int(value, 1, id);
+            sqlite3_bind_int(value, 2, property);
+            sqlite3_bind_int(value, 3, (int[]){20, 9, 3, 4}[property]);
+            switch (property) {
+            case 0: sqlite3_bind_int(value, 4, 1); break;
+            case 1: { char name[32]; snprintf(name, sizeof name, "user %d", id); sqlite3_bind_text(value, 4, name, -1, SQLITE_TRANSIENT); break; }
+            case 2: sqlite3_bind_int(value, 4, id % categories); break;
+            default: sqlite3_bind_double(value, 4, id / 3.0);
+            }
+            sqlite3_step(value); sqlite3_reset(value);
+        }
+    }
+    run(db, "COMMIT; PRAGMA wal_checkpoint(TRUNCATE)");
+
+    // Listing: every row of the first 10^4 instances.
+    sqlite3_stmt *listFixed = prepare(db, "SELECT id, name, category, score FROM fixed WHERE id < 10000");
+    sqlite3_stmt *listValues = prepare(db, "SELECT instance, type, value, property FROM current_values WHERE model = 2 AND instance < 10000 ORDER BY instance, property");
+    sqlite3_stmt *listRows = prepare(db, "SELECT instance, status, name, category, score, status_type, name_type, category_type, score_type FROM per_instance WHERE instance < 10000");
+    // Indexed query: the instances of one category, then their values.
+    sqlite3_stmt *queryFixed = prepare(db, "SELECT id, name, category, score FROM fixed WHERE category = ?1 ORDER BY id");
+    sqlite3_stmt *matches = prepare(db, "SELECT instance FROM current_values WHERE model = 2 AND property = 2 AND type = 3 AND value = ?1");
+    sqlite3_stmt *instanceValues = prepare(db, "SELECT instance, type, value, property FROM current_values WHERE model = 2 AND instance = ?1");
+    sqlite3_stmt *queryRows = prepare(db, "SELECT instance, status, name, category, score, status_type, name_type, category_type, score_type FROM per_instance WHERE category_type = 3 AND category = ?1 ORDER BY instance");
+
+    long long sum = 0;
+    for (int round = 0; round < 3; round++) {
+        run(db, "BEGIN");
+        double t0 = now(); drain(listFixed, &sum);
+        double t1 = now(); drain(listValues, &sum);
+        double t2 = now(); drain(listRows, &sum);
+        double t3 = now();
+        for (int q = 0; q < queries; q++) { sqlite3_bind_int(queryFixed, 1, q * 37 % categories); drain(queryFixed, &sum); }
+        double t4 = now();
+        for (int q = 0; q < queries; q++) {
+            sqlite3_bind_int(matches, 1, q * 37 % categories);
+            while (sqlite3_step(matches) == SQLITE_ROW) {
+                sqlite3_bind_int64(instanceValues, 1, sqlite3_column_int64(matches, 0));
+                drain(instanceValues, &sum);
+            }
+            sqlite3_reset(matches);
+        }
+        double t5 = now();
+        for (int q = 0; q < queries; q++) { sqlite3_bind_int(queryRows, 1, q * 37 % categories); drain(queryRows, &sum); }
+        double t6 = now();
+        run(db, "COMMIT");
+        printf("listing per instance: fixed %.0f ns, format 4 %.0f ns, per instance %.0f ns | "
+               "indexed query (10 matches): fixed %.0f ns, format 4 %.0f ns, per instance %.0f ns\n",
+               (t1 - t0) / 1e4, (t2 - t1) / 1e4, (t3 - t2) / 1e4,
+               (t4 - t3) / queries, (t5 - t4) / queries, (t6 - t5) / queries);
+    }
+    sqlite3_close(db);
+    unlink(path);
+    return sum == 42; // uses the sum
+}
