@@ -6,7 +6,7 @@ import Pathbase
 /// descent each (a random page of the file per candidate: it cost more than the rest of a
 /// selective query).
 ///
-/// A model's set is read with one range scan of its rows on its first query, then kept current
+/// A model's set is read with one index range scan on its first query, then kept current
 /// by this connection's writes of statuses. It is dropped when a transaction of this
 /// connection rolls back, and when another connection (another process) committed to the
 /// file, which the pager's data version tells (`SQLITE_FCNTL_DATA_VERSION`, as

@@ -19,13 +19,8 @@ import Pathbase
 /// b-tree descent without a rowid indirection. `records` is also indexed by timestamp then
 /// path, the order `records(after:)` returns.
 ///
-/// Listing a model's instances reads its range of `current_values` and keeps the status
-/// rows (property 0). Format version 4 had a partial index of the statuses for that; it
-/// cost a page of the WAL at every commit that created an instance (6.13 → 4.99 frames
-/// per one-object commit without it, 4.45 → 3.32 without history), while the range scan
-/// costs the same per instance for small values (186–193 ns against 186–210 ns through
-/// the index, C API, 10^4 instances of six values; large values put fewer instances on a
-/// page), so format 5 drops it. Queries (see ``SQLiteDatabase`` queries):
+/// `current_statuses` is a partial index of the instance statuses (property 0), so listing
+/// a model's instances reads only their statuses. Queries (see ``SQLiteDatabase`` queries):
 /// a value index is a partial index `value_index_M_P` over the current values of one
 /// (model, property), created for a collection's declared indexes and, for models, the
 /// first time a query or an inverse lookup needs one; writes of properties nobody queries
@@ -46,7 +41,7 @@ enum Schema {
 
     /// The storage format this version writes and reads. Raise it for any incompatible
     /// change of tables or value encoding, and migrate older files on open.
-    static let formatVersion = 5
+    static let formatVersion = 4
 
     static let metaTable = "pathbase_meta"
 
@@ -122,6 +117,11 @@ enum Schema {
             // Without history, `records(after:)` and the clock's start read current values by time.
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS current_values_by_time ON current_values(time, counter, replica, model, instance, property)")
         }
+        // Covers what listing reads: (instance, type, value, time, counter, replica).
+        try db.execute(sql: """
+            CREATE INDEX IF NOT EXISTS current_statuses
+            ON current_values(model, instance, type, value, time, counter, replica) WHERE property = \(PropertyKey.instanceId)
+            """)
     }
 
     /// The list members (format version 2 and later).
@@ -142,7 +142,7 @@ enum Schema {
     /// version 2 loses the trigger that kept them; versions up to 3 get their value tables
     /// rebuilt in the (model, instance, property) order, and the value indexes of declared
     /// collection indexes under their new names (models' value indexes come back when
-    /// queries need them); version 4 loses the index of the statuses.
+    /// queries need them).
     static func migrate(_ db: GRDB.Database, from version: Int, keepsHistory: Bool) throws {
         guard version < formatVersion else { return }
         if version < 2 {
@@ -181,7 +181,6 @@ enum Schema {
                 try db.execute(sql: createValueIndexSQL(model: model, property: property))
             }
         }
-        try db.execute(sql: "DROP INDEX IF EXISTS current_statuses")
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
     }
 
