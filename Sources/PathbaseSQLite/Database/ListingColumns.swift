@@ -20,13 +20,14 @@ import Pathbase
 /// change what a transaction sees, and everything is dropped when the transaction ends, when
 /// it or one of its savepoints rolls back, and when this connection changed any row since
 /// the values were read (`sqlite3_total_changes64`); a model must be listed again after
-/// that.
+/// that. A model with more than ``maximumRows`` values is not kept (memory), and a value
+/// whose storage class is not the one its tag writes (a file edited by hand) is read from
+/// the file, as without the columns.
 ///
 /// A query's matches are kept the same way, only their instances: a collection decoding
 /// them says so first (``willRead(_:instances:connection:)``), and each instance is read
-/// with one range scan instead of one b-tree descent per field. A model with more than ``maximumRows`` values is not kept (memory), and a value
-/// whose storage class is not the one its tag writes (a file edited by hand) is read from
-/// the file, as without the columns. Used while holding the database's lock.
+/// with one range scan instead of one b-tree descent per field. Used while holding the
+/// database's lock.
 final class ListingColumns: RowMirror {
 
     /// The most values one kept model may have: about 60 bytes each.
@@ -50,6 +51,12 @@ final class ListingColumns: RowMirror {
         case kept(KeptRows)
         /// Too many values to keep: read them from the file.
         case tooMany
+
+        /// Kept values of some instances only (a query's matches).
+        var keepsSomeInstances: Bool {
+            if case .kept(let rows) = self { return !rows.complete }
+            return false
+        }
     }
 
     /// The listed models; rarely more than one or two, so a list beats a hash table.
@@ -70,9 +77,9 @@ final class ListingColumns: RowMirror {
         dropIfChanged(connection: connection)
         switch models.firstIndex(where: { $0.key == model }) {
         case nil: models.append((model, .listed(instances: instances)))
-        case let index?:
-            // Some instances kept: the whole model is read instead.
-            if case .kept(let rows) = models[index].model, !rows.complete { models[index].model = .listed(instances: instances) }
+        // Some instances kept: the whole model is read instead.
+        case let index? where models[index].model.keepsSomeInstances: models[index].model = .listed(instances: instances)
+        case .some: break
         }
     }
 
@@ -81,11 +88,8 @@ final class ListingColumns: RowMirror {
     func willRead(_ model: ModelKey, instances: [InstanceKey], connection: OpaquePointer) throws(SQLiteDatabaseError) {
         dropIfChanged(connection: connection)
         let index = models.firstIndex(where: { $0.key == model })
-        if let index, case .kept(let rows) = models[index].model, !rows.complete {
-            // Another query's matches: replaced by this one's.
-        } else if index != nil {
-            return
-        }
+        // A listed model answers already; another query's matches are replaced.
+        if let index, !models[index].model.keepsSomeInstances { return }
         guard instances.count <= Self.maximumRows / 8 else { return }
         if instanceStatement == nil {
             instanceStatement = try Statement(
