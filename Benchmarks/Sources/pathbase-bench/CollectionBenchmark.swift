@@ -29,21 +29,26 @@ enum CollectionBenchmark {
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-        func users(_ range: Range<Int>) -> [BenchUser] {
-            range.map { BenchUser(id: $0, name: "user \($0)", category: $0 % 10_000, score: Double($0) / 3) }
-        }
-
         // Each line's set-up runs only when the line does (`PATHBASE_BENCH_ONLY`).
-        let batch = BenchScale.count(10_000, smoke: 20)
-        if BenchScale.runs("collections.save") { try saveLine(batch: batch, path: path, users: users) }
-        if BenchScale.runs("collections.fetch-all") { try fetchAllLine(batch: batch, path: path, users: users) }
-        if BenchScale.runs("collections.indexed-query") { try indexedQueryLine(path: path, users: users) }
-        if BenchScale.runs("collections.growth") { try growthLine(batch: batch, path: path, users: users) }
+        if BenchScale.runs("collections.save") { try saveLine() }
+        if BenchScale.runs("collections.fetch-all") || BenchScale.runs("collections.fetch-id") { try fetchLines() }
+        if BenchScale.runs("collections.indexed-query") { try indexedQueryLine() }
+        if BenchScale.runs("collections.growth") { try growthLine() }
+    }
+
+    /// Structs per batched save and per fetch.
+    private static let batch = BenchScale.count(10_000, smoke: 20)
+
+    private static func path(_ name: String) -> String {
+        directory.appendingPathComponent(name).path
+    }
+
+    private static func users(_ range: Range<Int>) -> [BenchUser] {
+        range.map { BenchUser(id: $0, name: "user \($0)", category: $0 % 10_000, score: Double($0) / 3) }
     }
 
     /// Save 10^4 new structs in one batch, against GRDB inserting the same rows.
-    private static func saveLine(batch: Int, path: (String) -> String, users: (Range<Int>) -> [BenchUser]) throws {
+    private static func saveLine() throws {
         let saving = try SQLiteDatabase(path: path("save.sqlite")).collection(BenchUser.self)
         let grdb = try grdbQueue(path: path("save-grdb.sqlite"))
         var round = 0, grdbRound = 0
@@ -55,11 +60,10 @@ enum CollectionBenchmark {
             let rows = users(grdbRound * batch ..< (grdbRound + 1) * batch)
             must { try grdb.write { db in for row in rows { try row.insert(db) } } }
         })
-
     }
 
-    /// Fetch all 10^4, against GRDB's fetchAll.
-    private static func fetchAllLine(batch: Int, path: (String) -> String, users: (Range<Int>) -> [BenchUser]) throws {
+    /// Fetch all 10^4, against GRDB's fetchAll; then one struct by id.
+    private static func fetchLines() throws {
         let fetching = try SQLiteDatabase(path: path("fetch.sqlite")).collection(BenchUser.self)
         try fetching.save(users(0 ..< batch))
         let grdbFetching = try grdbQueue(path: path("fetch-grdb.sqlite"))
@@ -76,11 +80,10 @@ enum CollectionBenchmark {
         }, baseline: {
             for id in order { must { blackHole(try grdbFetching.read { db in try BenchUser.fetchOne(db, key: id) }) } }
         })
-
     }
 
     /// An indexed equality query on 10^5 rows (10 matches each), against raw SQL with an index.
-    private static func indexedQueryLine(path: (String) -> String, users: (Range<Int>) -> [BenchUser]) throws {
+    private static func indexedQueryLine() throws {
         let queried = try SQLiteDatabase(path: path("query.sqlite")).collection(BenchUser.self, indexes: [\.category])
         let many = users(0 ..< BenchScale.count(100_000, smoke: 200))
         for start in stride(from: 0, to: many.count, by: 10_000) {
@@ -96,7 +99,7 @@ enum CollectionBenchmark {
     }
 
     /// A batched save of 10^4 at 10^6 stored rows, against the same at 10^4.
-    private static func growthLine(batch: Int, path: (String) -> String, users: (Range<Int>) -> [BenchUser]) throws {
+    private static func growthLine() throws {
         let small = try SQLiteDatabase(path: path("growth-small.sqlite")).collection(BenchUser.self)
         try small.save(users(0 ..< batch))
         let large = try SQLiteDatabase(path: path("growth-large.sqlite")).collection(BenchUser.self)

@@ -66,13 +66,20 @@ extension CodableCollection {
         try checkCatalog()
         if let problem = query.problem { throw problem }
         return try database.inReadIfSupported {
-            if query.filter.residual == nil, let pushdown = database.queryPushdown, let ids = pushdown.instanceIds(
-                of: layout.model, where: query.filter.pushed?.stored(in: layout), sortedBy: nil, offset: 0, limit: nil
-            ) {
-                return ids
+            if query.filter.residual == nil, let found = pushedIds(of: query, sortedBy: nil, offset: 0, limit: nil) {
+                return found.ids
             }
             return try readMatches(of: query, paged: false).map { $0.instance }
         }
+    }
+
+    /// The ids the database finds for a query's filter in its own query language (SQL),
+    /// with the database that found them; `nil` when it can't run the filter.
+    private func pushedIds(of query: CollectionQuery<Element>, sortedBy sort: StoredSort?, offset: Int, limit: Int?) -> (pushdown: any QueryPushdownDatabase, ids: [InstanceKey])? {
+        guard let pushdown = database.queryPushdown, let ids = pushdown.instanceIds(
+            of: layout.model, where: query.filter.pushed?.stored(in: layout), sortedBy: sort, offset: offset, limit: limit
+        ) else { return nil }
+        return (pushdown, ids)
     }
 
     /// The query's matches in order; the whole list or one page. `remembering`: the structs
@@ -98,12 +105,8 @@ extension CodableCollection {
         } : nil
         let sortRunsInDatabase = query.sort.isEmpty || storedSort != nil
         let pageRunsInDatabase = paged && sortRunsInDatabase && query.filter.residual == nil
-        if let pushdown = database.queryPushdown, let ids = pushdown.instanceIds(
-            of: layout.model,
-            where: query.filter.pushed?.stored(in: layout),
-            sortedBy: storedSort,
-            offset: pageRunsInDatabase ? query.offset : 0,
-            limit: pageRunsInDatabase ? query.limit : nil
+        if let (pushdown, ids) = pushedIds(
+            of: query, sortedBy: storedSort, offset: pageRunsInDatabase ? query.offset : 0, limit: pageRunsInDatabase ? query.limit : nil
         ) {
             snapshots.expect(ids.count)
             pushdown.willReadCurrentValues(of: layout.model, instances: ids)

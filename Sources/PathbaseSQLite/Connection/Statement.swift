@@ -75,6 +75,17 @@ struct Statement {
         sqlite3_step(handle)
     }
 
+    /// Runs one step of a statement that returns rows: whether a row is there. Throws the
+    /// error of a failed step, with its connection's message.
+    @inline(__always)
+    func hasRow() throws(SQLiteDatabaseError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw .sqlite(code: code, message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
+        }
+    }
+
     /// Readies the statement for its next use and ends its read, if any.
     @inline(__always)
     func reset() {

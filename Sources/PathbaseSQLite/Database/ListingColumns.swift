@@ -90,7 +90,6 @@ final class ListingColumns: RowMirror {
         let index = models.firstIndex(where: { $0.key == model })
         // A listed model answers already; another query's matches are replaced.
         if let index, !models[index].model.keepsSomeInstances { return }
-        guard instances.count <= Self.maximumRows / 8 else { return }
         if instanceStatement == nil {
             instanceStatement = try Statement(
                 sql: "SELECT instance, type, value, property FROM current_values WHERE model = ?1 AND instance = ?2",
@@ -108,7 +107,9 @@ final class ListingColumns: RowMirror {
             previous = instance
             read.bind(instance, at: 2)
             defer { read.reset() }
-            while try step(read, connection: connection) {
+            while try read.hasRow() {
+                // Too many to keep: read from the file, as a listing of too many.
+                guard rows.count < Self.maximumRows else { return }
                 rows.append(instance: instance, property: PropertyKey(truncatingIfNeeded: read.int64(at: 3)), value: KeptValue(read))
             }
         }
@@ -174,7 +175,7 @@ final class ListingColumns: RowMirror {
         defer { scan.reset() }
         scan.bind(model, at: 1)
         let rows = KeptRows(expectedInstances: instances, complete: true)
-        while try step(scan, connection: connection) {
+        while try scan.hasRow() {
             guard rows.count < Self.maximumRows else { return nil }
             // `nil` (kept as such) marks a value to read from the file.
             rows.append(
@@ -184,15 +185,6 @@ final class ListingColumns: RowMirror {
             )
         }
         return rows
-    }
-
-    /// Steps a statement of rows (instance, type, value, property): whether a row is there.
-    private func step(_ statement: Statement, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Bool {
-        switch statement.step() {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        case let code: throw .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)))
-        }
     }
 }
 

@@ -156,11 +156,7 @@ extension SQLiteDatabase {
     /// Throws the error of a failed step, or returns whether a row is there.
     @inline(__always)
     func hasRow(_ statement: Statement) throws(SQLiteDatabaseError) -> Bool {
-        switch statement.step() {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        case let code: throw error(code)
-        }
+        try statement.hasRow()
     }
 
     /// The current value at a path with its timestamp; `nil` if none is stored or it is

@@ -36,15 +36,11 @@ final class ActiveInstances: RowMirror {
         defer { scan.reset() }
         scan.bind(model, at: 1)
         var set = Set<InstanceKey>()
-        while true {
-            switch scan.step() {
-            case SQLITE_ROW: set.insert(InstanceKey(truncatingIfNeeded: scan.int64(at: 0)))
-            case SQLITE_DONE:
-                sets[model] = set
-                return set
-            case let code: throw .sqlite(code: code, message: String(cString: sqlite3_errmsg(connection)))
-            }
+        while try scan.hasRow() {
+            set.insert(InstanceKey(truncatingIfNeeded: scan.int64(at: 0)))
         }
+        sets[model] = set
+        return set
     }
 
     /// A status became current through this connection.
