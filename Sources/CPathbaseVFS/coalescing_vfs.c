@@ -388,9 +388,11 @@ static int registerVFS(void) {
 
 static pthread_mutex_t opening = PTHREAD_MUTEX_INITIALIZER;
 
-int pathbase_vfs_begin_opening(void) {
+int pathbase_vfs_begin_opening(int coalescing) {
     pthread_mutex_lock(&opening);
-    if (registerVFS() != SQLITE_OK) return 0;
+    // Without coalescing (a read-only file), the lock alone: no other opening can make the
+    // coalescing VFS the default meanwhile.
+    if (!coalescing || registerVFS() != SQLITE_OK) return 0;
     // An app that made another VFS the default (encryption, say) keeps it.
     if (sqlite3_vfs_find(NULL) != wrapped) return 0;
     return sqlite3_vfs_register(&coalescingVFS, 1) == SQLITE_OK;

@@ -4,12 +4,12 @@
 /// The name of the write-coalescing VFS (see coalescing_vfs.c).
 #define PATHBASE_VFS_NAME "pathbase-coalescing"
 
-/// Registers the write-coalescing VFS over the current default VFS (once per process) and
-/// makes it the default until `pathbase_vfs_end_opening`, so that a connection opened
-/// meanwhile by code that names no VFS (GRDB) uses it; returns whether it did (not when the
-/// app made another VFS the default). Openings in between are serialized: always call
-/// `pathbase_vfs_end_opening` with the result.
-int pathbase_vfs_begin_opening(void);
+/// Serializes openings; with `coalescing`, also registers the write-coalescing VFS over the
+/// current default VFS (once per process) and makes it the default until
+/// `pathbase_vfs_end_opening`, so that a connection opened meanwhile by code that names no
+/// VFS (GRDB) uses it. Returns whether it did (not without `coalescing`, nor when the app
+/// made another VFS the default). Always call `pathbase_vfs_end_opening` with the result.
+int pathbase_vfs_begin_opening(int coalescing);
 
 /// Gives the default back to the VFS the write-coalescing one wraps.
 void pathbase_vfs_end_opening(int began);

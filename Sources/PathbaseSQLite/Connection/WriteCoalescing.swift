@@ -10,12 +10,14 @@ import GRDBSQLite
 /// A connection keeps the VFS it was opened with, and so does every file it opens later
 /// (its WAL). An app that made another VFS the default keeps it; files opened meanwhile by
 /// other code on other threads get the coalescing VFS, which is transparent for them.
+/// Pathbase's own read-only openings take the same lock without the switch, so they never
+/// get it by chance.
 enum WriteCoalescing {
 
-    /// Runs `open` with the coalescing VFS as the default when `enabled`.
+    /// Runs `open` with the coalescing VFS as the default when `enabled`, with the default
+    /// VFS otherwise; one opening at a time either way.
     static func opening<T>(enabled: Bool, _ open: () throws -> T) rethrows -> T {
-        guard enabled else { return try open() }
-        let began = pathbase_vfs_begin_opening()
+        let began = pathbase_vfs_begin_opening(enabled ? 1 : 0)
         defer { pathbase_vfs_end_opening(began) }
         return try open()
     }
