@@ -8,7 +8,8 @@ extension CodableCollection {
     ///
     /// On `SQLiteDatabase` (and wrappers of it) conditions on fields of ``QueryableValue``
     /// types, a single sort on such a field, and the paging run in SQL; the rest runs on the
-    /// structs. Other databases evaluate everything on the structs. Results are the same.
+    /// structs. Other databases test those conditions on the stored values and the rest on
+    /// the structs. Results are the same; only the structs included are decoded.
     public func fetch(where filter: CollectionFilter<Element>, sortedBy sort: [CollectionSort<Element>] = [], offset: Int = 0, limit: Int? = nil) throws -> [Element] {
         try fetch(CollectionQuery(where: filter, sortedBy: sort, offset: offset, limit: limit))
     }
@@ -59,18 +60,26 @@ extension CodableCollection {
         try delete(instances: matchingInstances(of: CollectionQuery(where: filter)))
     }
 
-    /// The instances a query's filter includes. When the database runs the whole filter
-    /// (SQL), its ids are the answer and no struct is decoded: counting 10^5 matches
+    /// The instances a query's filter includes. When the whole filter runs on stored values
+    /// (in SQL, or on each instance's values), no struct is decoded: counting 10^5 matches
     /// decoded 10^5 structs.
     private func matchingInstances(of query: CollectionQuery<Element>) throws -> [InstanceKey] {
         try checkCatalog()
         if let problem = query.problem { throw problem }
         return try database.inReadIfSupported {
-            if query.filter.residual == nil, let found = pushedIds(of: query, sortedBy: nil, offset: 0, limit: nil) {
-                return found.ids
+            guard query.filter.residual == nil else {
+                return try readMatches(of: query, paged: false).map { $0.instance }
             }
-            return try readMatches(of: query, paged: false).map { $0.instance }
+            return pushedIds(of: query, sortedBy: nil, offset: 0, limit: nil)?.ids ?? storedMatches(of: query.filter)
         }
+    }
+
+    /// The active instances whose stored values meet the filter's part that databases run,
+    /// tested here for a database that can't run it itself; in ascending order.
+    private func storedMatches(of filter: CollectionFilter<Element>) -> [InstanceKey] {
+        let instances = layout.activeInstances(in: database)
+        guard let pushed = filter.pushed else { return instances }
+        return instances.filter { pushed.holds(for: $0, in: layout, database: database) }
     }
 
     /// The ids the database finds for a query's filter in its own query language (SQL),
@@ -115,10 +124,10 @@ extension CodableCollection {
             if !sortRunsInDatabase { matches.sort(by: query.precedes) }
             return paged && !pageRunsInDatabase ? query.page(of: matches) : matches
         }
-        let instances = layout.activeInstances(in: database)
+        let instances = storedMatches(of: query.filter)
         snapshots.expect(instances.count)
         var matches = try instances.map { try decode($0) }
-            .filter { query.filter.evaluate($0.element) }
+        if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
         matches.sort(by: query.precedes)
         return paged ? query.page(of: matches) : matches
     }

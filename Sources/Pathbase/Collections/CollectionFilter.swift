@@ -237,14 +237,19 @@ struct FieldCondition {
     /// The condition on the collection's property; a struct without a value of the type
     /// reads the declared default, or `nil`.
     func stored(in layout: CollectionLayout) -> StoredCondition {
-        let matchesDefault = layout.defaults[key].map { test($0) } ?? matchesNil
-        return StoredCondition(
+        StoredCondition(
             property: layout.property(forKey: key),
             valueType: valueType,
             operation: operation,
             operands: operands,
             matchesNil: matchesNil,
-            matchesDefault: matchesDefault
+            matchesDefault: matchesDefault(in: layout)
         )
+    }
+
+    /// What the condition gives for a struct without a value of the type: the test of the
+    /// declared default, else of `nil`.
+    func matchesDefault(in layout: CollectionLayout) -> Bool {
+        layout.defaults[key].map { test($0) } ?? matchesNil
     }
 }
