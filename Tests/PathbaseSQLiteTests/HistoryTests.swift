@@ -26,6 +26,27 @@ struct HistoryTests {
         #expect(instances(at: nil) == [1: .deleted, 2: .created, 3: .created])
     }
 
+    @Test("all(model:at:) takes each instance's newest status at the timestamp, whatever order its records arrived in")
+    func statusesAtTimeFromLateRecords() throws {
+        let database = try SQLiteDatabase()
+        let t1 = Timestamp(time: 100, counter: 0, replica: 1)
+        let t2 = Timestamp(time: 200, counter: 0, replica: 2)
+        let t3 = Timestamp(time: 300, counter: 0, replica: 1)
+        // Instance 1: deleted at t3 arrives before its creation at t1; instance 2 only at t2,
+        // with values of its own that are no statuses.
+        database.set(InstanceStatus.deleted, for: .status(model: 9, instance: 1), timestamp: t3)
+        database.set(InstanceStatus.created, for: .status(model: 9, instance: 1), timestamp: t1)
+        database.set(InstanceStatus.created, for: .status(model: 9, instance: 2), timestamp: t2)
+        database.set("title", for: Path(model: 9, instance: 2, property: 1), timestamp: t1)
+        func instances(at timestamp: Timestamp) -> [InstanceKey: InstanceStatus] {
+            Dictionary(uniqueKeysWithValues: database.all(model: 9, at: timestamp) { ($0, $1) })
+        }
+        #expect(instances(at: Timestamp(time: 99)).isEmpty)
+        #expect(instances(at: t1) == [1: .created])
+        #expect(instances(at: t2) == [1: .created, 2: .created])
+        #expect(instances(at: t3) == [1: .deleted, 2: .created])
+    }
+
     @Test("get(_:at:) finds the newest record at or before a timestamp")
     func valuesAtTime() throws {
         let database = try SQLiteDatabase()

@@ -83,6 +83,8 @@ enum SQLiteBenchmark {
             blackHole(raw.createdInstances(model: 1))
         })
 
+        try allAtDateLine()
+
         try ObjectBenchmark.run()
 
         // Per-operation cost from 10^4 to 10^6 instances. One operation is one instance
@@ -126,6 +128,29 @@ enum SQLiteBenchmark {
                 blackHole(total)
             })
         }
+    }
+
+    /// A model listed at a date in a file whose instances have 30 versions of each property,
+    /// against the same listing where they have one: near 1.0 when the listing reads each
+    /// instance's statuses and not the rest of its history (it read all of it before).
+    private static func allAtDateLine() throws {
+        guard BenchScale.runs("sqlite.all-at-date") else { return }
+        let count = BenchScale.count(10_000, smoke: 50)
+        let names = benchNames(count)
+        func file(_ name: String, versions: Int) throws -> SQLiteDatabase {
+            let database = try freshDatabase(name)
+            let workload = ModelWorkload(database: database, count: count, names: names)
+            try database.batch { workload.create() }
+            for _ in 1 ..< versions { try database.batch { workload.set() } }
+            return database
+        }
+        let deep = try file("history-deep", versions: 30)
+        let shallow = try file("history-shallow", versions: 1)
+        let now = Timestamp(latestAt: Date())
+        func list(_ database: SQLiteDatabase) {
+            blackHole(database.all(model: 1, at: now) { instance, status in status == .created ? instance : nil })
+        }
+        compare("sqlite.all-at-date.30-versions", operations: count, rounds: 5, { list(deep) }, baseline: { list(shallow) })
     }
 
     static func path(_ name: String) -> String {

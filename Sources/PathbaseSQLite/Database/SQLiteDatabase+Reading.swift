@@ -220,19 +220,21 @@ extension SQLiteDatabase {
         let handle = try openHandle()
         var statuses: [(InstanceKey, InstanceStatus)] = []
         if let timestamp, keepsHistory {
-            // Rows come by instance, then time: the last row of each instance is its
-            // status at `timestamp`. A stored `.notCreated` (written by undo) means no status.
+            // Rows come by instance: the newest row of each instance is its status at
+            // `timestamp`. A stored `.notCreated` (written by undo) means no status.
             let statement = statements.selectStatusRecordsAt
             statement.bind(model, at: 1)
             statement.bind(timestamp, at: 2)
             defer { statement.reset() }
-            var last: (instance: InstanceKey, status: InstanceStatus?)?
+            var last: (instance: InstanceKey, timestamp: Timestamp, status: InstanceStatus?)?
             while try hasRow(statement) {
                 let instance = Int(statement.int64(at: 0))
+                let written = statement.timestamp(at: 3)
+                if let last, last.instance == instance, last.timestamp > written { continue }
                 if let last, last.instance != instance, let status = last.status, status != .notCreated {
                     statuses.append((last.instance, status))
                 }
-                last = (instance, try codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2))
+                last = (instance, written, try codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2))
             }
             if let last, let status = last.status, status != .notCreated {
                 statuses.append((last.instance, status))

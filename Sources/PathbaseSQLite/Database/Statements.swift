@@ -37,7 +37,11 @@ struct Statements {
     let selectCurrentStatuses: Statement
 
     /// (?1 model, ?2 time, ?3 counter, ?4 replica) → every status record up to the
-    /// timestamp, by instance then time: (instance, type, value, time, counter, replica).
+    /// timestamp, by instance: (instance, type, value, time, counter, replica).
+    ///
+    /// It starts from the current statuses (every instance that ever had one) and seeks
+    /// each one's status records; a range of the model's records read its whole history,
+    /// every property's, and sorted it.
     let selectStatusRecordsAt: Statement
 
     /// (?1 time, ?2 counter, ?3 replica, ?4 limit) → records after the timestamp, oldest
@@ -109,11 +113,14 @@ struct Statements {
             SELECT instance, type, value, time, counter, replica FROM current_values
             WHERE model = ?1 AND property = 0
             """)
+        // CROSS JOIN keeps the statuses outside: the planner put the model's records there.
         selectStatusRecordsAt = try make("""
-            SELECT instance, type, value, time, counter, replica FROM records
-            WHERE model = ?1 AND property = 0
-                AND time <= ?2 AND (time, counter, replica) <= (?2, ?3, ?4)
-            ORDER BY instance, time, counter, replica
+            SELECT r.instance, r.type, r.value, r.time, r.counter, r.replica
+            FROM current_values s CROSS JOIN records r
+            WHERE s.model = ?1 AND s.property = 0
+                AND r.model = ?1 AND r.instance = s.instance AND r.property = 0
+                AND r.time <= ?2 AND (r.time, r.counter, r.replica) <= (?2, ?3, ?4)
+            ORDER BY s.instance
             """)
         selectRecordsAfter = try make("""
             SELECT model, property, instance, time, counter, replica, type, value FROM records
