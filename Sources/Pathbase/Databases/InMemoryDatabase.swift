@@ -61,7 +61,7 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
                 if status != .notCreated { statuses.append((instance, status)) }
             }
         }
-        return statuses.compactMap { predicate($0.0, $0.1) }
+        return listing(statuses, predicate)
     }
 
     /// The number of value slots held in all columns, used or free: stays put while a path

@@ -86,7 +86,7 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
                     .flatMap { $0 == .notCreated ? nil : (instance, $0) }
             }
         }
-        return statuses.compactMap { predicate($0.0, $0.1) }
+        return listing(statuses, predicate)
     }
 
     public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {

@@ -55,7 +55,7 @@ extension SQLiteDatabase {
         let statuses: [(InstanceKey, InstanceStatus)] = reporting([]) { () throws(SQLiteDatabaseError) in
             try readStatuses(model: model, at: timestamp)
         }
-        return statuses.compactMap { predicate($0.0, $0.1) }
+        return listing(statuses, predicate)
     }
 
     /// The records written after `timestamp` (all when `nil`), oldest first, at most `limit`.
