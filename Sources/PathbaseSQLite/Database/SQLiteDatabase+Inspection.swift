@@ -101,7 +101,7 @@ extension SQLiteDatabase {
             defer { statement.finalize() }
             bind(statement)
             var rows: [Row] = []
-            while try hasRow(statement) {
+            while try statement.hasRow() {
                 rows.append(try row(statement))
             }
             return rows

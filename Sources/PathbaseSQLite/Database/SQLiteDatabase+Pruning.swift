@@ -58,7 +58,7 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
     func readPrunedBefore(_ handle: OpaquePointer) throws(SQLiteDatabaseError) -> Timestamp? {
         let select = try Statement(sql: "SELECT value FROM pathbase_meta WHERE key = 'prunedBefore'", connection: handle)
         defer { select.finalize() }
-        guard try hasRow(select) else { return nil }
+        guard try select.hasRow() else { return nil }
         let parts = select.string(at: 0).split(separator: ":")
         guard parts.count == 3, let time = Int64(parts[0]), let counter = UInt32(parts[1]), let replica = UInt32(parts[2]) else {
             throw .corrupt(path: path ?? ":memory:", reason: "the stored history start '\(select.string(at: 0))' is not a timestamp")

@@ -113,7 +113,7 @@ extension SQLiteDatabase {
             guard keepsHistory else {
                 let statement = statements.selectNewestCurrent
                 defer { statement.reset() }
-                return try hasRow(statement) ? statement.timestamp(at: 0) : nil
+                return try statement.hasRow() ? statement.timestamp(at: 0) : nil
             }
             return try readPrunedBefore(handle)
         }
@@ -153,12 +153,6 @@ extension SQLiteDatabase {
         }
     }
 
-    /// Throws the error of a failed step, or returns whether a row is there.
-    @inline(__always)
-    func hasRow(_ statement: Statement) throws(SQLiteDatabaseError) -> Bool {
-        try statement.hasRow()
-    }
-
     /// The current value at a path with its timestamp; `nil` if none is stored or it is
     /// not a `Value`.
     func readCurrent<Value: DatabaseValue>(_ path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
@@ -195,7 +189,7 @@ extension SQLiteDatabase {
         let statement = statements.selectCurrent
         statement.bindPath(path)
         defer { statement.reset() }
-        guard try hasRow(statement) else { return nil }
+        guard try statement.hasRow() else { return nil }
         return try body(statement)
     }
 
@@ -211,7 +205,7 @@ extension SQLiteDatabase {
         statement.bindPath(path)
         statement.bind(timestamp, at: 4)
         defer { statement.reset() }
-        guard try hasRow(statement),
+        guard try statement.hasRow(),
               let value = try codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
         return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
     }
@@ -227,24 +221,23 @@ extension SQLiteDatabase {
             statement.bind(timestamp, at: 2)
             defer { statement.reset() }
             var last: (instance: InstanceKey, timestamp: Timestamp, status: InstanceStatus?)?
-            while try hasRow(statement) {
+            func keepLast() {
+                if let last, let status = last.status, status != .notCreated { statuses.append((last.instance, status)) }
+            }
+            while try statement.hasRow() {
                 let instance = Int(statement.int64(at: 0))
                 let written = statement.timestamp(at: 3)
                 if let last, last.instance == instance, last.timestamp > written { continue }
-                if let last, last.instance != instance, let status = last.status, status != .notCreated {
-                    statuses.append((last.instance, status))
-                }
+                if last?.instance != instance { keepLast() }
                 last = (instance, written, try codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2))
             }
-            if let last, let status = last.status, status != .notCreated {
-                statuses.append((last.instance, status))
-            }
+            keepLast()
             return statuses
         }
         let statement = statements.selectCurrentStatuses
         statement.bind(model, at: 1)
         defer { statement.reset() }
-        while try hasRow(statement) {
+        while try statement.hasRow() {
             if let timestamp, statement.timestamp(at: 3) > timestamp { continue }
             // A stored `.notCreated` (written by undo) means the same as no status.
             if let status = try codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2), status != .notCreated {
@@ -272,7 +265,7 @@ extension SQLiteDatabase {
         statement.bind(limit.map { Int64(max(0, $0)) } ?? -1, at: 4)
         defer { statement.reset() }
         var records: [Record] = []
-        while try hasRow(statement) {
+        while try statement.hasRow() {
             let path = Path(
                 model: Int(statement.int64(at: 0)),
                 instance: Int(statement.int64(at: 2)),
@@ -289,7 +282,7 @@ extension SQLiteDatabase {
         statement.bindPath(path)
         defer { statement.reset() }
         var records: [Record] = []
-        while try hasRow(statement) {
+        while try statement.hasRow() {
             records.append(Record(path: path, timestamp: statement.timestamp(at: 2), value: try codec.anyValue(from: statement, tag: 0, value: 1)))
         }
         return records
@@ -301,7 +294,7 @@ extension SQLiteDatabase {
         statement.bindPath(path)
         defer { statement.reset() }
         var values: [Timestamped<Value>] = []
-        while try hasRow(statement) {
+        while try statement.hasRow() {
             if let value = try codec.decode(type, from: statement, tag: 0, value: 1) {
                 values.append(Timestamped(value: value, timestamp: statement.timestamp(at: 2)))
             }
