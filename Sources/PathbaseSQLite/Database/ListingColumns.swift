@@ -110,7 +110,7 @@ final class ListingColumns: RowMirror {
             while try read.hasRow() {
                 // Too many to keep: read from the file, as a listing of too many.
                 guard rows.count < Self.maximumRows else { return }
-                rows.append(instance: instance, property: PropertyKey(truncatingIfNeeded: read.int64(at: 3)), value: KeptValue(read))
+                rows.append(instance: instance, row: read)
             }
         }
         if let index {
@@ -177,12 +177,7 @@ final class ListingColumns: RowMirror {
         let rows = KeptRows(expectedInstances: instances, complete: true)
         while try scan.hasRow() {
             guard rows.count < Self.maximumRows else { return nil }
-            // `nil` (kept as such) marks a value to read from the file.
-            rows.append(
-                instance: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)),
-                property: PropertyKey(truncatingIfNeeded: scan.int64(at: 3)),
-                value: KeptValue(scan)
-            )
+            rows.append(instance: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)), row: scan)
         }
         return rows
     }
@@ -190,6 +185,11 @@ final class ListingColumns: RowMirror {
 
 /// One model's current values in primary key order (instance, then property), with where
 /// the last read found its instance: all of them (`complete`), or those of some instances.
+///
+/// Plain data only: each value is a fixed-size ``KeptSlot``, and the bytes of texts and
+/// blobs are copied into one buffer. Keeping a `String` or `Data` per value cost an
+/// allocation per value when scanning and, freeing them through generic value witnesses,
+/// a fifth of a collection's `fetch()` when the transaction ended.
 private final class KeptRows {
     /// Whether every instance of the model is here: an instance that isn't has no values.
     /// Otherwise its values are read from the file.
@@ -198,7 +198,11 @@ private final class KeptRows {
     // Unchecked exclusivity as in ``ListingColumns``.
     @exclusivity(unchecked) private var instances: [(instance: InstanceKey, firstRow: Int)] = []
     @exclusivity(unchecked) private var properties: [PropertyKey] = []
-    @exclusivity(unchecked) private var values: [KeptValue?] = []
+    @exclusivity(unchecked) private var slots: [KeptSlot] = []
+    /// The bytes of the kept texts and blobs; grown while rows are added, never after.
+    private var bytes: UnsafeMutableRawPointer?
+    private var byteCount = 0
+    private var byteCapacity = 0
     /// The index in ``instances`` of the last read's instance.
     @exclusivity(unchecked) private var cursor = 0
 
@@ -206,24 +210,67 @@ private final class KeptRows {
         self.complete = complete
         instances.reserveCapacity(expectedInstances)
         properties.reserveCapacity(expectedInstances * 6)
-        values.reserveCapacity(expectedInstances * 6)
+        slots.reserveCapacity(expectedInstances * 6)
     }
 
-    var count: Int { values.count }
+    deinit {
+        bytes?.deallocate()
+    }
 
-    /// Adds a row; rows come in primary key order.
-    func append(instance: InstanceKey, property: PropertyKey, value: KeptValue?) {
-        if instances.last?.instance != instance { instances.append((instance, values.count)) }
-        properties.append(property)
-        values.append(value)
+    var count: Int { slots.count }
+
+    /// Adds the current row of `row` (instance, type, value, property); rows come in
+    /// primary key order.
+    func append(instance: InstanceKey, row: Statement) {
+        if instances.last?.instance != instance { instances.append((instance, slots.count)) }
+        properties.append(PropertyKey(truncatingIfNeeded: row.int64(at: 3)))
+        slots.append(slot(of: row))
+    }
+
+    /// The slot of a row's value; ``KeptSlot/unkept`` if its storage class is not the one
+    /// its tag writes (a file edited by hand): such a value is read from the file.
+    private func slot(of row: Statement) -> KeptSlot {
+        let tag = row.int64(at: 1)
+        let storageClass = sqlite3_column_type(row.handle, 2)
+        guard storageClass == KeptSlot.storageClass(ofTag: tag) || (storageClass == SQLITE_NULL && KeptSlot.mayBeNull(tag: tag)) else {
+            return .unkept
+        }
+        switch storageClass {
+        case SQLITE_INTEGER: return KeptSlot(tag: tag, storageClass: storageClass, payload: row.int64(at: 2), length: 0)
+        case SQLITE_FLOAT: return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(bitPattern: row.double(at: 2).bitPattern), length: 0)
+        case SQLITE_TEXT, SQLITE_BLOB:
+            let start = byteCount
+            row.withBytes(at: 2) { copy($0) }
+            return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(start), length: byteCount - start)
+        default: return KeptSlot(tag: tag, storageClass: SQLITE_NULL, payload: 0, length: 0)
+        }
+    }
+
+    private func copy(_ source: UnsafeRawBufferPointer) {
+        guard let base = source.baseAddress, !source.isEmpty else { return }
+        if byteCount + source.count > byteCapacity {
+            let capacity = max(4096, byteCapacity * 2, byteCount + source.count)
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
+            if let bytes {
+                grown.copyMemory(from: bytes, byteCount: byteCount)
+                bytes.deallocate()
+            }
+            bytes = grown
+            byteCapacity = capacity
+        }
+        bytes?.advanced(by: byteCount).copyMemory(from: base, byteCount: source.count)
+        byteCount += source.count
     }
 
     func value(instance: InstanceKey, property: PropertyKey) -> ListingColumns.Lookup {
         guard let found = position(of: instance) else { return complete ? .absent : .notKept }
         cursor = found
-        let end = found + 1 < instances.count ? instances[found + 1].firstRow : values.count
+        let end = found + 1 < instances.count ? instances[found + 1].firstRow : slots.count
         for row in instances[found].firstRow ..< end where properties[row] == property {
-            return values[row].map { .kept($0) } ?? .notKept
+            let slot = slots[row]
+            guard slot.storageClass != KeptSlot.unkept.storageClass else { return .notKept }
+            let kept = slot.length > 0 ? bytes.map { UnsafeRawBufferPointer(start: $0.advanced(by: Int(slot.payload)), count: slot.length) } : nil
+            return .kept(KeptValue(slot: slot, bytes: kept ?? UnsafeRawBufferPointer(start: nil, count: 0)))
         }
         return .absent
     }
@@ -242,36 +289,19 @@ private final class KeptRows {
     }
 }
 
-/// A current value kept in memory: its tag in column 0 and its value in column 1, read
-/// exactly as SQLite reads a row of `current_values`. Without its timestamp: listings read
-/// values, and a timestamped read goes to the file.
-struct KeptValue: ValueColumns {
-
-    static let tagColumn: Int32 = 0
-    static let valueColumn: Int32 = 1
-
+/// A kept value as plain data: its tag, SQLite storage class, and the integer, the bits of
+/// the real, or where its bytes are in ``KeptRows``'s buffer.
+private struct KeptSlot {
     let tag: Int64
-    let value: StoredValue
+    let storageClass: Int32
+    let payload: Int64
+    let length: Int
 
-    /// The value of a row (instance, type, value, property); `nil` if its
-    /// storage class is not the one its tag writes.
-    init?(_ row: Statement) {
-        tag = row.int64(at: 1)
-        let storageClass = sqlite3_column_type(row.handle, 2)
-        guard storageClass == Self.storageClass(ofTag: tag) || (storageClass == SQLITE_NULL && Self.mayBeNull(tag: tag)) else {
-            return nil
-        }
-        switch storageClass {
-        case SQLITE_INTEGER: value = .integer(row.int64(at: 2))
-        case SQLITE_FLOAT: value = .real(row.double(at: 2))
-        case SQLITE_TEXT: value = .text(row.string(at: 2))
-        case SQLITE_BLOB: value = .blob(row.data(at: 2))
-        default: value = .null
-        }
-    }
+    /// A value to read from the file.
+    static let unkept = KeptSlot(tag: 0, storageClass: 0, payload: 0, length: 0)
 
     /// The storage class a value of this tag is written as.
-    private static func storageClass(ofTag tag: Int64) -> Int32 {
+    static func storageClass(ofTag tag: Int64) -> Int32 {
         if tag >= ValueTag.codableBase { return SQLITE_BLOB }
         switch ValueTag(rawValue: tag) {
         case .null, nil: return SQLITE_NULL
@@ -283,40 +313,54 @@ struct KeptValue: ValueColumns {
     }
 
     /// Floating point NaN is stored as NULL.
-    private static func mayBeNull(tag: Int64) -> Bool {
+    static func mayBeNull(tag: Int64) -> Bool {
         tag == ValueTag.double.rawValue || tag == ValueTag.float.rawValue || tag == ValueTag.date.rawValue
+    }
+}
+
+/// A current value kept in memory, read as SQLite reads a row of `current_values`: its tag
+/// in column 0 and its value in column 1. Like a statement's row, its bytes are valid only
+/// until the kept rows change (this connection writes, or the transaction ends): read at
+/// once. Without its timestamp: listings read values, and a timestamped read goes to the
+/// file.
+struct KeptValue: ValueColumns {
+
+    static let tagColumn: Int32 = 0
+    static let valueColumn: Int32 = 1
+
+    private let slot: KeptSlot
+    private let bytes: UnsafeRawBufferPointer
+
+    fileprivate init(slot: KeptSlot, bytes: UnsafeRawBufferPointer) {
+        self.slot = slot
+        self.bytes = bytes
     }
 
     // MARK: ValueColumns, with SQLite's conversions of the storage classes kept here
 
     func int64(at column: Int32) -> Int64 {
-        guard column == Self.valueColumn else { return tag }
-        if case .integer(let integer) = value { return integer }
-        return 0
+        guard column == Self.valueColumn else { return slot.tag }
+        return slot.storageClass == SQLITE_INTEGER ? slot.payload : 0
     }
 
     func double(at column: Int32) -> Double {
-        if case .real(let real) = value { return real }
-        return 0
+        slot.storageClass == SQLITE_FLOAT ? Double(bitPattern: UInt64(bitPattern: slot.payload)) : 0
     }
 
     func isNull(at column: Int32) -> Bool {
-        if case .null = value { return true }
-        return false
+        slot.storageClass == SQLITE_NULL
     }
 
     func string(at column: Int32) -> String {
-        if case .text(let text) = value { return text }
-        return ""
+        slot.storageClass == SQLITE_TEXT ? String(decoding: bytes, as: UTF8.self) : ""
     }
 
     func data(at column: Int32) -> Data {
-        if case .blob(let bytes) = value { return bytes }
-        return Data()
+        guard slot.storageClass == SQLITE_BLOB, let base = bytes.baseAddress else { return Data() }
+        return Data(bytes: base, count: bytes.count)
     }
 
     func withBytes<Result>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        guard case .blob(let bytes) = value, !bytes.isEmpty else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        return try bytes.withUnsafeBytes(body)
+        try body(slot.storageClass == SQLITE_BLOB ? bytes : UnsafeRawBufferPointer(start: nil, count: 0))
     }
 }
