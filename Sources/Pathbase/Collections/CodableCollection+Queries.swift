@@ -64,9 +64,9 @@ extension CodableCollection {
     /// (in SQL, or on each instance's values), no struct is decoded: counting 10^5 matches
     /// decoded 10^5 structs.
     private func matchingInstances(of query: CollectionQuery<Element>) throws -> [InstanceKey] {
-        try checkCatalog()
         if let problem = query.problem { throw problem }
         return try database.inReadIfSupported {
+            try checkCatalog()
             guard query.filter.residual == nil else {
                 return try readMatches(of: query, paged: false).map { $0.instance }
             }
@@ -94,9 +94,11 @@ extension CodableCollection {
     /// The query's matches in order; the whole list or one page. `remembering`: the structs
     /// go to the app, their fields become the bases of their next saves.
     func matches(of query: CollectionQuery<Element>, paged: Bool, remembering: Bool) throws -> [CollectionMatch<Element>] {
-        try checkCatalog()
         let mark = database.currentRollbackMark
-        let matches = try database.inReadIfSupported { try readMatches(of: query, paged: paged) }
+        let matches = try database.inReadIfSupported {
+            try checkCatalog()
+            return try readMatches(of: query, paged: paged)
+        }
         if remembering { remember(matches, seenAt: mark) }
         return matches
     }
