@@ -141,7 +141,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         // The batch committed, or joined an enclosing one that may still roll back: then
         // the bases hold only until the database takes writes back.
         let seen = inside.map { RollbackMark(mayRollBack: outer?.mayRollBack ?? false, rollbacks: $0.rollbacks) }
-        for (instance, fields) in stored { snapshots.remember(fields, for: instance, seenAt: seen) }
+        snapshots.remember(stored, seenAt: seen)
         try createIndexes()
     }
 
@@ -242,31 +242,49 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
             try checkCatalog()
             let instances = layout.activeInstances(in: database)
             snapshots.expect(instances.count)
-            let matches = try instances.map { try decode($0) }
-            remember(matches, seenAt: mark)
-            return matches.map { $0.element }
+            // Structs and bases in two arrays rather than one of `CollectionMatch`: unspecialized
+            // for the app's struct, each use of that generic type looked up its metadata,
+            // three times per struct.
+            var elements: [Element] = []
+            var bases: [(instance: InstanceKey, fields: FieldSnapshot)] = []
+            elements.reserveCapacity(instances.count)
+            bases.reserveCapacity(instances.count)
+            for instance in instances {
+                var fields = FieldSnapshot(capacity: 0)
+                elements.append(try decode(instance, fields: &fields))
+                bases.append((instance, fields))
+            }
+            snapshots.remember(bases, seenAt: mark)
+            return elements
         }
     }
 
     /// Decodes the struct stored under an instance key, with the fields it read.
     func decode(_ instance: InstanceKey) throws -> CollectionMatch<Element> {
+        var fields = FieldSnapshot(capacity: 0)
+        let element = try decode(instance, fields: &fields)
+        return CollectionMatch(instance: instance, element: element, fields: fields)
+    }
+
+    /// Decodes the struct stored under an instance key; `fields` becomes the fields it read.
+    private func decode(_ instance: InstanceKey, fields: inout FieldSnapshot) throws -> Element {
         let decoder = FieldDecoder(layout: layout, database: database, instance: instance)
-        let element: Element
         do {
-            element = try Element(from: decoder)
+            let element = try Element(from: decoder)
+            fields = decoder.snapshot
+            return element
         } catch let error as CollectionError {
             throw error
         } catch let error as DecodingError {
             throw CollectionError.undecodableField(collection: name, id: decoder.instanceDescription, key: error.firstKey ?? "", reason: String(describing: error))
         }
-        return CollectionMatch(instance: instance, element: element, fields: decoder.snapshot)
     }
 
     /// Keeps the fields of structs handed to the app as the bases of their next saves, as
     /// seen at `mark` (the database's before the read transaction that read them began).
     /// Only those: a struct decoded to evaluate a filter and left out was not fetched.
     func remember(_ matches: [CollectionMatch<Element>], seenAt mark: RollbackMark?) {
-        for match in matches { snapshots.remember(match.fields, for: match.instance, seenAt: mark) }
+        snapshots.remember(matches.lazy.map { ($0.instance, $0.fields) }, seenAt: mark)
     }
 
     // MARK: Deleting

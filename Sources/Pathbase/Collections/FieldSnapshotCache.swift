@@ -51,20 +51,22 @@ final class FieldSnapshotCache: @unchecked Sendable {
         lock.withLock { limit = max(limit, count) }
     }
 
-    /// Keeps the fields of a struct as seen at `mark`: tentative if writes could still be
-    /// taken back then.
-    func remember(_ fields: FieldSnapshot, for instance: InstanceKey, seenAt mark: RollbackMark?) {
-        let entry = Entry(fields: fields, tentativeAt: mark.flatMap { $0.mayRollBack ? $0.rollbacks : nil })
+    /// Keeps the fields of structs seen together at `mark`, under one lock: tentative if
+    /// writes could still be taken back then.
+    func remember(_ structs: some Collection<(instance: InstanceKey, fields: FieldSnapshot)>, seenAt mark: RollbackMark?) {
+        let tentativeAt = mark.flatMap { $0.mayRollBack ? $0.rollbacks : nil }
         // Dropped outside the lock: destroying many snapshots takes a while.
-        let dropped: [InstanceKey: Entry]? = lock.withLock {
-            var dropped: [InstanceKey: Entry]?
-            if newer.count >= limit {
-                dropped = older
-                older = newer
-                newer = [:]
+        var dropped: [[InstanceKey: Entry]] = []
+        lock.withLock {
+            for (instance, fields) in structs {
+                if newer.count >= limit {
+                    dropped.append(older)
+                    older = newer
+                    newer = [:]
+                    newer.reserveCapacity(min(limit, structs.count))
+                }
+                newer[instance] = Entry(fields: fields, tentativeAt: tentativeAt)
             }
-            newer[instance] = entry
-            return dropped
         }
         _ = dropped
     }
