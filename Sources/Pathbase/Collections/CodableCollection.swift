@@ -284,7 +284,10 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     /// seen at `mark` (the database's before the read transaction that read them began).
     /// Only those: a struct decoded to evaluate a filter and left out was not fetched.
     func remember(_ matches: [CollectionMatch<Element>], seenAt mark: RollbackMark?) {
-        snapshots.remember(matches.lazy.map { ($0.instance, $0.fields) }, seenAt: mark)
+        var bases: [(instance: InstanceKey, fields: FieldSnapshot)] = []
+        bases.reserveCapacity(matches.count)
+        for match in matches { bases.append((match.instance, match.fields)) }
+        snapshots.remember(bases, seenAt: mark)
     }
 
     // MARK: Deleting

@@ -53,7 +53,7 @@ final class FieldSnapshotCache: @unchecked Sendable {
 
     /// Keeps the fields of structs seen together at `mark`, under one lock: tentative if
     /// writes could still be taken back then.
-    func remember(_ structs: some Collection<(instance: InstanceKey, fields: FieldSnapshot)>, seenAt mark: RollbackMark?) {
+    func remember(_ structs: [(instance: InstanceKey, fields: FieldSnapshot)], seenAt mark: RollbackMark?) {
         let tentativeAt = mark.flatMap { $0.mayRollBack ? $0.rollbacks : nil }
         // Dropped outside the lock: destroying many snapshots takes a while.
         var dropped: [[InstanceKey: Entry]] = []
