@@ -119,4 +119,37 @@ struct ListingColumnsTests {
         #expect(outside == 31)
         #expect(inside == outside)
     }
+
+    private struct Member: Codable, Identifiable, Equatable {
+        var id: Int
+        var name: String
+    }
+
+    @Test("A collection's fetch() takes its statuses from its scan: deleted structs stay out, a hand-edited status reads as from the file")
+    func fetchAllStatusesFromTheScan() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file()
+        do {
+            let members = try SQLiteDatabase(path: path).collection(Member.self, name: "members")
+            try members.save((1 ... 4).map { Member(id: $0, name: "m\($0)") })
+            try members.delete(id: 2)
+        }
+        let database = try SQLiteDatabase(path: path)
+        let members = database.collection(Member.self, name: "members")
+        #expect(try members.fetch().map(\.id) == [1, 3, 4])
+        #expect(try database.read { try members.fetch() }.map(\.id) == [1, 3, 4])
+        database.close()
+        // The status of member 3 becomes the text '1' (created) under the status tag.
+        let queue = try DatabaseQueue(path: path)
+        let changed = try queue.write { db in
+            try db.execute(sql: "UPDATE current_values SET value = '1' WHERE property = 0 AND instance = 3 AND type = 16")
+            return db.changesCount
+        }
+        try queue.close()
+        #expect(changed == 1)
+        let reopened = try SQLiteDatabase(path: path)
+        let again = reopened.collection(Member.self, name: "members")
+        #expect(try again.fetch().map(\.id) == [1, 3, 4])
+        #expect(try reopened.read { try again.fetch() }.map(\.id) == [1, 3, 4])
+    }
 }

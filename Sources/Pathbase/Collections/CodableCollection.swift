@@ -240,6 +240,8 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         let mark = database.currentRollbackMark
         return try database.inReadIfSupported {
             try checkCatalog()
+            // Every value is read: the statuses come from the same pass over the file.
+            database.queryPushdown?.willReadCurrentValues(of: layout.model, instances: nil)
             let instances = layout.activeInstances(in: database)
             snapshots.expect(instances.count)
             // Structs and bases in two arrays rather than one of `CollectionMatch`: unspecialized

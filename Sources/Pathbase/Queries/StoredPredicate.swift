@@ -61,10 +61,11 @@ package protocol QueryPushdownDatabase: Database {
     /// cannot run this query, and the caller evaluates it on models instead.
     func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?) -> [InstanceKey]?
 
-    /// Every current value of these instances of `model` is about to be read in the running
-    /// read transaction (a collection decoding a query's matches): read them in one pass
-    /// each instead of one lookup per value. Nothing outside a transaction.
-    func willReadCurrentValues(of model: ModelKey, instances: [InstanceKey])
+    /// Every current value of these instances of `model` (of every instance when `nil`) is
+    /// about to be read in the running read transaction (a collection decoding a query's
+    /// matches, or all its structs): read them in one pass instead of one lookup per value.
+    /// Nothing outside a transaction.
+    func willReadCurrentValues(of model: ModelKey, instances: [InstanceKey]?)
 }
 
 /// A database that answers inverse lookups with prepared statements: the commonest query,

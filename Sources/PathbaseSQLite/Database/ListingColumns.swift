@@ -120,6 +120,38 @@ final class ListingColumns: RowMirror {
         }
     }
 
+    /// Every current value of `model` is about to be read (a collection's `fetch()`): reads
+    /// them now, so that the model's statuses come from the same scan
+    /// (``keptStatuses(of:connection:_:)``) instead of a second pass over the file.
+    func willReadAll(_ model: ModelKey, connection: OpaquePointer) throws(SQLiteDatabaseError) {
+        dropIfChanged(connection: connection)
+        let index = models.firstIndex(where: { $0.key == model })
+        if let index {
+            switch models[index].model {
+            case .tooMany: return
+            case .kept(let rows) where rows.complete: return
+            case .kept, .listed: break
+            }
+        }
+        let state: Model = try scan(model, instances: 0, connection: connection).map { .kept($0) } ?? .tooMany
+        if let index {
+            models[index].model = state
+        } else {
+            models.append((model, state))
+        }
+    }
+
+    /// The statuses of `model` read from its kept values, ascending, when every value of it
+    /// is kept; `nil` when not, or when a status must be read from the file.
+    func keptStatuses(
+        of model: ModelKey, connection: OpaquePointer, _ decode: (KeptValue) throws(SQLiteDatabaseError) -> InstanceStatus?
+    ) throws(SQLiteDatabaseError) -> [(InstanceKey, InstanceStatus)]? {
+        guard !models.isEmpty else { return nil }
+        dropIfChanged(connection: connection)
+        guard let entry = models.first(where: { $0.key == model }), case .kept(let rows) = entry.model, rows.complete else { return nil }
+        return try rows.statuses(decode)
+    }
+
     /// The current value of `path`, if its model was listed.
     func value(at path: Path, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Lookup {
         guard !models.isEmpty else { return .notKept }
@@ -265,14 +297,39 @@ private final class KeptRows {
     func value(instance: InstanceKey, property: PropertyKey) -> ListingColumns.Lookup {
         guard let found = position(of: instance) else { return complete ? .absent : .notKept }
         cursor = found
-        let end = found + 1 < instances.count ? instances[found + 1].firstRow : slots.count
-        for row in instances[found].firstRow ..< end where properties[row] == property {
-            let slot = slots[row]
-            guard slot.storageClass != KeptSlot.unkept.storageClass else { return .notKept }
-            let kept = slot.length > 0 ? bytes.map { UnsafeRawBufferPointer(start: $0.advanced(by: Int(slot.payload)), count: slot.length) } : nil
-            return .kept(KeptValue(slot: slot, bytes: kept ?? UnsafeRawBufferPointer(start: nil, count: 0)))
+        for row in rows(of: found) where properties[row] == property {
+            return value(at: row).map { .kept($0) } ?? .notKept
         }
         return .absent
+    }
+
+    /// Each instance's status (its value of property 0), ascending, without the stored
+    /// `.notCreated` that undo writes; `nil` if one must be read from the file.
+    func statuses(_ decode: (KeptValue) throws(SQLiteDatabaseError) -> InstanceStatus?) throws(SQLiteDatabaseError) -> [(InstanceKey, InstanceStatus)]? {
+        var statuses: [(InstanceKey, InstanceStatus)] = []
+        statuses.reserveCapacity(instances.count)
+        for position in instances.indices {
+            // Property keys may be negative: the status is not always the first row.
+            for row in rows(of: position) where properties[row] == PropertyKey.instanceId {
+                guard let kept = value(at: row) else { return nil }
+                if let status = try decode(kept), status != .notCreated { statuses.append((instances[position].instance, status)) }
+                break
+            }
+        }
+        return statuses
+    }
+
+    /// The rows of the instance at `position` in ``instances``.
+    private func rows(of position: Int) -> Range<Int> {
+        instances[position].firstRow ..< (position + 1 < instances.count ? instances[position + 1].firstRow : slots.count)
+    }
+
+    /// The value of a row; `nil` for one to read from the file.
+    private func value(at row: Int) -> KeptValue? {
+        let slot = slots[row]
+        guard slot.storageClass != KeptSlot.unkept.storageClass else { return nil }
+        let kept = slot.length > 0 ? bytes.map { UnsafeRawBufferPointer(start: $0.advanced(by: Int(slot.payload)), count: slot.length) } : nil
+        return KeptValue(slot: slot, bytes: kept ?? UnsafeRawBufferPointer(start: nil, count: 0))
     }
 
     /// The index of `instance` in ``instances``: at the cursor or just after it when reads

@@ -234,6 +234,11 @@ extension SQLiteDatabase {
             keepLast()
             return statuses
         }
+        if timestamp == nil, transaction.inBatch, let kept = try listingColumns.keptStatuses(of: model, connection: handle, { kept throws(SQLiteDatabaseError) in
+            try codec.decode(InstanceStatus.self, from: kept, tag: KeptValue.tagColumn, value: KeptValue.valueColumn)
+        }) {
+            return kept
+        }
         let statement = statements.selectCurrentStatuses
         statement.bind(model, at: 1)
         defer { statement.reset() }

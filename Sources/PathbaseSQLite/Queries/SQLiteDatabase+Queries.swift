@@ -54,12 +54,16 @@ extension SQLiteDatabase: QueryPushdownDatabase {
         }
     }
 
-    package func willReadCurrentValues(of model: ModelKey, instances: [InstanceKey]) {
+    package func willReadCurrentValues(of model: ModelKey, instances: [InstanceKey]?) {
         lock.withLock {
-            guard transaction.inBatch, !instances.isEmpty, let handle = try? openHandle() else { return }
+            guard transaction.inBatch, instances?.isEmpty != true, let handle = try? openHandle() else { return }
             // Only a faster way to the same values: if it fails, the reads go to the file
             // and report what they find.
-            try? listingColumns.willRead(model, instances: instances, connection: handle)
+            if let instances {
+                try? listingColumns.willRead(model, instances: instances, connection: handle)
+            } else {
+                try? listingColumns.willReadAll(model, connection: handle)
+            }
         }
     }
 
