@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Pathbase
-import PathbaseSQLite
+@testable import PathbaseSQLite
 import Testing
 
 @Suite("SQLiteDatabase: a listing in a transaction reads each property with one scan and stays exact")
@@ -151,5 +151,24 @@ struct ListingColumnsTests {
         let again = reopened.collection(Member.self, name: "members")
         #expect(try again.fetch().map(\.id) == [1, 3, 4])
         #expect(try reopened.read { try again.fetch() }.map(\.id) == [1, 3, 4])
+    }
+
+    @Test("A model whose blobs are more than a listing keeps is read from the file, with the same values")
+    func blobsBeyondWhatIsKept() throws {
+        let directory = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: directory.file(), options: SQLiteDatabase.Options(keepsHistory: false))
+        // Two blobs under the limit together, then one alone larger than it.
+        let sizes = [ListingColumns.maximumBytes / 2, ListingColumns.maximumBytes / 2, ListingColumns.maximumBytes + 1]
+        try database.batch {
+            for (index, size) in sizes.enumerated() {
+                Person.create(in: database, id: index + 1, name: "p\(index)", age: index).avatar = Data(repeating: UInt8(index + 1), count: size)
+            }
+        }
+        let read = try database.read {
+            database.all(of: Person.self).sorted { $0.id < $1.id }.map { ($0.name, $0.avatar.count, $0.avatar.last) }
+        }
+        #expect(read.map(\.0) == ["p0", "p1", "p2"])
+        #expect(read.map(\.1) == sizes)
+        #expect(read.map(\.2) == [1, 2, 3])
     }
 }

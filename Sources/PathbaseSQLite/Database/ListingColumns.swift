@@ -20,7 +20,8 @@ import Pathbase
 /// change what a transaction sees, and everything is dropped when the transaction ends, when
 /// it or one of its savepoints rolls back, and when this connection changed any row since
 /// the values were read (`sqlite3_total_changes64`); a model must be listed again after
-/// that. A model with more than ``maximumRows`` values is not kept (memory), and a value
+/// that. A model with more than ``maximumRows`` values, or whose texts and blobs exceed
+/// ``maximumBytes``, is not kept (memory), and a value
 /// whose storage class is not the one its tag writes (a file edited by hand) is read from
 /// the file, as without the columns.
 ///
@@ -32,6 +33,10 @@ final class ListingColumns: RowMirror {
 
     /// The most values one kept model may have: about 60 bytes each.
     static let maximumRows = 1_000_000
+
+    /// The most bytes of texts and blobs one kept model may have: a listing of a model with
+    /// large `Data` values reads them from the file rather than copying them all.
+    static let maximumBytes = 64 << 20
 
     /// What a read of a path finds here.
     enum Lookup {
@@ -108,9 +113,9 @@ final class ListingColumns: RowMirror {
             read.bind(instance, at: 2)
             defer { read.reset() }
             while try read.hasRow() {
-                // Too many to keep: read from the file, as a listing of too many.
-                guard rows.count < Self.maximumRows else { return }
                 rows.append(instance: instance, row: read)
+                // Too many to keep: read from the file, as a listing of too many.
+                if rows.isFull { return }
             }
         }
         if let index {
@@ -195,7 +200,7 @@ final class ListingColumns: RowMirror {
         }
     }
 
-    /// Reads a model's current values; `nil` if it has more than ``maximumRows``.
+    /// Reads a model's current values; `nil` if they are more than it keeps.
     private func scan(_ model: ModelKey, instances: Int, connection: OpaquePointer) throws(SQLiteDatabaseError) -> KeptRows? {
         if scanStatement == nil {
             scanStatement = try Statement(
@@ -208,8 +213,8 @@ final class ListingColumns: RowMirror {
         scan.bind(model, at: 1)
         let rows = KeptRows(expectedInstances: instances, complete: true)
         while try scan.hasRow() {
-            guard rows.count < Self.maximumRows else { return nil }
             rows.append(instance: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)), row: scan)
+            if rows.isFull { return nil }
         }
         return rows
     }
@@ -249,11 +254,17 @@ private final class KeptRows {
         bytes?.deallocate()
     }
 
-    var count: Int { slots.count }
+    /// Whether more rows or bytes than ``ListingColumns`` keeps were offered: the rows are
+    /// then dropped and the reads go to the file.
+    private(set) var isFull = false
 
     /// Adds the current row of `row` (instance, type, value, property); rows come in
     /// primary key order.
     func append(instance: InstanceKey, row: Statement) {
+        guard slots.count < ListingColumns.maximumRows else {
+            isFull = true
+            return
+        }
         if instances.last?.instance != instance { instances.append((instance, slots.count)) }
         properties.append(PropertyKey(truncatingIfNeeded: row.int64(at: 3)))
         slots.append(slot(of: row))
@@ -272,7 +283,10 @@ private final class KeptRows {
         case SQLITE_FLOAT: return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(bitPattern: row.double(at: 2).bitPattern), length: 0)
         case SQLITE_TEXT, SQLITE_BLOB:
             let start = byteCount
-            row.withBytes(at: 2) { copy($0) }
+            row.withBytes(at: 2) { bytes in
+                // Checked before copying: one large blob is not copied either.
+                if byteCount + bytes.count > ListingColumns.maximumBytes { isFull = true } else { copy(bytes) }
+            }
             return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(start), length: byteCount - start)
         default: return KeptSlot(tag: tag, storageClass: SQLITE_NULL, payload: 0, length: 0)
         }
