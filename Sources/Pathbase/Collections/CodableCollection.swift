@@ -340,9 +340,9 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
 
     /// Checks that no other collection name owns the model key. Read every time (one value):
     /// a registration remembered here could have been rolled back with an enclosing batch.
-    /// Inside the read transaction of the fetch it guards, where it shares the fetch's
-    /// snapshot of the file and costs no transaction of its own (a tenth of an indexed
-    /// query of ten matches on SQLite).
+    /// Fetches call it inside their read transaction, where it shares their snapshot of the
+    /// file and costs no transaction of its own (a tenth of an indexed query of ten matches
+    /// on SQLite).
     func checkCatalog() throws(CollectionError) {
         try layout.checkCatalog(in: database, registering: false)
     }
