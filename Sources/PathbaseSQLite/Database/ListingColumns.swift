@@ -27,8 +27,9 @@ import Pathbase
 ///
 /// A query's matches are kept the same way, only their instances: a collection decoding
 /// them says so first (``willRead(_:instances:connection:)``), and each instance is read
-/// with one range scan instead of one b-tree descent per field. Used while holding the
-/// database's lock.
+/// with one range scan instead of one b-tree descent per field. A collection's `fetch()`
+/// has its model scanned before listing it (``willReadAll(_:connection:)``), so that the
+/// statuses come from the kept rows too. Used while holding the database's lock.
 final class ListingColumns: RowMirror {
 
     /// The most values one kept model may have: about 60 bytes each.
@@ -317,8 +318,8 @@ private final class KeptRows {
         return .absent
     }
 
-    /// Each instance's status (its value of property 0), ascending, without the stored
-    /// `.notCreated` that undo writes; `nil` if one must be read from the file.
+    /// Each instance's status (its value of property 0) as `decode` reads it, ascending,
+    /// leaving out those it reads as none; `nil` if one must be read from the file.
     func statuses(_ decode: (KeptValue) throws(SQLiteDatabaseError) -> InstanceStatus?) throws(SQLiteDatabaseError) -> [(InstanceKey, InstanceStatus)]? {
         var statuses: [(InstanceKey, InstanceStatus)] = []
         statuses.reserveCapacity(instances.count)
@@ -326,7 +327,7 @@ private final class KeptRows {
             // Property keys may be negative: the status is not always the first row.
             for row in rows(of: position) where properties[row] == PropertyKey.instanceId {
                 guard let kept = value(at: row) else { return nil }
-                if let status = try decode(kept), status != .notCreated { statuses.append((instances[position].instance, status)) }
+                if let status = try decode(kept) { statuses.append((instances[position].instance, status)) }
                 break
             }
         }

@@ -215,27 +215,27 @@ extension SQLiteDatabase {
         var statuses: [(InstanceKey, InstanceStatus)] = []
         if let timestamp, keepsHistory {
             // Rows come by instance: the newest row of each instance is its status at
-            // `timestamp`. A stored `.notCreated` (written by undo) means no status.
+            // `timestamp`.
             let statement = statements.selectStatusRecordsAt
             statement.bind(model, at: 1)
             statement.bind(timestamp, at: 2)
             defer { statement.reset() }
             var last: (instance: InstanceKey, timestamp: Timestamp, status: InstanceStatus?)?
             func keepLast() {
-                if let last, let status = last.status, status != .notCreated { statuses.append((last.instance, status)) }
+                if let last, let status = last.status { statuses.append((last.instance, status)) }
             }
             while try statement.hasRow() {
                 let instance = Int(statement.int64(at: 0))
                 let written = statement.timestamp(at: 3)
                 if let last, last.instance == instance, last.timestamp > written { continue }
                 if last?.instance != instance { keepLast() }
-                last = (instance, written, try codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2))
+                last = (instance, written, try listedStatus(from: statement, tag: 1, value: 2))
             }
             keepLast()
             return statuses
         }
         if timestamp == nil, transaction.inBatch, let kept = try listingColumns.keptStatuses(of: model, connection: handle, { kept throws(SQLiteDatabaseError) in
-            try codec.decode(InstanceStatus.self, from: kept, tag: KeptValue.tagColumn, value: KeptValue.valueColumn)
+            try listedStatus(from: kept, tag: KeptValue.tagColumn, value: KeptValue.valueColumn)
         }) {
             return kept
         }
@@ -244,8 +244,7 @@ extension SQLiteDatabase {
         defer { statement.reset() }
         while try statement.hasRow() {
             if let timestamp, statement.timestamp(at: 3) > timestamp { continue }
-            // A stored `.notCreated` (written by undo) means the same as no status.
-            if let status = try codec.decode(InstanceStatus.self, from: statement, tag: 1, value: 2), status != .notCreated {
+            if let status = try listedStatus(from: statement, tag: 1, value: 2) {
                 statuses.append((Int(statement.int64(at: 0)), status))
             }
         }
@@ -254,6 +253,13 @@ extension SQLiteDatabase {
             listingColumns.listed(model, instances: statuses.count, connection: handle)
         }
         return statuses
+    }
+
+    /// The status in a row's columns as a listing shows it: `nil` for none, and for a stored
+    /// `.notCreated` (written by undo), which means the same as none.
+    private func listedStatus(from columns: some ValueColumns, tag: Int32, value: Int32) throws(SQLiteDatabaseError) -> InstanceStatus? {
+        let status = try codec.decode(InstanceStatus.self, from: columns, tag: tag, value: value)
+        return status == .notCreated ? nil : status
     }
 
     func readRecords(after timestamp: Timestamp?, limit: Int?) throws(SQLiteDatabaseError) -> [Record] {
