@@ -1,9 +1,9 @@
 import Foundation
 import Pathbase
-import PathbaseSQLite
+@testable import PathbaseSQLite
 import Testing
 
-@Suite("SQLiteDatabase: a collection query's matches are read one instance at a time and stay exact")
+@Suite("SQLiteDatabase: a collection query's matches are read with the query, or one instance at a time, and stay exact")
 struct QueryMatchValuesTests {
 
     private struct Item: Codable, Identifiable, Equatable {
@@ -70,5 +70,57 @@ struct QueryMatchValuesTests {
             return try items.fetch(where: \.group == 1)
         }
         #expect(after == Self.items().filter { $0.group == 1 })
+    }
+
+    @Test("Without a limit, the query returns its matches' values: the matches are kept, other instances are not")
+    func matchesComeWithTheirValues() throws {
+        let database = try SQLiteDatabase()
+        let items = database.collection(Item.self, indexes: [\.group])
+        try items.save(Self.items())
+        let predicate = items.storedPredicate(for: \.group == 2)
+        try database.read {
+            let ids = database.instanceIds(of: items.modelKey, where: predicate, sortedBy: nil, offset: 0, limit: nil, readingValues: true)
+            #expect(ids == Self.items().filter { $0.group == 2 }.map(\.id))
+            let kept = try database.lock.withLock { () throws(SQLiteDatabaseError) -> [Bool] in
+                let handle = try database.openHandle()
+                return try [2, 5, 4].map { instance throws(SQLiteDatabaseError) -> Bool in
+                    let status = Path.status(model: items.modelKey, instance: instance)
+                    if case .kept = try database.listingColumns.value(at: status, connection: handle) { return true }
+                    return false
+                }
+            }
+            // 2 and 5 are in group 2, 4 is not.
+            #expect(kept == [true, true, false])
+        }
+        // The plan of that statement still starts from the value index.
+        let plan = try database.queryPlan(of: items.modelKey, where: predicate, sortedBy: nil, readingValues: true)
+        #expect(plan.contains { $0.contains("value_index_\(items.modelKey)_") }, "\(plan)")
+    }
+
+    @Test("A range, a sort, an offset and deleted structs read inside read { } as outside it and as the stored structs")
+    func rangesSortsOffsetsAndDeletions() throws {
+        let database = try SQLiteDatabase()
+        let items = database.collection(Item.self, indexes: [\.group])
+        try items.save(Self.items())
+        try items.delete(id: 4)
+        try items.delete(id: 23)
+        let stored = Self.items().filter { $0.id != 4 && $0.id != 23 }
+        // The value index returns group 1 before group 2: not in id order.
+        let expectedRange = stored.filter { $0.group >= 1 }
+        let expectedSorted = expectedRange.sorted { $0.name > $1.name }
+        let (range, sorted, paged, unindexed) = try database.read {
+            (
+                try items.fetch(where: \.group >= 1),
+                try items.fetch(where: \.group >= 1, sortedBy: \.name, descending: true),
+                try items.fetch(where: \.group >= 1, sortedBy: [], offset: 5),
+                try items.fetch(where: \.name >= "item 2")
+            )
+        }
+        #expect(range == expectedRange)
+        #expect(sorted == expectedSorted)
+        #expect(paged == Array(expectedRange.dropFirst(5)))
+        #expect(unindexed == stored.filter { $0.name >= "item 2" })
+        #expect(try items.fetch(where: \.group >= 1) == range)
+        #expect(try items.fetch(where: \.group >= 1, sortedBy: \.name, descending: true) == sorted)
     }
 }

@@ -70,7 +70,7 @@ extension CodableCollection {
             guard query.filter.residual == nil else {
                 return try readMatches(of: query, paged: false).map { $0.instance }
             }
-            return pushedIds(of: query, sortedBy: nil, offset: 0, limit: nil)?.ids ?? storedMatches(of: query.filter)
+            return pushedIds(of: query, sortedBy: nil, offset: 0, limit: nil, decoding: false)?.ids ?? storedMatches(of: query.filter)
         }
     }
 
@@ -84,9 +84,10 @@ extension CodableCollection {
 
     /// The ids the database finds for a query's filter in its own query language (SQL),
     /// with the database that found them; `nil` when it can't run the filter.
-    private func pushedIds(of query: CollectionQuery<Element>, sortedBy sort: StoredSort?, offset: Int, limit: Int?) -> (pushdown: any QueryPushdownDatabase, ids: [InstanceKey])? {
+    /// `decoding`: every id's struct is decoded next.
+    private func pushedIds(of query: CollectionQuery<Element>, sortedBy sort: StoredSort?, offset: Int, limit: Int?, decoding: Bool) -> (pushdown: any QueryPushdownDatabase, ids: [InstanceKey])? {
         guard let pushdown = database.queryPushdown, let ids = pushdown.instanceIds(
-            of: layout.model, where: query.filter.pushed?.stored(in: layout), sortedBy: sort, offset: offset, limit: limit
+            of: layout.model, where: query.filter.pushed?.stored(in: layout), sortedBy: sort, offset: offset, limit: limit, readingValues: decoding
         ) else { return nil }
         return (pushdown, ids)
     }
@@ -117,7 +118,7 @@ extension CodableCollection {
         let sortRunsInDatabase = query.sort.isEmpty || storedSort != nil
         let pageRunsInDatabase = paged && sortRunsInDatabase && query.filter.residual == nil
         if let (pushdown, ids) = pushedIds(
-            of: query, sortedBy: storedSort, offset: pageRunsInDatabase ? query.offset : 0, limit: pageRunsInDatabase ? query.limit : nil
+            of: query, sortedBy: storedSort, offset: pageRunsInDatabase ? query.offset : 0, limit: pageRunsInDatabase ? query.limit : nil, decoding: true
         ) {
             snapshots.expect(ids.count)
             pushdown.willReadCurrentValues(of: layout.model, instances: ids)

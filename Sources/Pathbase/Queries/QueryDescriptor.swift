@@ -217,7 +217,8 @@ extension Database {
             where: query.predicate.pushed,
             sortedBy: query.storedSort,
             offset: pageRunsInDatabase ? query.offset : 0,
-            limit: pageRunsInDatabase ? query.limit : nil
+            limit: pageRunsInDatabase ? query.limit : nil,
+            readingValues: false
         ) {
             var models = ids.map { Model(database: self, id: $0) }
             if let residual = query.predicate.residual { models = models.filter(residual) }

@@ -59,7 +59,12 @@ package protocol QueryPushdownDatabase: Database {
     /// The ids of the active instances of `model` matching `predicate` (all when `nil`),
     /// ordered by `sort` then ascending id (by id when `nil`), paged; `nil` if the database
     /// cannot run this query, and the caller evaluates it on models instead.
-    func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?) -> [InstanceKey]?
+    ///
+    /// `readingValues`: every current value of every returned instance is read next, in
+    /// the running read transaction (a collection decoding a query's matches). The database
+    /// may then read them with the matches, so that ``willReadCurrentValues(of:instances:)``
+    /// for these ids finds them read already.
+    func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?, readingValues: Bool) -> [InstanceKey]?
 
     /// Every current value of these instances of `model` (of every instance when `nil`) is
     /// about to be read in the running read transaction (a collection decoding a query's

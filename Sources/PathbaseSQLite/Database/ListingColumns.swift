@@ -94,8 +94,12 @@ final class ListingColumns: RowMirror {
     func willRead(_ model: ModelKey, instances: [InstanceKey], connection: OpaquePointer) throws(SQLiteDatabaseError) {
         dropIfChanged(connection: connection)
         let index = models.firstIndex(where: { $0.key == model })
-        // A listed model answers already; another query's matches are replaced.
-        if let index, !models[index].model.keepsSomeInstances { return }
+        // A listed model answers already; so do the matches of the query that found these
+        // instances (``keepMatches(of:from:connection:)``); another query's are replaced.
+        if let index {
+            guard case .kept(let rows) = models[index].model, !rows.complete else { return }
+            if rows.holdsAll(instances) { return }
+        }
         if instanceStatement == nil {
             instanceStatement = try Statement(
                 sql: "SELECT instance, type, value, property FROM current_values WHERE model = ?1 AND instance = ?2",
@@ -124,6 +128,55 @@ final class ListingColumns: RowMirror {
         } else {
             models.append((model, .kept(rows)))
         }
+    }
+
+    /// Keeps the rows of a query statement that returns its matches' values
+    /// (``QuerySQL/readsValues``: instance, type, value, property; each instance's rows
+    /// together), and returns the matches that are active — whose status (property 0) is
+    /// `.created` — in the statement's order. A listed model keeps what it has; another
+    /// query's matches are replaced. Past what it keeps, the ids are still returned and the
+    /// values are read from the file.
+    func keepMatches(of model: ModelKey, from statement: Statement, connection: OpaquePointer) throws(SQLiteDatabaseError) -> [InstanceKey] {
+        dropIfChanged(connection: connection)
+        let index = models.firstIndex(where: { $0.key == model })
+        var keeping = index.map { models[$0].model.keepsSomeInstances } ?? true
+        let rows = KeptRows(expectedInstances: 16, complete: false)
+        var ids: [InstanceKey] = []
+        var current: (instance: InstanceKey, isActive: Bool)?
+        func endInstance() {
+            guard let current else { return }
+            if current.isActive {
+                ids.append(current.instance)
+            } else if keeping {
+                rows.dropLastInstance()
+            }
+        }
+        while try statement.hasRow() {
+            let instance = InstanceKey(truncatingIfNeeded: statement.int64(at: 0))
+            if instance != current?.instance {
+                endInstance()
+                current = (instance, false)
+            }
+            if statement.int64(at: 3) == Int64(PropertyKey.instanceId) {
+                // What `ActiveInstances` reads as active.
+                current?.isActive = statement.int64(at: 1) == ValueTag.status.rawValue
+                    && sqlite3_column_type(statement.handle, 2) == SQLITE_INTEGER
+                    && statement.int64(at: 2) == Int64(InstanceStatus.created.rawValue)
+            }
+            if keeping {
+                rows.append(instance: instance, row: statement)
+                if rows.isFull { keeping = false }
+            }
+        }
+        endInstance()
+        if keeping {
+            if let index {
+                models[index].model = .kept(rows)
+            } else {
+                models.append((model, .kept(rows)))
+            }
+        }
+        return ids
     }
 
     /// Every current value of `model` is about to be read (a collection's `fetch()`): reads
@@ -243,6 +296,13 @@ private final class KeptRows {
     private var byteCapacity = 0
     /// The index in ``instances`` of the last read's instance.
     @exclusivity(unchecked) private var cursor = 0
+    /// Whether ``instances`` ascend (a query sorted by a field keeps its matches in its order).
+    private var ascending = true
+    /// The positions in ``instances`` by ascending instance, for a binary search when they
+    /// do not ascend; made at the first search.
+    private var sortedPositions: [Int]?
+    /// Where the last instance's texts and blobs start in the buffer.
+    private var lastInstanceBytes = 0
 
     init(expectedInstances: Int, complete: Bool) {
         self.complete = complete
@@ -266,7 +326,13 @@ private final class KeptRows {
             isFull = true
             return
         }
-        if instances.last?.instance != instance { instances.append((instance, slots.count)) }
+        if let last = instances.last?.instance, last == instance {
+            // Another value of the same instance.
+        } else {
+            if let last = instances.last?.instance, instance < last { ascending = false }
+            instances.append((instance, slots.count))
+            lastInstanceBytes = byteCount
+        }
         properties.append(PropertyKey(truncatingIfNeeded: row.int64(at: 3)))
         slots.append(slot(of: row))
     }
@@ -290,6 +356,23 @@ private final class KeptRows {
             }
             return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(start), length: byteCount - start)
         default: return KeptSlot(tag: tag, storageClass: SQLITE_NULL, payload: 0, length: 0)
+        }
+    }
+
+    /// Forgets the rows of the last instance appended (an inactive match).
+    func dropLastInstance() {
+        guard let last = instances.popLast() else { return }
+        properties.removeSubrange(last.firstRow...)
+        slots.removeSubrange(last.firstRow...)
+        byteCount = lastInstanceBytes
+    }
+
+    /// Whether every one of these instances has its rows here.
+    func holdsAll(_ wanted: [InstanceKey]) -> Bool {
+        wanted.allSatisfy { instance in
+            guard let found = position(of: instance) else { return false }
+            cursor = found
+            return true
         }
     }
 
@@ -352,12 +435,18 @@ private final class KeptRows {
     private func position(of instance: InstanceKey) -> Int? {
         if cursor < instances.count, instances[cursor].instance == instance { return cursor }
         if cursor + 1 < instances.count, instances[cursor + 1].instance == instance { return cursor + 1 }
+        // Binary search, through the positions in ascending order when the instances aren't.
+        if !ascending, sortedPositions == nil {
+            sortedPositions = instances.indices.sorted { instances[$0].instance < instances[$1].instance }
+        }
+        let order = sortedPositions
+        func position(at rank: Int) -> Int { order?[rank] ?? rank }
         var low = 0, high = instances.count
         while low < high {
             let middle = (low + high) / 2
-            if instances[middle].instance < instance { low = middle + 1 } else { high = middle }
+            if instances[position(at: middle)].instance < instance { low = middle + 1 } else { high = middle }
         }
-        return low < instances.count && instances[low].instance == instance ? low : nil
+        return low < instances.count && instances[position(at: low)].instance == instance ? position(at: low) : nil
     }
 }
 

@@ -55,9 +55,21 @@ struct QuerySQL {
     /// returns every match in order, and the caller keeps the active ones and pages.
     private(set) var checksStatus = true
 
+    /// Whether each match comes with its current values (``init(model:predicate:sort:readingValues:)``).
+    let readsValues: Bool
+
     /// Translates a query of one shape; `nil` if a condition's value type has no native
     /// storage.
-    init?(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?) {
+    ///
+    /// `readingValues`: every match's current values are read next, so the statement
+    /// returns them with the matches, one row per value — (instance, type, value, property),
+    /// an instance's rows together — instead of the caller reading each match with a
+    /// statement of its own. Such a statement does not page: the caller pages, and checks
+    /// each match's status from its rows (property 0). Without a sort it is not ordered
+    /// either: the caller sorts the ids, so that SQLite does not sort every value in a
+    /// temporary b-tree.
+    init?(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, readingValues: Bool = false) {
+        readsValues = readingValues
         var builder = Builder(model: model, startsFromCondition: Self.hasRequiredCondition(predicate))
         guard var condition = builder.condition(for: predicate, topLevel: true) else { return nil }
         if builder.startsFromCondition, builder.innerJoins.isEmpty {
@@ -97,6 +109,21 @@ struct QuerySQL {
             from = "current_values s"
             conditions = [status, isActive, condition]
             checksStatus = true
+        }
+        if readingValues {
+            // CROSS JOIN: the planner keeps the values inside, each match's rows together.
+            text = """
+                SELECT \(instance), v.type, v.value, v.property FROM \(from)\(builder.leftJoins)
+                CROSS JOIN current_values v ON v.model = \(model) AND v.instance = \(instance)
+                WHERE \(conditions.joined(separator: " AND "))
+                """
+            sources = prefixParameters + builder.whereParameters
+            if sort != nil {
+                text += "\nORDER BY \(order), v.property"
+                sources += builder.orderParameters
+            }
+            checksStatus = false
+            return
         }
         text = """
             SELECT \(instance) FROM \(from)\(builder.leftJoins)

@@ -5,10 +5,17 @@ import Pathbase
 /// first fetch and inverse lookups reach here through ``Pathbase/Database/fetch(_:)``.
 extension SQLiteDatabase: QueryPushdownDatabase {
 
-    package func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?) -> [InstanceKey]? {
+    package func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?, readingValues: Bool) -> [InstanceKey]? {
         lock.withLock { () -> [InstanceKey]? in
             do throws(SQLiteDatabaseError) {
-                guard let prepared = try queryStatements.prepared(model: model, predicate: predicate, sort: sort, connection: try openHandle()) else {
+                let connection = try openHandle()
+                // The matches' values come with them when every match is read next, in a
+                // transaction that keeps them (a page's are read after it: the statement
+                // would read the values of every match to find the page).
+                let withValues = readingValues && limit == nil && transaction.inBatch
+                guard let prepared = try queryStatements.prepared(
+                    model: model, predicate: predicate, sort: sort, readingValues: withValues, connection: connection
+                ) else {
                     return nil
                 }
                 let query = prepared.query
@@ -20,6 +27,11 @@ extension SQLiteDatabase: QueryPushdownDatabase {
                 queryStatements.answered += 1
                 for (offset, parameter) in query.parameters(predicate: predicate, sort: sort, offset: offset, limit: limit).enumerated() {
                     statement.bind(parameter, at: Int32(offset + 1))
+                }
+                if query.readsValues {
+                    var ids = try listingColumns.keepMatches(of: model, from: statement, connection: connection)
+                    if sort == nil, !ids.isSorted { ids = Array(Set(ids)).sorted() }
+                    return offset > 0 ? Array(ids.dropFirst(offset)) : ids
                 }
                 // When the statement doesn't check statuses, keep the active matches here and
                 // page them, stopping as soon as the page is full.
@@ -35,7 +47,7 @@ extension SQLiteDatabase: QueryPushdownDatabase {
                             ids.append(id)
                             continue
                         }
-                        if active == nil { active = try activeInstances.of(model, connection: try openHandle()) }
+                        if active == nil { active = try activeInstances.of(model, connection: connection) }
                         guard active?.contains(id) == true else { continue }
                         if skipped < offset {
                             skipped += 1
@@ -157,10 +169,11 @@ final class QueryStatementCache {
     /// The statement for a query's shape; `nil` when it can't run in SQL (a value type
     /// without native storage, or an `isIn` list longer than SQLite's 32766 parameters):
     /// the caller evaluates it on the models.
-    func prepared(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, connection: OpaquePointer) throws(SQLiteDatabaseError) -> PreparedQuery? {
-        let shape = QueryShape(model: model, predicate: predicate, sort: sort)
+    func prepared(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, readingValues: Bool, connection: OpaquePointer) throws(SQLiteDatabaseError) -> PreparedQuery? {
+        let shape = QueryShape(model: model, predicate: predicate, sort: sort, readingValues: readingValues)
         if let prepared = queries[shape] { return prepared }
-        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort), query.sources.count < 32_000 else { return nil }
+        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, readingValues: readingValues),
+              query.sources.count < 32_000 else { return nil }
         if queries.count >= capacity { finalize() }
         let prepared = PreparedQuery(query: query, statement: try Statement(sql: query.text, connection: connection))
         queries[shape] = prepared

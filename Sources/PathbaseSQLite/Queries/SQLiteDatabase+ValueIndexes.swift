@@ -39,8 +39,8 @@ extension SQLiteDatabase: ValueIndexingDatabase {
 
     /// The rows of `EXPLAIN QUERY PLAN` for the SQL a query runs (for tests and tuning),
     /// once the value indexes it uses exist.
-    package func queryPlan(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?) throws -> [String] {
-        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort) else { return [] }
+    package func queryPlan(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, readingValues: Bool = false) throws -> [String] {
+        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, readingValues: readingValues) else { return [] }
         return try lock.withLock { () throws(SQLiteDatabaseError) -> [String] in
             for property in query.indexedProperties {
                 try prepareValueIndex(model: model, property: property)
