@@ -296,13 +296,15 @@ private final class KeptRows {
     private var byteCapacity = 0
     /// The index in ``instances`` of the last read's instance.
     @exclusivity(unchecked) private var cursor = 0
-    /// Whether ``instances`` ascend (a query sorted by a field keeps its matches in its order).
-    private var ascending = true
     /// The positions in ``instances`` by ascending instance, for a binary search when they
-    /// do not ascend; made at the first search.
-    private var sortedPositions: [Int]?
-    /// Where the last instance's texts and blobs start in the buffer.
-    private var lastInstanceBytes = 0
+    /// do not ascend (a query sorted by a field keeps its matches in its order); made at the
+    /// first search, when the rows are all there.
+    private var searchOrder: SearchOrder = .unknown
+
+    private enum SearchOrder {
+        case unknown, ascending
+        case sorted([Int])
+    }
 
     init(expectedInstances: Int, complete: Bool) {
         self.complete = complete
@@ -326,13 +328,7 @@ private final class KeptRows {
             isFull = true
             return
         }
-        if let last = instances.last?.instance, last == instance {
-            // Another value of the same instance.
-        } else {
-            if let last = instances.last?.instance, instance < last { ascending = false }
-            instances.append((instance, slots.count))
-            lastInstanceBytes = byteCount
-        }
+        if instances.last?.instance != instance { instances.append((instance, slots.count)) }
         properties.append(PropertyKey(truncatingIfNeeded: row.int64(at: 3)))
         slots.append(slot(of: row))
     }
@@ -359,12 +355,14 @@ private final class KeptRows {
         }
     }
 
-    /// Forgets the rows of the last instance appended (an inactive match).
+    /// Forgets the rows of the last instance appended (an inactive match), and the bytes
+    /// of its texts and blobs: those are the last ones copied.
     func dropLastInstance() {
         guard let last = instances.popLast() else { return }
+        let dropped = slots[last.firstRow...]
+        if let firstBytes = dropped.first(where: { $0.length > 0 }) { byteCount = Int(firstBytes.payload) }
         properties.removeSubrange(last.firstRow...)
         slots.removeSubrange(last.firstRow...)
-        byteCount = lastInstanceBytes
     }
 
     /// Whether every one of these instances has its rows here.
@@ -436,10 +434,12 @@ private final class KeptRows {
         if cursor < instances.count, instances[cursor].instance == instance { return cursor }
         if cursor + 1 < instances.count, instances[cursor + 1].instance == instance { return cursor + 1 }
         // Binary search, through the positions in ascending order when the instances aren't.
-        if !ascending, sortedPositions == nil {
-            sortedPositions = instances.indices.sorted { instances[$0].instance < instances[$1].instance }
+        if case .unknown = searchOrder {
+            searchOrder = zip(instances, instances.dropFirst()).allSatisfy({ $0.instance < $1.instance })
+                ? .ascending
+                : .sorted(instances.indices.sorted { instances[$0].instance < instances[$1].instance })
         }
-        let order = sortedPositions
+        let order: [Int]? = if case .sorted(let order) = searchOrder { order } else { nil }
         func position(at rank: Int) -> Int { order?[rank] ?? rank }
         var low = 0, high = instances.count
         while low < high {
