@@ -145,6 +145,33 @@ struct CollectionStorageTests {
         }
     }
 
+    /// A query's structs are the bases of their next saves on every database, also where
+    /// the query runs in SQL and its structs are decoded without a match each.
+    @Test(arguments: DatabaseKind.allCases)
+    func aStaleCopyFromAQueryDoesNotOverwriteAFieldChangedElsewhere(kind: DatabaseKind) throws {
+        let database = kind.make()
+        try database.collection(CollectionUser.self).save((0 ..< 10).map { CollectionUser(id: UUID(), name: "user \($0)", age: $0, tags: []) })
+        // A handle whose bases come from its queries only.
+        let mine = database.collection(CollectionUser.self)
+        // Unsorted, then sorted and paged (in SQL on SQLite); each finds another struct first.
+        let queries: [() throws -> [CollectionUser]] = [
+            { try mine.fetch(where: \.age == 5) },
+            { try mine.fetch(where: \.age >= 7 && \.age <= 9, sortedBy: \.name, limit: 2) },
+        ]
+        for query in queries {
+            guard var copy = try query().first else { Issue.record("no match"); continue }
+            // Another handle renames it meanwhile.
+            var renamed = copy
+            renamed.name = "renamed"
+            try database.collection(CollectionUser.self).save(renamed)
+            copy.age = 100
+            try mine.save(copy)
+            let stored = try mine.fetch(id: copy.id)
+            #expect(stored?.name == "renamed")
+            #expect(stored?.age == 100)
+        }
+    }
+
     @Test(arguments: DatabaseKind.allCases)
     func replaceClearsKeysTheStructNoLongerHas(kind: DatabaseKind) throws {
         let database = kind.make()

@@ -242,23 +242,32 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
             try checkCatalog()
             // Every value is read: the statuses come from the same pass over the file.
             database.queryPushdown?.willReadCurrentValues(of: layout.model, instances: nil)
-            let instances = layout.activeInstances(in: database)
-            snapshots.expect(instances.count)
-            // Structs and bases in two arrays rather than one of `CollectionMatch`: unspecialized
-            // for the app's struct, each use of that generic type looked up its metadata,
-            // three times per struct.
-            var elements: [Element] = []
-            var bases: [(instance: InstanceKey, fields: FieldSnapshot)] = []
-            elements.reserveCapacity(instances.count)
-            bases.reserveCapacity(instances.count)
-            for instance in instances {
-                var fields = FieldSnapshot(capacity: 0)
-                elements.append(try decode(instance, fields: &fields))
-                bases.append((instance, fields))
-            }
-            snapshots.remember(bases, seenAt: mark)
-            return elements
+            let decoded = try decodeStructs(layout.activeInstances(in: database))
+            snapshots.remember(decoded.bases, seenAt: mark)
+            return decoded.elements
         }
+    }
+
+    /// Structs and the fields they were decoded from (the bases of their next saves), in
+    /// two arrays rather than one of `CollectionMatch`: unspecialized for the app's struct,
+    /// each use of that generic type looked up its metadata, three times per struct.
+    struct DecodedStructs {
+        var elements: [Element] = []
+        var bases: [(instance: InstanceKey, fields: FieldSnapshot)] = []
+    }
+
+    /// Decodes the structs stored under these instance keys, in order.
+    func decodeStructs(_ instances: [InstanceKey]) throws -> DecodedStructs {
+        snapshots.expect(instances.count)
+        var decoded = DecodedStructs()
+        decoded.elements.reserveCapacity(instances.count)
+        decoded.bases.reserveCapacity(instances.count)
+        for instance in instances {
+            var fields = FieldSnapshot(capacity: 0)
+            decoded.elements.append(try decode(instance, fields: &fields))
+            decoded.bases.append((instance, fields))
+        }
+        return decoded
     }
 
     /// Decodes the struct stored under an instance key, with the fields it read.
