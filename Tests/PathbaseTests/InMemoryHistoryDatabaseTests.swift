@@ -266,6 +266,198 @@ struct InMemoryHistoryDatabaseTests {
         #expect(seen == Array(0..<25))
     }
 
+    /// A record as the records(after:) tests compare it.
+    private struct RecordKey: Equatable, CustomStringConvertible {
+        let path: Path
+        let timestamp: Timestamp
+        let value: String
+
+        init(_ record: Record) {
+            self.init(path: record.path, timestamp: record.timestamp, value: "\(record.value)")
+        }
+
+        init(path: Path, timestamp: Timestamp, value: String) {
+            self.path = path
+            self.timestamp = timestamp
+            self.value = value
+        }
+
+        var description: String { "\(path)@\(timestamp.time).\(timestamp.counter).\(timestamp.replica)=\(value)" }
+    }
+
+    /// What a records(after:) test wrote, per path and timestamp: the first write of a
+    /// (path, timestamp) counts, as in the database.
+    private struct WrittenRecords {
+        var values: [Path: [Timestamp: String]] = [:]
+
+        mutating func add(_ value: String, at path: Path, _ timestamp: Timestamp) {
+            if values[path, default: [:]][timestamp] == nil { values[path, default: [:]][timestamp] = value }
+        }
+
+        /// Every record by timestamp (time, counter, replica), then model, instance, property.
+        var chronological: [RecordKey] {
+            values.flatMap { path, records in records.map { RecordKey(path: path, timestamp: $0.key, value: $0.value) } }
+                .sorted {
+                    let (l, r) = ($0.timestamp, $1.timestamp)
+                    return (l.time, l.counter, l.replica, $0.path.model, $0.path.instance, $0.path.property)
+                        < (r.time, r.counter, r.replica, $1.path.model, $1.path.instance, $1.path.property)
+                }
+        }
+    }
+
+    /// Checks records(after:limit:) against `expected` (every record, oldest first): all at
+    /// once; paged with limits 1, 3 and 500 as sync pages (a full page's last timestamp may
+    /// continue on the next page: those records are read again with a larger limit), each
+    /// page exactly the next records; and after random cursors with random limits.
+    private func expectExactPages(of database: InMemoryHistoryDatabase, _ expected: [RecordKey], random: inout SplitMix64, _ label: String) {
+        #expect(database.records(after: nil, limit: nil).map(RecordKey.init) == expected, "all records, \(label)")
+        #expect(database.records(after: nil, limit: 0).isEmpty)
+        func newer(than cursor: Timestamp?) -> ArraySlice<RecordKey> {
+            guard let cursor else { return expected[...] }
+            return expected[(expected.firstIndex { $0.timestamp > cursor } ?? expected.endIndex)...]
+        }
+        for limit in [1, 3, 500] {
+            var cursor: Timestamp?
+            var pageLimit = limit
+            var collected: [RecordKey] = []
+            while true {
+                let page = database.records(after: cursor, limit: pageLimit).map(RecordKey.init)
+                let wanted = Array(newer(than: cursor).prefix(pageLimit))
+                guard page == wanted else {
+                    Issue.record("page of \(pageLimit) after \(String(describing: cursor)): \(page) instead of \(wanted), \(label)")
+                    return
+                }
+                guard page.count == pageLimit, let last = page.last?.timestamp else {
+                    collected += page
+                    break
+                }
+                let whole = page.prefix { $0.timestamp != last }
+                if whole.isEmpty {
+                    pageLimit *= 2
+                    continue
+                }
+                collected += whole
+                cursor = whole.last?.timestamp
+                pageLimit = limit
+            }
+            #expect(collected == expected, "paged by \(limit), \(label)")
+        }
+        for _ in 0..<30 {
+            let cursor = Bool.random(using: &random)
+                ? expected.randomElement(using: &random)?.timestamp
+                : Timestamp(time: Int64.random(in: -1...1_001, using: &random), counter: 1, replica: 3)
+            let limit = Int.random(in: 0...12, using: &random)
+            let page = database.records(after: cursor, limit: limit).map(RecordKey.init)
+            #expect(page == Array(newer(than: cursor).prefix(limit)), "\(limit) after \(String(describing: cursor)), \(label)")
+        }
+    }
+
+    /// A random path of models 947–948, instances 0–5, properties 1–3.
+    private func randomPath(using random: inout SplitMix64) -> Path {
+        Path(model: Int.random(in: 947...948, using: &random), instance: Int.random(in: 0...5, using: &random), property: Int.random(in: 1...3, using: &random))
+    }
+
+    /// Writes `count` records at random paths: mostly older timestamps in any order (as sync
+    /// applies them), some reusing a timestamp already written on another path, some newer
+    /// than all so far (local writes); a few values of another type than the column's.
+    private func writeRandomRecords(_ count: Int, to database: InMemoryHistoryDatabase, _ written: inout WrittenRecords, newestTime: inout Int64, random: inout SplitMix64) {
+        var used: [Timestamp] = []
+        for _ in 0..<count {
+            let path = randomPath(using: &random)
+            let timestamp: Timestamp
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<2 where !used.isEmpty:
+                timestamp = used.randomElement(using: &random) ?? stamp(0)
+            case 0..<3:
+                newestTime += Int64.random(in: 0...1, using: &random)
+                timestamp = Timestamp(time: newestTime, counter: UInt32.random(in: 0...1, using: &random), replica: 1)
+            default:
+                timestamp = Timestamp(time: Int64.random(in: 0...max(1, newestTime), using: &random), counter: UInt32.random(in: 0...1, using: &random), replica: UInt32.random(in: 1...2, using: &random))
+            }
+            used.append(timestamp)
+            if Int.random(in: 0..<20, using: &random) == 0 {
+                let value = "s\(Int.random(in: 0...99, using: &random))"
+                database.set(value, for: path, timestamp: timestamp)
+                written.add(value, at: path, timestamp)
+            } else {
+                let value = Int.random(in: 0...9_999, using: &random)
+                database.set(value, for: path, timestamp: timestamp)
+                written.add("\(value)", at: path, timestamp)
+            }
+            newestTime = max(newestTime, timestamp.time)
+        }
+    }
+
+    @Test("records(after:limit:) paged with any limit gives every record once, ordered by timestamp then path, however the records were written", arguments: [1, 2, 3] as [UInt64])
+    func pagingMatchesSortedRecords(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let database = InMemoryHistoryDatabase()
+        var written = WrittenRecords()
+        var newestTime: Int64 = 100
+        expectExactPages(of: database, [], random: &random, "empty, seed \(seed)")
+        for round in 0..<6 {
+            // Rounds of writes between reads: each read merges the late records in.
+            writeRandomRecords([1, 5, 60, 150, 150, 300][round], to: database, &written, newestTime: &newestTime, random: &random)
+            expectExactPages(of: database, written.chronological, random: &random, "round \(round), seed \(seed)")
+        }
+        #expect(written.chronological.count > 500)
+    }
+
+    private struct AbortedBatch: Error {}
+
+    @Test("records(after:limit:) stays exact after pruning, a withdrawn batch, withdrawn records and late records following a read", arguments: [1, 2, 3] as [UInt64])
+    func pagingAfterCompaction(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let database = InMemoryHistoryDatabase()
+        var written = WrittenRecords()
+        var newestTime: Int64 = 100
+        writeRandomRecords(400, to: database, &written, newestTime: &newestTime, random: &random)
+        expectExactPages(of: database, written.chronological, random: &random, "written, seed \(seed)")
+
+        func prune(at time: Int64) {
+            let cut = Timestamp(time: time, counter: 0, replica: 2)
+            database.prune(before: cut)
+            for (path, records) in written.values {
+                let atCut = records.keys.filter { $0 <= cut }.max()
+                written.values[path] = records.filter { $0.key > cut || $0.key == atCut }
+            }
+        }
+        prune(at: newestTime / 2)
+        expectExactPages(of: database, written.chronological, random: &random, "pruned, seed \(seed)")
+
+        // Late records after a read, some older than the cut.
+        writeRandomRecords(100, to: database, &written, newestTime: &newestTime, random: &random)
+        expectExactPages(of: database, written.chronological, random: &random, "late after pruning, seed \(seed)")
+
+        // A batch that throws withdraws its records (stamped by the clock: the newest).
+        let undoable = UndoableDatabase(wrapping: database)
+        #expect(throws: AbortedBatch.self) {
+            try undoable.batch {
+                for value in 0..<20 { undoable.set(value, for: randomPath(using: &random)) }
+                throw AbortedBatch()
+            }
+        }
+        expectExactPages(of: database, written.chronological, random: &random, "batch withdrawn, seed \(seed)")
+
+        // Records withdrawn anywhere, with late records not yet merged in (written after the
+        // last read), and one key never stored.
+        writeRandomRecords(50, to: database, &written, newestTime: &newestTime, random: &random)
+        let all = written.chronological
+        var withdrawn = all.filter { _ in Int.random(in: 0..<4, using: &random) == 0 }
+            .map { SyncRecord.Key(path: $0.path, timestamp: $0.timestamp) }
+        withdrawn.append(SyncRecord.Key(path: randomPath(using: &random), timestamp: stamp(-5)))
+        database.withdraw(withdrawn.shuffled(using: &random))
+        for key in withdrawn { written.values[key.path]?[key.timestamp] = nil }
+        expectExactPages(of: database, written.chronological, random: &random, "records withdrawn, seed \(seed)")
+
+        // Late records, then pruning before any read merges them in.
+        writeRandomRecords(100, to: database, &written, newestTime: &newestTime, random: &random)
+        prune(at: newestTime * 3 / 4)
+        expectExactPages(of: database, written.chronological, random: &random, "late then pruned, seed \(seed)")
+        writeRandomRecords(100, to: database, &written, newestTime: &newestTime, random: &random)
+        expectExactPages(of: database, written.chronological, random: &random, "late after all, seed \(seed)")
+    }
+
     @Test("history(of:as:) lists the values of a path, oldest first")
     func historyOfPath() {
         let database = InMemoryHistoryDatabase()

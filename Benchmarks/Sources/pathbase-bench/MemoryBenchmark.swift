@@ -28,6 +28,10 @@ enum MemoryBenchmark {
             compare("history.get-at-date.1e\(exponent)", operations: HistoryAtDateWorkload.lookups, { longHistory.lookUp() }, baseline: { shortHistory.lookUp() })
         }
 
+        // Sync reads the records page by page. Baseline: the same pages sliced from a sorted array.
+        let paging = RecordPagingWorkload(instances: BenchScale.count(20_000, smoke: 200))
+        compare("history.records-after-page", operations: paging.records.count, { paging.pageDatabase() }, baseline: { paging.pageArray() })
+
         // Per-operation cost from 10^4 to 10^6 instances.
         for (exponent, size, rounds) in [(4, 10_000, 21), (5, 100_000, 7), (6, 1_000_000, 3)] {
             let sizeNames = benchNames(size)
@@ -177,5 +181,55 @@ final class HistoryAtDateWorkload {
             total &+= value?.value ?? 0
         }
         blackHole(total)
+    }
+}
+
+/// Pages through the records of an in-memory history database (instances × 5 properties,
+/// written once) 500 at a time, and through the same records in a sorted array.
+final class RecordPagingWorkload {
+    static let pageSize = 500
+    let database = InMemoryHistoryDatabase()
+    /// The database's records, oldest first.
+    let records: [Record]
+
+    init(instances: Int) {
+        for instance in 0 ..< instances {
+            for property in 1 ... 5 {
+                database.set(instance &* property, for: Path(model: 1, instance: instance, property: property))
+            }
+        }
+        records = database.records(after: nil, limit: nil)
+    }
+
+    func pageDatabase() {
+        var cursor: Timestamp?
+        var count = 0
+        while true {
+            let page = database.records(after: cursor, limit: Self.pageSize)
+            guard let last = page.last else { break }
+            count += page.count
+            cursor = last.timestamp
+        }
+        blackHole(count)
+    }
+
+    func pageArray() {
+        var cursor: Timestamp?
+        var count = 0
+        while true {
+            var start = 0
+            if let cursor {
+                var end = records.count
+                while start < end {
+                    let middle = (start + end) / 2
+                    if records[middle].timestamp <= cursor { start = middle + 1 } else { end = middle }
+                }
+            }
+            let page = Array(records[start ..< min(start + Self.pageSize, records.count)])
+            guard let last = page.last else { break }
+            count += page.count
+            cursor = last.timestamp
+        }
+        blackHole(count)
     }
 }

@@ -8,6 +8,10 @@
 /// their indexes in timestamp order (`chains`), so a value at a date is a binary search
 /// however long its history. Values sit unboxed in a typed array (`TypedHistoryColumn<Value>`);
 /// values of another type are kept boxed in `others`.
+///
+/// `order` keeps the record indexes chronologically (timestamp, then instance), so that
+/// ``InMemoryHistoryDatabase/records(after:limit:)`` reads a page by binary search and merge
+/// rather than by sorting the whole history.
 class HistoryColumn {
 
     /// From this many older records on, an instance's records are also kept in `chains`.
@@ -17,12 +21,29 @@ class HistoryColumn {
     private let entryStorage = LockedState(ContiguousArray<RecordEntry>())
     private let otherStorage = LockedState(ContiguousArray<any DatabaseValue>())
     private let chainStorage = LockedState([InstanceKey: ContiguousArray<Int>]())
+    private let orderStorage = LockedState(ContiguousArray<Int>())
+    private let lateStorage = LockedState(ContiguousArray<Int>())
 
     deinit {
         headStorage.free()
         entryStorage.free()
         otherStorage.free()
         chainStorage.free()
+        orderStorage.free()
+        lateStorage.free()
+    }
+
+    /// Record indexes, chronologically; the records in `late` are not in it yet.
+    private final var order: ContiguousArray<Int> {
+        unsafeAddress { UnsafePointer(orderStorage.pointer) }
+        unsafeMutableAddress { orderStorage.pointer }
+    }
+
+    /// Records inserted before the end of `order` (older writes arriving from sync), in
+    /// arrival order: merged into `order` at the next read, once, rather than at every insert.
+    private final var late: ContiguousArray<Int> {
+        unsafeAddress { UnsafePointer(lateStorage.pointer) }
+        unsafeMutableAddress { lateStorage.pointer }
     }
 
     /// The records of each instance with a long history, oldest first.
@@ -108,6 +129,7 @@ class HistoryColumn {
             let depth = next >= 0 ? entries[next].depth + 1 : 0
             entries.append(RecordEntry(timestamp: timestamp, instance: instance, older: next, slot: appendValue(value), depth: depth))
             entries[newer].older = index
+            place(index)
             // Every newer record has one more older record now.
             var deeper = head
             while deeper != index {
@@ -125,12 +147,70 @@ class HistoryColumn {
             let depth = head.map { entries[$0].depth + 1 } ?? 0
             entries.append(RecordEntry(timestamp: timestamp, instance: instance, older: head ?? -1, slot: appendValue(value), depth: depth))
             heads.set(index, for: instance)
+            place(index)
             if depth == Self.indexedDepth {
                 chains[instance] = ContiguousArray(walk(from: index).reversed())
             } else if depth > Self.indexedDepth {
                 chains[instance, default: []].append(index)
             }
         }
+    }
+
+    /// Puts a new record at the end of `order` when it comes after the last one there (local
+    /// writes: the clock only grows), else in `late`.
+    private final func place(_ index: Int) {
+        if let last = order.last, !precedes(last, index) {
+            late.append(index)
+        } else {
+            order.append(index)
+        }
+    }
+
+    /// Whether record `lhs` comes before record `rhs`: by timestamp, then instance (the path
+    /// order within one column).
+    @inline(__always)
+    final func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
+        let left = entries[lhs]
+        let right = entries[rhs]
+        return left.timestamp != right.timestamp ? left.timestamp < right.timestamp : left.instance < right.instance
+    }
+
+    /// Every record index, chronologically: merges the `late` records in first.
+    final func chronologicalOrder() -> ContiguousArray<Int> {
+        guard !late.isEmpty else { return order }
+        var arrivals = late
+        late = []
+        arrivals.sort(by: precedes)
+        var merged = ContiguousArray<Int>()
+        merged.reserveCapacity(order.count + arrivals.count)
+        var next = 0
+        for index in order {
+            while next < arrivals.count, precedes(arrivals[next], index) {
+                merged.append(arrivals[next])
+                next += 1
+            }
+            merged.append(index)
+        }
+        merged.append(contentsOf: arrivals[next...])
+        order = merged
+        return merged
+    }
+
+    /// The position in `order` (chronological, see ``chronologicalOrder()``) of the first
+    /// record newer than `timestamp`, by binary search; 0 when `nil`.
+    final func firstPosition(in order: ContiguousArray<Int>, after timestamp: Timestamp?) -> Int {
+        guard let timestamp else { return 0 }
+        var low = 0
+        var high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[order[middle]].timestamp <= timestamp {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
     }
 
     /// Removes the records of each instance that are older than its newest record at or
@@ -203,6 +283,9 @@ class HistoryColumn {
         }
         entries = kept
         heads = newHeads
+        // Removing records keeps the others' order: renumber it.
+        order = ContiguousArray(order.lazy.map { newIndex[$0] }.filter { $0 >= 0 })
+        late = ContiguousArray(late.lazy.map { newIndex[$0] }.filter { $0 >= 0 })
         // Chains got shorter: count again, and index the long ones.
         chains = [:]
         heads.forEach { instance, head in
@@ -241,14 +324,6 @@ class HistoryColumn {
 
     func anyValue(ofRecord index: Int) -> any DatabaseValue {
         others[-entries[index].slot - 1]
-    }
-
-    /// Appends every record newer than `timestamp` (all when `nil`).
-    final func appendRecords(after timestamp: Timestamp?, model: ModelKey, property: PropertyKey, to records: inout [Record]) {
-        for (index, entry) in entries.enumerated() where timestamp.map({ entry.timestamp > $0 }) ?? true {
-            let path = Path(model: model, instance: entry.instance, property: property)
-            records.append(Record(path: path, timestamp: entry.timestamp, value: anyValue(ofRecord: index)))
-        }
     }
 
     /// Appends every record of one instance, oldest first.

@@ -90,17 +90,42 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
     }
 
     public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
-        var records: [Record] = []
-        lock.withLock {
-            for (key, column) in columns.entries {
-                column.appendRecords(after: timestamp, model: key.model, property: key.property, to: &records)
+        let limit = limit.map { max(0, $0) } ?? .max
+        guard limit > 0 else { return [] }
+        // Merges the columns' chronological orders from their first record after `timestamp`:
+        // a page costs a binary search per column and a heap step per record, not a sort of
+        // the whole history, so paging through it (sync) stays linear.
+        return lock.withLock {
+            let columns = self.columns.entries
+            var orders: [ContiguousArray<Int>] = []
+            orders.reserveCapacity(columns.count)
+            var cursors: [RecordCursor] = []
+            var remaining = 0
+            for (number, (key, column)) in columns.enumerated() {
+                let order = column.chronologicalOrder()
+                orders.append(order)
+                let position = column.firstPosition(in: order, after: timestamp)
+                guard position < order.count else { continue }
+                remaining += order.count - position
+                cursors.append(RecordCursor(column: number, model: key.model, property: key.property, position: position, record: order[position], entry: column.entries[order[position]]))
             }
+            var heap = RecordCursorHeap(cursors)
+            var records: [Record] = []
+            records.reserveCapacity(min(limit, remaining))
+            while records.count < limit, let cursor = heap.first {
+                let column = columns[cursor.column].column
+                let path = Path(model: cursor.model, instance: cursor.instance, property: cursor.property)
+                records.append(Record(path: path, timestamp: cursor.timestamp, value: column.anyValue(ofRecord: cursor.record)))
+                let order = orders[cursor.column]
+                let position = cursor.position + 1
+                if position < order.count {
+                    heap.replaceFirst(with: RecordCursor(column: cursor.column, model: cursor.model, property: cursor.property, position: position, record: order[position], entry: column.entries[order[position]]))
+                } else {
+                    heap.removeFirst()
+                }
+            }
+            return records
         }
-        records.sort(by: Record.chronological)
-        if let limit, records.count > limit {
-            records.removeSubrange(max(0, limit)...)
-        }
-        return records
     }
 
     /// The moment ``prune(before:)`` last pruned to, or `nil` if the history is whole.
@@ -150,6 +175,77 @@ extension InMemoryHistoryDatabase: RecordWithdrawingDatabase {
             for (key, records) in byColumn {
                 columns[key]?.withdraw(records.map { ($0.path.instance, $0.timestamp) })
             }
+        }
+    }
+}
+
+/// The next record of one column in ``InMemoryHistoryDatabase/records(after:limit:)``.
+private struct RecordCursor {
+    /// The column's number in the directory, and its position in the column's order.
+    let column: Int
+    let model: ModelKey
+    let property: PropertyKey
+    let position: Int
+    /// The record's index in the column, its timestamp and its instance.
+    let record: Int
+    let timestamp: Timestamp
+    let instance: InstanceKey
+
+    init(column: Int, model: ModelKey, property: PropertyKey, position: Int, record: Int, entry: RecordEntry) {
+        self.column = column
+        self.model = model
+        self.property = property
+        self.position = position
+        self.record = record
+        timestamp = entry.timestamp
+        instance = entry.instance
+    }
+
+    /// `Record.chronological`: timestamp, then path (model, instance, property).
+    @inline(__always)
+    func precedes(_ other: RecordCursor) -> Bool {
+        if timestamp != other.timestamp { return timestamp < other.timestamp }
+        if model != other.model { return model < other.model }
+        if instance != other.instance { return instance < other.instance }
+        return property < other.property
+    }
+}
+
+/// A binary min-heap of column cursors: the next record of all columns is its first.
+private struct RecordCursorHeap {
+    private var items: [RecordCursor]
+
+    init(_ cursors: [RecordCursor]) {
+        items = cursors
+        for index in stride(from: items.count / 2 - 1, through: 0, by: -1) {
+            siftDown(from: index)
+        }
+    }
+
+    var first: RecordCursor? { items.first }
+
+    mutating func replaceFirst(with cursor: RecordCursor) {
+        items[0] = cursor
+        siftDown(from: 0)
+    }
+
+    mutating func removeFirst() {
+        let last = items.removeLast()
+        guard !items.isEmpty else { return }
+        items[0] = last
+        siftDown(from: 0)
+    }
+
+    private mutating func siftDown(from start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            guard left < items.count else { return }
+            let right = left + 1
+            let child = right < items.count && items[right].precedes(items[left]) ? right : left
+            guard items[child].precedes(items[parent]) else { return }
+            items.swapAt(parent, child)
+            parent = child
         }
     }
 }
