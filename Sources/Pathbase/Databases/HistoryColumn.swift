@@ -87,17 +87,8 @@ class HistoryColumn {
     /// The position in `chain` (record indexes, oldest first) of the newest record at or
     /// before `timestamp`, by binary search.
     private final func newest(in chain: ContiguousArray<Int>, atOrBefore timestamp: Timestamp) -> Int? {
-        var low = 0
-        var high = chain.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[chain[middle]].timestamp <= timestamp {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        return low == 0 ? nil : low - 1
+        let after = firstPosition(in: chain, after: timestamp)
+        return after == 0 ? nil : after - 1
     }
 
     /// The records of an instance, newest first, by walking its chain.
@@ -196,8 +187,9 @@ class HistoryColumn {
         return merged
     }
 
-    /// The position in `order` (chronological, see ``chronologicalOrder()``) of the first
-    /// record newer than `timestamp`, by binary search; 0 when `nil`.
+    /// The position in `order` (record indexes by timestamp: ``chronologicalOrder()``, or
+    /// an instance's chain) of the first record newer than `timestamp`, by binary search; 0
+    /// when `nil`.
     final func firstPosition(in order: ContiguousArray<Int>, after timestamp: Timestamp?) -> Int {
         guard let timestamp else { return 0 }
         var low = 0
