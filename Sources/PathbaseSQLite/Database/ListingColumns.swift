@@ -170,6 +170,7 @@ final class ListingColumns: RowMirror {
         }
         endInstance()
         if keeping {
+            rows.sortInstances()
             if let index {
                 models[index].model = .kept(rows)
             } else {
@@ -285,9 +286,9 @@ private final class KeptRows {
     /// Whether every instance of the model is here: an instance that isn't has no values.
     /// Otherwise its values are read from the file.
     let complete: Bool
-    /// Each instance once, ascending, with the index of its first row in ``properties``.
+    /// Each instance once, ascending, with its rows in ``properties`` and ``slots``.
     // Unchecked exclusivity as in ``ListingColumns``.
-    @exclusivity(unchecked) private var instances: [(instance: InstanceKey, firstRow: Int)] = []
+    @exclusivity(unchecked) private var instances: [(instance: InstanceKey, firstRow: Int, endRow: Int)] = []
     @exclusivity(unchecked) private var properties: [PropertyKey] = []
     @exclusivity(unchecked) private var slots: [KeptSlot] = []
     /// The bytes of the kept texts and blobs; grown while rows are added, never after.
@@ -296,15 +297,6 @@ private final class KeptRows {
     private var byteCapacity = 0
     /// The index in ``instances`` of the last read's instance.
     @exclusivity(unchecked) private var cursor = 0
-    /// The positions in ``instances`` by ascending instance, for a binary search when they
-    /// do not ascend (a query sorted by a field keeps its matches in its order); made at the
-    /// first search, when the rows are all there.
-    private var searchOrder: SearchOrder = .unknown
-
-    private enum SearchOrder {
-        case unknown, ascending
-        case sorted([Int])
-    }
 
     init(expectedInstances: Int, complete: Bool) {
         self.complete = complete
@@ -328,9 +320,10 @@ private final class KeptRows {
             isFull = true
             return
         }
-        if instances.last?.instance != instance { instances.append((instance, slots.count)) }
+        if instances.last?.instance != instance { instances.append((instance, slots.count, slots.count)) }
         properties.append(PropertyKey(truncatingIfNeeded: row.int64(at: 3)))
         slots.append(slot(of: row))
+        instances[instances.count - 1].endRow = slots.count
     }
 
     /// The slot of a row's value; ``KeptSlot/unkept`` if its storage class is not the one
@@ -363,6 +356,14 @@ private final class KeptRows {
         if let firstBytes = dropped.first(where: { $0.length > 0 }) { byteCount = Int(firstBytes.payload) }
         properties.removeSubrange(last.firstRow...)
         slots.removeSubrange(last.firstRow...)
+    }
+
+    /// Puts the instances in ascending order, for ``position(of:)``'s binary search, when
+    /// they came in another (the matches of a query sorted by a field).
+    func sortInstances() {
+        if !zip(instances, instances.dropFirst()).allSatisfy({ $0.instance < $1.instance }) {
+            instances.sort { $0.instance < $1.instance }
+        }
     }
 
     /// Whether every one of these instances has its rows here.
@@ -417,7 +418,7 @@ private final class KeptRows {
 
     /// The rows of the instance at `position` in ``instances``.
     private func rows(of position: Int) -> Range<Int> {
-        instances[position].firstRow ..< (position + 1 < instances.count ? instances[position + 1].firstRow : slots.count)
+        instances[position].firstRow ..< instances[position].endRow
     }
 
     /// The value of a row; `nil` for one to read from the file.
@@ -433,20 +434,12 @@ private final class KeptRows {
     private func position(of instance: InstanceKey) -> Int? {
         if cursor < instances.count, instances[cursor].instance == instance { return cursor }
         if cursor + 1 < instances.count, instances[cursor + 1].instance == instance { return cursor + 1 }
-        // Binary search, through the positions in ascending order when the instances aren't.
-        if case .unknown = searchOrder {
-            searchOrder = zip(instances, instances.dropFirst()).allSatisfy({ $0.instance < $1.instance })
-                ? .ascending
-                : .sorted(instances.indices.sorted { instances[$0].instance < instances[$1].instance })
-        }
-        let order: [Int]? = if case .sorted(let order) = searchOrder { order } else { nil }
-        func position(at rank: Int) -> Int { order?[rank] ?? rank }
         var low = 0, high = instances.count
         while low < high {
             let middle = (low + high) / 2
-            if instances[position(at: middle)].instance < instance { low = middle + 1 } else { high = middle }
+            if instances[middle].instance < instance { low = middle + 1 } else { high = middle }
         }
-        return low < instances.count && instances[position(at: low)].instance == instance ? position(at: low) : nil
+        return low < instances.count && instances[low].instance == instance ? low : nil
     }
 }
 
