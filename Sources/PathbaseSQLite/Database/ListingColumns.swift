@@ -275,8 +275,9 @@ final class ListingColumns: RowMirror {
     }
 }
 
-/// One model's current values in primary key order (instance, then property), with where
-/// the last read found its instance: all of them (`complete`), or those of some instances.
+/// One model's current values, each instance's together, with where the last read found
+/// its instance: all of them (`complete`), or those of some instances. The instances are
+/// searched in ascending order (``sortInstances()`` when a query's matches came in another).
 ///
 /// Plain data only: each value is a fixed-size ``KeptSlot``, and the bytes of texts and
 /// blobs are copied into one buffer. Keeping a `String` or `Data` per value cost an
@@ -313,8 +314,8 @@ private final class KeptRows {
     /// then dropped and the reads go to the file.
     private(set) var isFull = false
 
-    /// Adds the current row of `row` (instance, type, value, property); rows come in
-    /// primary key order.
+    /// Adds the current row of `row` (instance, type, value, property); an instance's rows
+    /// come together.
     func append(instance: InstanceKey, row: Statement) {
         guard slots.count < ListingColumns.maximumRows else {
             isFull = true
