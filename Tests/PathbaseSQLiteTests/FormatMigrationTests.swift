@@ -23,9 +23,28 @@ struct FormatMigrationTests {
         try queue.close()
     }
 
+    /// Version 4: every record, current ones too, in one history table `records`, indexed
+    /// by time; no `record_times`, no triggers.
+    private static let versionFour = """
+        DROP TRIGGER current_value_inserted;
+        DROP TRIGGER current_value_superseded;
+        CREATE TABLE records (
+            model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
+            time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+            type INTEGER NOT NULL, value,
+            PRIMARY KEY (model, instance, property, time, counter, replica)
+        ) WITHOUT ROWID;
+        INSERT INTO records SELECT model, property, instance, time, counter, replica, type, value FROM superseded_records;
+        INSERT INTO records SELECT model, property, instance, time, counter, replica, type, value FROM current_values;
+        DROP TABLE superseded_records;
+        DROP TABLE record_times;
+        CREATE INDEX records_by_time ON records(time, counter, replica, model, instance, property);
+        PRAGMA user_version = 4;
+        """
+
     /// Version 3: the value tables ordered (model, property, instance), every current
     /// value in one value index, a declared collection index under its old name.
-    private static let versionThree = """
+    private static let versionThree = versionFour + """
         CREATE TABLE current_values_v3 (
             model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
             time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
@@ -80,7 +99,7 @@ struct FormatMigrationTests {
             (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT count(*) FROM list_members"))
         }
         try queue.close()
-        #expect(version == 4)
+        #expect(version == 5)
         #expect(members == 3)
     }
 
@@ -117,11 +136,12 @@ struct FormatMigrationTests {
 
         let queue = try DatabaseQueue(path: path)
         let (version, triggers) = try queue.read { db in
-            (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"))
+            (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")))
         }
         try queue.close()
-        #expect(version == 4)
-        #expect(triggers == 0)
+        #expect(version == 5)
+        // Only the history's triggers.
+        #expect(triggers == ["current_value_inserted", "current_value_superseded"])
     }
 
     @Test("Opening a version 3 file rebuilds the value tables in instance order; values, history, queries and declared indexes survive")
@@ -157,10 +177,59 @@ struct FormatMigrationTests {
             )
         }
         try queue.close()
-        #expect(version == 4)
+        #expect(version == 5)
         #expect(primaryKey == ["model", "instance", "property"])
         #expect(indexes.contains("value_index_1_2"))
         #expect(!indexes.contains("current_values_by_value") && !indexes.contains("collection_index_1_2"))
-        #expect(indexes.isSuperset(of: ["records_by_time", "current_statuses"]))
+        #expect(indexes.contains("current_statuses") && !indexes.contains("records_by_time"))
+    }
+
+    @Test("Opening a version 4 file keeps every record once: history, records after a time and the clock survive; the history table is gone")
+    func migratesVersionFour() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("four.sqlite")
+        // Bob's age changes once before the downgrade: one superseded record.
+        do {
+            let database = try SQLiteDatabase(path: path)
+            Person.create(in: database, id: 1, name: "Alice", age: 30)
+            let bob = Person.create(in: database, id: 2, name: "Bob", age: 40)
+            bob.age = 41
+            database.close()
+        }
+        let recordsBefore: [Pathbase.Record]
+        do {
+            let database = try SQLiteDatabase(path: path)
+            recordsBefore = database.records(after: nil, limit: nil)
+            database.close()
+        }
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: Self.versionFour) }
+        try queue.close()
+
+        let database = try SQLiteDatabase(path: path)
+        let after = database.records(after: nil, limit: nil)
+        #expect(after.map(\.path) == recordsBefore.map(\.path))
+        #expect(after.map(\.timestamp) == recordsBefore.map(\.timestamp))
+        let bob = try #require(database.active(id: 2, of: Person.self))
+        #expect(database.history(of: bob.path(of: .age), as: Int.self).map(\.value) == [40, 41])
+        bob.age = 42
+        #expect(database.history(of: bob.path(of: .age), as: Int.self).map(\.value) == [40, 41, 42])
+        // The clock continues after the newest migrated record.
+        let newest = try #require(database.records(after: nil, limit: nil).last)
+        #expect(newest.path == bob.path(of: .age) && newest.timestamp > recordsBefore.last?.timestamp ?? .zero)
+        database.close()
+
+        let check = try DatabaseQueue(path: path)
+        let (version, tables, superseded) = try check.read { db in
+            (
+                try Int.fetchOne(db, sql: "PRAGMA user_version"),
+                try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")),
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM superseded_records")
+            )
+        }
+        try check.close()
+        #expect(version == 5)
+        #expect(!tables.contains("records") && tables.isSuperset(of: ["superseded_records", "record_times"]))
+        #expect(superseded == 2) // Bob's ages 40 and 41
     }
 }

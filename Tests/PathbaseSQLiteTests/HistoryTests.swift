@@ -1,6 +1,7 @@
 import Foundation
 import Pathbase
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 @Suite("SQLiteDatabase: history")
@@ -87,6 +88,53 @@ struct HistoryTests {
         #expect(database.records(after: nil, limit: 0).isEmpty)
         #expect(database.records(after: stamp, limit: nil).map { $0.value as? Int } == [4])
         #expect(database.records(after: Timestamp(time: 5), limit: 1).map(\.path) == [Path(model: 1, instance: 1, property: 2)])
+    }
+
+    @Test("Every record is stored once, whatever order and grouping it arrives in: alone or in batches, older than the current one, again, or replaced in the same batch", arguments: [1, 2, 3])
+    func everyRecordOnce(seed: UInt64) throws {
+        let directory = TemporaryDirectory()
+        let file = directory.file()
+        var random = SplitMix64(seed: seed)
+        let paths = (1 ... 4).map { Path(model: 7, instance: $0, property: 1) } + [.status(model: 7, instance: 1)]
+        // 60 records over 5 paths; then 20 of them again.
+        let unique: [Record] = (0 ..< 60).map { index in
+            let path = paths[Int.random(in: 0 ..< paths.count, using: &random)]
+            let timestamp = Timestamp(time: Int64.random(in: 1 ... 1_000, using: &random), counter: UInt32(index), replica: 1)
+            let value: any DatabaseValue = path.property == PropertyKey.instanceId ? (index % 3 == 0 ? InstanceStatus.deleted : .created) : "v\(index)"
+            return Record(path: path, timestamp: timestamp, value: value)
+        }
+        let arrivals = (unique + unique.shuffled(using: &random).prefix(20)).shuffled(using: &random)
+        do {
+            let database = try SQLiteDatabase(path: file)
+            var next = 0
+            while next < arrivals.count {
+                let count = Int.random(in: 1 ... 20, using: &random)
+                let group = arrivals[next ..< min(arrivals.count, next + count)]
+                if count % 3 == 0 {
+                    for record in group { database.apply(record) }
+                } else {
+                    try database.batch { for record in group { database.apply(record) } }
+                }
+                next += count
+            }
+            database.close()
+        }
+        let database = try SQLiteDatabase(path: file)
+        let stored = database.records(after: nil)
+        let expected = unique.sorted { ($0.timestamp, $0.path) < ($1.timestamp, $1.path) }
+        #expect(stored.map(\.path) == expected.map(\.path))
+        #expect(stored.map(\.timestamp) == expected.map(\.timestamp))
+        #expect(stored.map { "\($0.value)" } == expected.map { "\($0.value)" })
+        for path in paths {
+            let written = expected.filter { $0.path == path }
+            #expect(database.records(at: path).map(\.timestamp) == written.map(\.timestamp))
+            #expect(database.latestRecord(at: path)?.timestamp == written.last?.timestamp)
+            // The state at each record's time is that record.
+            for record in written where path.property != PropertyKey.instanceId {
+                #expect((database.get(path, at: record.timestamp) as Timestamped<String>?)?.timestamp == record.timestamp)
+            }
+        }
+        #expect(stored.count == unique.count)
     }
 
     @Test("records(after:) from one database apply to another with the same result")

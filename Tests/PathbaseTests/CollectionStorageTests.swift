@@ -150,7 +150,8 @@ struct CollectionStorageTests {
     @Test(arguments: DatabaseKind.allCases)
     func aStaleCopyFromAQueryDoesNotOverwriteAFieldChangedElsewhere(kind: DatabaseKind) throws {
         let database = kind.make()
-        try database.collection(CollectionUser.self).save((0 ..< 10).map { CollectionUser(id: UUID(), name: "user \($0)", age: $0, tags: []) })
+        let users = (0 ..< 10).map { (index: Int) in CollectionUser(id: UUID(), name: "user \(index)", age: index, tags: []) }
+        try database.collection(CollectionUser.self).save(users)
         // A handle whose bases come from its queries only.
         let mine = database.collection(CollectionUser.self)
         // Unsorted, then sorted and paged (in SQL on SQLite); each finds another struct first.

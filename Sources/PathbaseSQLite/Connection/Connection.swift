@@ -106,7 +106,8 @@ final class Connection {
                 if let wanted, fileKeepsHistory != wanted {
                     throw SQLiteDatabaseError.historyModeMismatch(path: displayPath, fileKeepsHistory: fileKeepsHistory)
                 }
-                let table = fileKeepsHistory ? "records" : "current_values"
+                // The newest record: the last of the table in time order.
+                let table = fileKeepsHistory ? "record_times" : "current_values"
                 let newest = try Row.fetchOne(db, sql: "SELECT time, counter, replica FROM \(table) ORDER BY time DESC, counter DESC, replica DESC LIMIT 1")
                     .map { row in
                         Pathbase.Timestamp(time: row[0], counter: UInt32(truncatingIfNeeded: row[1] as Int64), replica: UInt32(truncatingIfNeeded: row[2] as Int64))

@@ -12,10 +12,13 @@ import Pathbase
 /// them with the rows they stand for. A failure to write them fails the batch, which then
 /// throws it, as a failed single write does.
 ///
-/// Multi-row statements keep each row's meaning: `records` ignores a record it holds
-/// already, and `current_values` takes a row only if it is newer than the current one —
-/// row by row, so two writes of one path in one statement end with the newer, whatever the
-/// order of the statements. Statuses and reference lists update in-memory mirrors and
+/// Multi-row statements keep each row's meaning: `current_values` takes a row only if it
+/// is newer than the current one — row by row, so two writes of one path in one statement
+/// end with the newer, whatever their order — and with history, the triggers of ``Schema``
+/// keep the record each row replaced. A row that did not become current (older than the
+/// current one, or the same record again) is written into the history afterwards, by
+/// ``writeOlderRecords``, which ignores a record the history holds already; SQLite's count
+/// of changed rows tells whether any row needs it. Statuses and reference lists update in-memory mirrors and
 /// `list_members` when they become current: each goes into `current_values` in a statement
 /// of its own, which tells whether it did. (A `RETURNING` clause on one statement for all of
 /// them cost more than the statements it saved: SQLite buffers its rows in a temporary
@@ -42,8 +45,9 @@ final class PendingWrites: RowMirror {
     @exclusivity(unchecked) private var plain: [Row] = []
     @exclusivity(unchecked) private var mirrored: [Row] = []
     /// The multi-row statements by row count (index 0 holds one row).
-    private var insertRecords: [Statement?] = Array(repeating: nil, count: maximumRows)
     private var upsertCurrent: [Statement?] = Array(repeating: nil, count: maximumRows)
+    private var insertOlderRecords: [Statement?] = Array(repeating: nil, count: maximumRows)
+    private var insertOlderRecordTimes: [Statement?] = Array(repeating: nil, count: maximumRows)
 
     init() {
         plain.reserveCapacity(Self.maximumRows)
@@ -63,32 +67,60 @@ final class PendingWrites: RowMirror {
         plain.contains { $0.path == path } || mirrored.contains { $0.path == path }
     }
 
-    /// Writes the waiting rows into `records` (when the file keeps history) and
-    /// `current_values`, calls `becameCurrent` with each status or list that is now its
-    /// path's current value, and forgets them; on a failure they are forgotten too (the
-    /// batch fails and rolls back).
-    func write(keepsHistory: Bool, connection: OpaquePointer, becameCurrent: (Row) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
+    /// Writes the waiting rows into `current_values` (and with history, those that did not
+    /// become current into the history), calls `becameCurrent` with each status or list that
+    /// is now its path's current value, and forgets them; on a failure they are forgotten
+    /// too (the batch fails and rolls back).
+    ///
+    /// `inTransaction` runs the statements for rows that did not become current (two of
+    /// them): a caller outside a batch wraps them in a transaction, so that they write
+    /// both or neither. The upsert alone needs none: it is one statement.
+    func write(
+        keepsHistory: Bool,
+        connection: OpaquePointer,
+        becameCurrent: (Row) throws(SQLiteDatabaseError) -> Void,
+        inTransaction: (() throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) -> Void = { body throws(SQLiteDatabaseError) in try body() }
+    ) throws(SQLiteDatabaseError) {
         guard !isEmpty else { return }
         defer {
             plain.removeAll(keepingCapacity: true)
             mirrored.removeAll(keepingCapacity: true)
         }
-        if keepsHistory {
-            let statement = try self.statement(&insertRecords, count: plain.count + mirrored.count, Self.insertRecordsSQL, connection: connection)
-            bind(plain, to: statement, from: 0)
-            bind(mirrored, to: statement, from: plain.count)
-            try run(statement, connection: connection)
-        }
+        var allBecameCurrent = true
         if !plain.isEmpty {
             let statement = try self.statement(&upsertCurrent, count: plain.count, Self.upsertCurrentSQL, connection: connection)
             bind(plain, to: statement, from: 0)
             try run(statement, connection: connection)
+            allBecameCurrent = sqlite3_changes(connection) == Int32(plain.count)
         }
         for row in mirrored {
             let statement = try self.statement(&upsertCurrent, count: 1, Self.upsertCurrentSQL, connection: connection)
             bind(CollectionOfOne(row), to: statement, from: 0)
             try run(statement, connection: connection)
-            if sqlite3_changes(connection) > 0 { try becameCurrent(row) }
+            if sqlite3_changes(connection) > 0 {
+                try becameCurrent(row)
+            } else {
+                allBecameCurrent = false
+            }
+        }
+        if keepsHistory, !allBecameCurrent {
+            try inTransaction { () throws(SQLiteDatabaseError) in
+                try writeOlderRecords(connection: connection)
+            }
+        }
+    }
+
+    /// Writes into `superseded_records` and `record_times` every waiting row that is not
+    /// its path's current record. A row that became current and was then replaced by a
+    /// newer one of the same statement is there already (the trigger moved it).
+    private func writeOlderRecords(connection: OpaquePointer) throws(SQLiteDatabaseError) {
+        let count = plain.count + mirrored.count
+        let records = try statement(&insertOlderRecords, count: count, Self.insertOlderRecordsSQL, connection: connection)
+        let times = try statement(&insertOlderRecordTimes, count: count, Self.insertOlderRecordTimesSQL, connection: connection)
+        for statement in [records, times] {
+            bind(plain, to: statement, from: 0)
+            bind(mirrored, to: statement, from: plain.count)
+            try run(statement, connection: connection)
         }
     }
 
@@ -98,9 +130,10 @@ final class PendingWrites: RowMirror {
     }
 
     func finalize() {
-        for statement in insertRecords + upsertCurrent { statement?.finalize() }
-        insertRecords = Array(repeating: nil, count: Self.maximumRows)
+        for statement in upsertCurrent + insertOlderRecords + insertOlderRecordTimes { statement?.finalize() }
         upsertCurrent = Array(repeating: nil, count: Self.maximumRows)
+        insertOlderRecords = Array(repeating: nil, count: Self.maximumRows)
+        insertOlderRecordTimes = Array(repeating: nil, count: Self.maximumRows)
         plain.removeAll()
         mirrored.removeAll()
     }
@@ -135,16 +168,45 @@ final class PendingWrites: RowMirror {
         }
     }
 
+    /// The conflict clause of an insert into `current_values`: a row replaces the current
+    /// one only if its timestamp is newer.
+    private static let newestWins = """
+
+        ON CONFLICT(model, instance, property) DO UPDATE SET
+            time = excluded.time, counter = excluded.counter, replica = excluded.replica,
+            type = excluded.type, value = excluded.value
+        WHERE (excluded.time, excluded.counter, excluded.replica)
+            > (current_values.time, current_values.counter, current_values.replica)
+        """
+
     private static func values(_ count: Int) -> String {
         (0 ..< count).map { _ in "(?, ?, ?, ?, ?, ?, ?, ?)" }.joined(separator: ", ")
     }
 
-    private static func insertRecordsSQL(_ count: Int) -> String {
-        "INSERT OR IGNORE INTO records(model, property, instance, time, counter, replica, type, value) VALUES \(values(count))"
+    /// The rows of a `VALUES` list (columns `column1` … `column8`, in the order of
+    /// ``Schema/recordColumns``) that are not their path's current record.
+    private static func notCurrentSQL(_ count: Int, columns: String) -> String {
+        """
+        SELECT \(columns) FROM (VALUES \(values(count))) AS v
+        WHERE NOT EXISTS (
+            SELECT 1 FROM current_values c
+            WHERE c.model = v.column1 AND c.instance = v.column3 AND c.property = v.column2
+              AND c.time = v.column4 AND c.counter = v.column5 AND c.replica = v.column6)
+        """
+    }
+
+    private static func insertOlderRecordsSQL(_ count: Int) -> String {
+        "INSERT OR IGNORE INTO superseded_records(\(Schema.recordColumns)) "
+            + notCurrentSQL(count, columns: "column1, column2, column3, column4, column5, column6, column7, column8")
+    }
+
+    private static func insertOlderRecordTimesSQL(_ count: Int) -> String {
+        "INSERT OR IGNORE INTO record_times(\(Schema.recordTimeColumns)) "
+            + notCurrentSQL(count, columns: "column4, column5, column6, column1, column3, column2")
     }
 
     private static func upsertCurrentSQL(_ count: Int) -> String {
         "INSERT INTO current_values(model, property, instance, time, counter, replica, type, value) VALUES \(values(count))"
-            + Statements.newestWins
+            + newestWins
     }
 }

@@ -71,7 +71,7 @@ extension SQLiteDatabase {
     /// ```
     public func records(model: ModelKey, instance: InstanceKey) throws(SQLiteDatabaseError) -> [Record] {
         try instanceRecords(
-            table: keepsHistory ? "records" : "current_values",
+            table: "(SELECT * FROM current_values UNION ALL SELECT * FROM superseded_records)",
             model: model,
             instance: instance,
             order: "time, counter, replica, property"

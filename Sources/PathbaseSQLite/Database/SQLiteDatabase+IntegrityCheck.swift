@@ -42,7 +42,7 @@ extension SQLiteDatabase {
     /// print(problems.isEmpty ? "ok" : problems.map(\.description).joined(separator: "\n"))
     /// ```
     ///
-    /// Pathbase's rules, for `current_values` and `records`: the path's model and property
+    /// Pathbase's rules, for `current_values` and `superseded_records`: the path's model and property
     /// ids are within the exchange contract (``Path/exchangeProblem``); the type tag is one
     /// Pathbase writes, and a `Codable` value's type id is in `value_types`; the stored
     /// SQLite value has the kind its tag says (text for a `String`, and so on); an instance
@@ -55,7 +55,7 @@ extension SQLiteDatabase {
         }
         .filter { $0 != "ok" }
         .map { IntegrityProblem(table: "SQLite", path: nil, reason: $0) }
-        for table in ["current_values", "records"] {
+        for table in ["current_values", "superseded_records"] {
             problems += try valueProblems(in: table, limit: max(1, limit))
         }
         return problems

@@ -24,21 +24,40 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
             guard keepsHistory else { return }
             try run("BEGIN IMMEDIATE", on: handle)
             do throws(SQLiteDatabaseError) {
-                let delete = try Statement(sql: """
-                    DELETE FROM records
+                // A superseded record goes if a newer record of its path, superseded or
+                // current (newer than all of them), is also at or before `timestamp`; its
+                // time goes with it.
+                let deleteRecords = try Statement(sql: """
+                    DELETE FROM superseded_records AS r
                     WHERE (time, counter, replica) <= (?1, ?2, ?3)
-                      AND EXISTS (
-                        SELECT 1 FROM records AS newer
-                        WHERE newer.model = records.model AND newer.property = records.property
-                          AND newer.instance = records.instance
-                          AND (newer.time, newer.counter, newer.replica) > (records.time, records.counter, records.replica)
+                      AND (EXISTS (
+                        SELECT 1 FROM superseded_records AS newer
+                        WHERE newer.model = r.model AND newer.instance = r.instance AND newer.property = r.property
+                          AND (newer.time, newer.counter, newer.replica) > (r.time, r.counter, r.replica)
                           AND (newer.time, newer.counter, newer.replica) <= (?1, ?2, ?3))
+                      OR EXISTS (
+                        SELECT 1 FROM current_values AS c
+                        WHERE c.model = r.model AND c.instance = r.instance AND c.property = r.property
+                          AND (c.time, c.counter, c.replica) <= (?1, ?2, ?3)))
                     """, connection: handle)
-                defer { delete.finalize() }
-                delete.bind(timestamp.time, at: 1)
-                delete.bind(Int64(timestamp.counter), at: 2)
-                delete.bind(Int64(timestamp.replica), at: 3)
-                try execute(delete)
+                defer { deleteRecords.finalize() }
+                let deleteTimes = try Statement(sql: """
+                    DELETE FROM record_times AS t
+                    WHERE (time, counter, replica) <= (?1, ?2, ?3)
+                      AND NOT EXISTS (
+                        SELECT 1 FROM current_values AS c
+                        WHERE c.model = t.model AND c.instance = t.instance AND c.property = t.property
+                          AND c.time = t.time AND c.counter = t.counter AND c.replica = t.replica)
+                      AND NOT EXISTS (
+                        SELECT 1 FROM superseded_records AS r
+                        WHERE r.model = t.model AND r.instance = t.instance AND r.property = t.property
+                          AND r.time = t.time AND r.counter = t.counter AND r.replica = t.replica)
+                    """, connection: handle)
+                defer { deleteTimes.finalize() }
+                for delete in [deleteRecords, deleteTimes] {
+                    delete.bind(timestamp, at: 1)
+                    try execute(delete)
+                }
                 let start = max(try readPrunedBefore(handle) ?? timestamp, timestamp)
                 let store = try Statement(sql: "INSERT OR REPLACE INTO pathbase_meta(key, value) VALUES ('prunedBefore', ?)", connection: handle)
                 defer { store.finalize() }

@@ -57,9 +57,9 @@ extension SQLiteDatabase {
         }
     }
 
-    /// Writes one record: into `records` (with history) and into `current_values` if newer.
-    /// Inside a batch, it waits in ``PendingWrites`` to be written with others. Called while
-    /// holding the lock.
+    /// Writes one record: into `current_values` if newer, otherwise (with history) into
+    /// `superseded_records`. Inside a batch, it waits in ``PendingWrites`` to be written with
+    /// others; outside, ``PendingWrites`` writes it now. Called while holding the lock.
     func write<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) {
         let handle = try writeHandle()
         if transaction.inBatch, let failure = transaction.failure {
@@ -73,32 +73,34 @@ extension SQLiteDatabase {
             if case .valueEncoding = error {} else if transaction.inBatch { transaction.failed(error) }
             throw error
         }
+        let row = PendingWrites.Row(path: path, timestamp: timestamp, tag: encoded.tag, value: encoded.value)
         if transaction.inBatch {
-            pendingWrites.append(PendingWrites.Row(path: path, timestamp: timestamp, tag: encoded.tag, value: encoded.value))
+            pendingWrites.append(row)
             if pendingWrites.isFull { try writePending(handle) }
-        } else if keepsHistory {
-            // Two statements: one transaction, so the record and the current value agree.
-            try execute(statements.begin)
-            do throws(SQLiteDatabaseError) {
-                try writeRecord(encoded, for: path, timestamp: timestamp, handle: handle)
-                try execute(statements.commit)
-            } catch {
-                rollback()
-                throw error
+        } else if row.isMirrored {
+            // A status or list also updates its mirrors and `list_members`: all or nothing.
+            try inTransaction { () throws(SQLiteDatabaseError) in
+                pendingWrites.append(row)
+                try pendingWrites.write(keepsHistory: keepsHistory, connection: handle, becameCurrent: becameCurrent)
             }
         } else {
-            try writeRecord(encoded, for: path, timestamp: timestamp, handle: handle)
+            // One statement, a transaction of its own; the history statements of an older
+            // record get one together.
+            pendingWrites.append(row)
+            try pendingWrites.write(keepsHistory: keepsHistory, connection: handle, becameCurrent: becameCurrent, inTransaction: inTransaction)
         }
     }
 
-    @inline(__always)
-    private func writeRecord(_ encoded: (tag: Int64, value: StoredValue), for path: Path, timestamp: Timestamp, handle: OpaquePointer) throws(SQLiteDatabaseError) {
-        if keepsHistory {
-            try execute(bound(statements.insertRecord, encoded, path, timestamp))
+    /// Runs `body` in a transaction of its own (outside a batch).
+    private func inTransaction(_ body: () throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
+        try execute(statements.begin)
+        do throws(SQLiteDatabaseError) {
+            try body()
+            try execute(statements.commit)
+        } catch {
+            rollback()
+            throw error
         }
-        try execute(bound(statements.upsertCurrent, encoded, path, timestamp))
-        let row = PendingWrites.Row(path: path, timestamp: timestamp, tag: encoded.tag, value: encoded.value)
-        if row.isMirrored, sqlite3_changes(handle) > 0 { try becameCurrent(row) }
     }
 
     /// A status or reference list row is its path's current value now: a status updates
@@ -120,15 +122,6 @@ extension SQLiteDatabase {
             statements.insertListMember.bind(member, at: 4)
             try execute(statements.insertListMember)
         }
-    }
-
-    @inline(__always)
-    private func bound(_ statement: Statement, _ encoded: (tag: Int64, value: StoredValue), _ path: Path, _ timestamp: Timestamp) -> Statement {
-        statement.bindPath(path)
-        statement.bind(timestamp, at: 4)
-        statement.bind(encoded.tag, at: 7)
-        statement.bind(encoded.value, at: 8)
-        return statement
     }
 
     // MARK: Throwing variants

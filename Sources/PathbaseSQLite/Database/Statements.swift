@@ -17,20 +17,12 @@ struct Statements {
     let rollbackToSavepoint: Statement
     let releaseSavepoint: Statement
 
-    /// Binds (?1 model, ?2 property, ?3 instance, ?4 time, ?5 counter, ?6 replica, ?7 type, ?8 value).
-    /// A record that is already there (same path and timestamp) is the same write arriving
-    /// again: ignored.
-    let insertRecord: Statement
-
-    /// Same parameters as ``insertRecord``. Replaces the current value only if the new
-    /// timestamp is newer: "newest wins", whatever the order writes arrive in.
-    let upsertCurrent: Statement
-
     /// (?1 model, ?2 property, ?3 instance) → (type, value, time, counter, replica).
     let selectCurrent: Statement
 
     /// (?1 model, ?2 property, ?3 instance, ?4 time, ?5 counter, ?6 replica) → the newest
-    /// record at or before the timestamp: (type, value, time, counter, replica).
+    /// record at or before the timestamp, current or superseded: (type, value, time,
+    /// counter, replica).
     let selectRecordAt: Statement
 
     /// (?1 model) → the current statuses: (instance, type, value, time, counter, replica).
@@ -40,19 +32,21 @@ struct Statements {
     /// timestamp, by instance: (instance, type, value, time, counter, replica).
     ///
     /// It starts from the current statuses (every instance that ever had one) and seeks
-    /// each one's status records; a range of the model's records read its whole history,
-    /// every property's, and sorted it.
+    /// each one's superseded status records; a range of the model's records read its whole
+    /// history, every property's, and sorted it.
     let selectStatusRecordsAt: Statement
 
     /// (?1 time, ?2 counter, ?3 replica, ?4 limit) → records after the timestamp, oldest
-    /// first: (model, property, instance, time, counter, replica, type, value).
+    /// first: (model, property, instance, time, counter, replica, type, value). Walks
+    /// `record_times` and finds each record's value in `current_values` or, failing that,
+    /// in `superseded_records`.
     let selectRecordsAfter: Statement
 
     /// The same over current values, for databases without history.
     let selectCurrentAfter: Statement
 
-    /// (?1 model, ?2 property, ?3 instance) → every record of the path, oldest first:
-    /// (type, value, time, counter, replica).
+    /// (?1 model, ?2 property, ?3 instance) → every record of the path, oldest first
+    /// (its superseded records, then its current one): (type, value, time, counter, replica).
     let selectRecordsAtPath: Statement
 
     /// () → the newest current timestamp: (time, counter, replica).
@@ -68,17 +62,6 @@ struct Statements {
     /// target, ascending: (instance).
     let selectListReferrers: Statement
 
-    /// The conflict clause of an insert into `current_values`: a row replaces the current
-    /// one only if its timestamp is newer.
-    static let newestWins = """
-
-        ON CONFLICT(model, instance, property) DO UPDATE SET
-            time = excluded.time, counter = excluded.counter, replica = excluded.replica,
-            type = excluded.type, value = excluded.value
-        WHERE (excluded.time, excluded.counter, excluded.replica)
-            > (current_values.time, current_values.counter, current_values.replica)
-        """
-
     init(connection: OpaquePointer) throws(SQLiteDatabaseError) {
         func make(_ sql: String) throws(SQLiteDatabaseError) -> Statement {
             try Statement(sql: sql, connection: connection)
@@ -90,20 +73,17 @@ struct Statements {
         savepoint = try make("SAVEPOINT pathbase_batch")
         rollbackToSavepoint = try make("ROLLBACK TO pathbase_batch")
         releaseSavepoint = try make("RELEASE pathbase_batch")
-        insertRecord = try make("""
-            INSERT OR IGNORE INTO records(model, property, instance, time, counter, replica, type, value)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            """)
-        upsertCurrent = try make("""
-            INSERT INTO current_values(model, property, instance, time, counter, replica, type, value)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            """ + Statements.newestWins)
         selectCurrent = try make("""
             SELECT type, value, time, counter, replica FROM current_values
             WHERE model = ?1 AND property = ?2 AND instance = ?3
             """)
+        // Each side is a range of its primary key: SQLite merges them (no sort).
         selectRecordAt = try make("""
-            SELECT type, value, time, counter, replica FROM records
+            SELECT type, value, time, counter, replica FROM current_values
+            WHERE model = ?1 AND property = ?2 AND instance = ?3
+                AND time <= ?4 AND (time, counter, replica) <= (?4, ?5, ?6)
+            UNION ALL
+            SELECT type, value, time, counter, replica FROM superseded_records
             WHERE model = ?1 AND property = ?2 AND instance = ?3
                 AND time <= ?4 AND (time, counter, replica) <= (?4, ?5, ?6)
             ORDER BY time DESC, counter DESC, replica DESC
@@ -115,17 +95,31 @@ struct Statements {
             """)
         // CROSS JOIN keeps the statuses outside: the planner put the model's records there.
         selectStatusRecordsAt = try make("""
+            SELECT instance, type, value, time, counter, replica FROM current_values
+            WHERE model = ?1 AND property = 0
+                AND time <= ?2 AND (time, counter, replica) <= (?2, ?3, ?4)
+            UNION ALL
             SELECT r.instance, r.type, r.value, r.time, r.counter, r.replica
-            FROM current_values s CROSS JOIN records r
+            FROM current_values s CROSS JOIN superseded_records r
             WHERE s.model = ?1 AND s.property = 0
                 AND r.model = ?1 AND r.instance = s.instance AND r.property = 0
                 AND r.time <= ?2 AND (r.time, r.counter, r.replica) <= (?2, ?3, ?4)
-            ORDER BY s.instance
+            ORDER BY 1
             """)
+        // The superseded record is looked up only when the record is not current.
         selectRecordsAfter = try make("""
-            SELECT model, property, instance, time, counter, replica, type, value FROM records
-            WHERE time >= ?1 AND (time, counter, replica) > (?1, ?2, ?3)
-            ORDER BY time, counter, replica, model, instance, property
+            SELECT t.model, t.property, t.instance, t.time, t.counter, t.replica,
+                ifnull(c.type, r.type), CASE WHEN c.type IS NULL THEN r.value ELSE c.value END
+            FROM record_times t
+            LEFT JOIN current_values c
+                ON c.model = t.model AND c.instance = t.instance AND c.property = t.property
+                AND c.time = t.time AND c.counter = t.counter AND c.replica = t.replica
+            LEFT JOIN superseded_records r
+                ON c.type IS NULL AND r.model = t.model AND r.instance = t.instance AND r.property = t.property
+                AND r.time = t.time AND r.counter = t.counter AND r.replica = t.replica
+            WHERE t.time >= ?1 AND (t.time, t.counter, t.replica) > (?1, ?2, ?3)
+                AND (c.type IS NOT NULL OR r.type IS NOT NULL)
+            ORDER BY t.time, t.counter, t.replica, t.model, t.instance, t.property
             LIMIT ?4
             """)
         selectCurrentAfter = try make("""
@@ -148,7 +142,10 @@ struct Statements {
             ORDER BY m.instance
             """)
         selectRecordsAtPath = try make("""
-            SELECT type, value, time, counter, replica FROM records
+            SELECT type, value, time, counter, replica FROM superseded_records
+            WHERE model = ?1 AND property = ?2 AND instance = ?3
+            UNION ALL
+            SELECT type, value, time, counter, replica FROM current_values
             WHERE model = ?1 AND property = ?2 AND instance = ?3
             ORDER BY time, counter, replica
             """)
@@ -157,7 +154,7 @@ struct Statements {
     func finalize() {
         for statement in [
             begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
-            beginDeferred, insertRecord, upsertCurrent, selectCurrent, selectRecordAt, selectCurrentStatuses,
+            beginDeferred, selectCurrent, selectRecordAt, selectCurrentStatuses,
             selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRecordsAtPath,
             selectNewestCurrent, deleteListMembers, insertListMember, selectListReferrers,
         ] {

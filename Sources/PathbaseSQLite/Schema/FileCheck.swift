@@ -107,7 +107,8 @@ enum FileCheck {
                 for table in required.sorted() {
                     _ = try Row.fetchOne(db, sql: "SELECT * FROM \(table) LIMIT 1")
                 }
-                _ = try Row.fetchOne(db, sql: "SELECT * FROM records ORDER BY time DESC, counter DESC, replica DESC LIMIT 1")
+                let timeOrdered = version >= 5 ? "record_times" : "records"
+                _ = try Row.fetchOne(db, sql: "SELECT * FROM \(timeOrdered) ORDER BY time DESC, counter DESC, replica DESC LIMIT 1")
                 return .pathbase(keepsHistory: keepsHistory)
             }
         } catch let error as SQLiteDatabaseError {

@@ -5,35 +5,46 @@ import Pathbase
 /// The tables of a Pathbase SQLite file, and its format version.
 ///
 /// - `current_values`: the newest record of every path — what `get` reads.
-/// - `records`: every record, when the file keeps history — what history views, "instances
-///   at a date" and sync read. Empty when it doesn't.
+/// - `superseded_records`: every other record, when the file keeps history: the values a
+///   path held before its current one, and records that arrived older than it.
+/// - `record_times`: the timestamp and path of every record (current or superseded), in
+///   the order `records(after:)` returns them, when the file keeps history.
 /// - `value_types`: the Swift type names of JSON-encoded `Codable` values (see ``ValueTag``).
 /// - `pathbase_meta`: settings fixed at creation (`keepsHistory`).
 ///
+/// A record is stored once, with its value: in `current_values` while it is its path's
+/// newest, in `superseded_records` once a newer one replaced it (format 4 also kept every
+/// current record in the history table, so creating an object wrote each value twice).
+/// Two triggers on `current_values` keep the history: a row that becomes current adds its
+/// timestamp to `record_times`, and the row it replaces moves to `superseded_records`. A
+/// write is then one statement, an upsert into `current_values`; only a record older than
+/// the current one (a sync pull, for example) is written into the history by a statement
+/// of its own. The history of a path is its superseded records followed by its current
+/// one; `record_times` is only ever appended to (pruning aside), so a new record lands on
+/// its last page.
+///
 /// Both value tables are `WITHOUT ROWID` with the path in the primary key, ordered (model,
-/// instance, property) since format version 4: the values of one instance are neighbours,
-/// so writing an object dirties one leaf page of each table (format 3 ordered them model,
-/// property, instance, which put an object's values on as many pages as it has
-/// properties, each written and checksummed into the WAL at every commit), reading an
-/// object is one short range, and listing a model is one range scan. A point read is one
-/// b-tree descent without a rowid indirection. `records` is also indexed by timestamp then
-/// path, the order `records(after:)` returns.
+/// instance, property): the values of one instance are neighbours, so writing an object
+/// dirties one leaf page, reading an object is one short range, and listing a model is one
+/// range scan. A point read is one b-tree descent without a rowid indirection. Without
+/// history, `current_values` is indexed by timestamp then path (`current_values_by_time`)
+/// for `records(after:)` and the clock's start.
 ///
 /// `current_statuses` is a partial index of the instance statuses (property 0), so listing
 /// a model's instances reads only their statuses. Queries (see ``SQLiteDatabase`` queries):
 /// a value index is a partial index `value_index_M_P` over the current values of one
 /// (model, property), created for a collection's declared indexes and, for models, the
 /// first time a query or an inverse lookup needs one; writes of properties nobody queries
-/// pay for no index. (Format versions 2 and 3 indexed every current value by value, which
-/// cost one more page per property at every commit.) `list_members` holds one row per
-/// element of every current `[Int]` value (reference lists), by (model, property, element,
-/// instance), for inverse lookups of `@ReferenceList`s. Writing a list replaces the path's
-/// rows; a path whose list was replaced by a value of another type keeps its old rows, so
-/// every read of `list_members` also checks that the current value is still a list.
+/// pay for no index. `list_members` holds one row per element of every current `[Int]`
+/// value (reference lists), by (model, property, element, instance), for inverse lookups of
+/// `@ReferenceList`s. Writing a list replaces the path's rows; a path whose list was
+/// replaced by a value of another type keeps its old rows, so every read of `list_members`
+/// also checks that the current value is still a list.
 ///
 /// The file is marked with ``applicationId`` (`PRAGMA application_id`) and
 /// ``formatVersion`` (`PRAGMA user_version`). A file with a higher version throws
-/// ``SQLiteDatabaseError/newerFormat(path:found:supported:)``.
+/// ``SQLiteDatabaseError/newerFormat(path:found:supported:)``; older ones are migrated when
+/// opened for writing (``migrate(_:from:keepsHistory:)``).
 enum Schema {
 
     /// 'PBDB': identifies a Pathbase file among SQLite databases.
@@ -41,9 +52,15 @@ enum Schema {
 
     /// The storage format this version writes and reads. Raise it for any incompatible
     /// change of tables or value encoding, and migrate older files on open.
-    static let formatVersion = 4
+    static let formatVersion = 5
 
     static let metaTable = "pathbase_meta"
+
+    /// The columns of a record, in the order the value tables declare them.
+    static let recordColumns = "model, property, instance, time, counter, replica, type, value"
+
+    /// The columns of `record_times`, in its primary key's order.
+    static let recordTimeColumns = "time, counter, replica, model, instance, property"
 
     /// The name of the value index of one (model, property).
     static func valueIndexName(model: ModelKey, property: PropertyKey) -> String {
@@ -72,50 +89,70 @@ enum Schema {
                 name TEXT NOT NULL UNIQUE
             );
             """)
-        try createValueTables(in: db, keepsHistory: keepsHistory)
-        try createValueTableIndexes(in: db, keepsHistory: keepsHistory)
+        try db.execute(sql: valueTableSQL("current_values", primaryKey: "model, instance, property"))
+        try createHistoryTables(in: db)
+        try createIndexesAndTriggers(in: db, keepsHistory: keepsHistory)
         try createListMembers(in: db)
         try db.execute(sql: "INSERT OR IGNORE INTO pathbase_meta(key, value) VALUES ('keepsHistory', ?)", arguments: [keepsHistory])
         try db.execute(sql: "PRAGMA application_id = \(applicationId)")
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
     }
 
-    /// `current_values` and `records` with their indexes, named with `suffix` (a migration
-    /// builds them beside the old tables first).
-    private static func createValueTables(in db: GRDB.Database, keepsHistory: Bool, suffix: String = "") throws {
+    /// A table of records (the columns of ``recordColumns``) with a primary key.
+    private static func valueTableSQL(_ name: String, primaryKey: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(name) (
+            model INTEGER NOT NULL,
+            property INTEGER NOT NULL,
+            instance INTEGER NOT NULL,
+            time INTEGER NOT NULL,
+            counter INTEGER NOT NULL,
+            replica INTEGER NOT NULL,
+            type INTEGER NOT NULL,
+            value,
+            PRIMARY KEY (\(primaryKey))
+        ) WITHOUT ROWID
+        """
+    }
+
+    /// `superseded_records` and `record_times`; empty in a file without history.
+    private static func createHistoryTables(in db: GRDB.Database) throws {
+        try db.execute(sql: valueTableSQL("superseded_records", primaryKey: "model, instance, property, time, counter, replica"))
         try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS current_values\(suffix) (
-                model INTEGER NOT NULL,
-                property INTEGER NOT NULL,
-                instance INTEGER NOT NULL,
+            CREATE TABLE IF NOT EXISTS record_times (
                 time INTEGER NOT NULL,
                 counter INTEGER NOT NULL,
                 replica INTEGER NOT NULL,
-                type INTEGER NOT NULL,
-                value,
-                PRIMARY KEY (model, instance, property)
-            ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS records\(suffix) (
                 model INTEGER NOT NULL,
-                property INTEGER NOT NULL,
                 instance INTEGER NOT NULL,
-                time INTEGER NOT NULL,
-                counter INTEGER NOT NULL,
-                replica INTEGER NOT NULL,
-                type INTEGER NOT NULL,
-                value,
-                PRIMARY KEY (model, instance, property, time, counter, replica)
-            ) WITHOUT ROWID;
+                property INTEGER NOT NULL,
+                PRIMARY KEY (\(recordTimeColumns))
+            ) WITHOUT ROWID
             """)
     }
 
-    /// The indexes of the value tables, created once the tables have their final names.
-    private static func createValueTableIndexes(in db: GRDB.Database, keepsHistory: Bool) throws {
+    /// The indexes of `current_values`, and with history the triggers that keep it.
+    private static func createIndexesAndTriggers(in db: GRDB.Database, keepsHistory: Bool) throws {
         if keepsHistory {
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS records_by_time ON records(time, counter, replica, model, instance, property)")
+            // An upsert that updates fires the UPDATE trigger only; one that inserts, the
+            // INSERT trigger only.
+            try db.execute(sql: """
+                CREATE TRIGGER IF NOT EXISTS current_value_inserted AFTER INSERT ON current_values
+                BEGIN
+                    INSERT OR IGNORE INTO record_times(\(recordTimeColumns))
+                    VALUES (new.time, new.counter, new.replica, new.model, new.instance, new.property);
+                END;
+                CREATE TRIGGER IF NOT EXISTS current_value_superseded AFTER UPDATE ON current_values
+                BEGIN
+                    INSERT OR IGNORE INTO superseded_records(\(recordColumns))
+                    VALUES (old.model, old.property, old.instance, old.time, old.counter, old.replica, old.type, old.value);
+                    INSERT OR IGNORE INTO record_times(\(recordTimeColumns))
+                    VALUES (new.time, new.counter, new.replica, new.model, new.instance, new.property);
+                END;
+                """)
         } else {
             // Without history, `records(after:)` and the clock's start read current values by time.
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS current_values_by_time ON current_values(time, counter, replica, model, instance, property)")
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS current_values_by_time ON current_values(\(recordTimeColumns))")
         }
         // Covers what listing reads: (instance, type, value, time, counter, replica).
         try db.execute(sql: """
@@ -142,7 +179,8 @@ enum Schema {
     /// version 2 loses the trigger that kept them; versions up to 3 get their value tables
     /// rebuilt in the (model, instance, property) order, and the value indexes of declared
     /// collection indexes under their new names (models' value indexes come back when
-    /// queries need them).
+    /// queries need them); versions up to 4 move their history table's records into
+    /// `record_times`, and into `superseded_records` those that are not current.
     static func migrate(_ db: GRDB.Database, from version: Int, keepsHistory: Bool) throws {
         guard version < formatVersion else { return }
         if version < 2 {
@@ -167,20 +205,31 @@ enum Schema {
                     guard parts.count == 2, let model = Int(parts[0]), let property = Int(parts[1]) else { return nil }
                     return (model, property)
                 }
-            try createValueTables(in: db, keepsHistory: keepsHistory, suffix: "_v4")
-            let columns = "model, property, instance, time, counter, replica, type, value"
-            for table in ["current_values", "records"] {
-                try db.execute(sql: """
-                    INSERT INTO \(table)_v4(\(columns)) SELECT \(columns) FROM \(table);
-                    DROP TABLE \(table);
-                    ALTER TABLE \(table)_v4 RENAME TO \(table);
-                    """)
-            }
-            try createValueTableIndexes(in: db, keepsHistory: keepsHistory)
+            try db.execute(sql: valueTableSQL("current_values_v4", primaryKey: "model, instance, property"))
+            try db.execute(sql: """
+                INSERT INTO current_values_v4(\(recordColumns)) SELECT \(recordColumns) FROM current_values;
+                DROP TABLE current_values;
+                ALTER TABLE current_values_v4 RENAME TO current_values;
+                """)
             for (model, property) in declared {
                 try db.execute(sql: createValueIndexSQL(model: model, property: property))
             }
         }
+        // Format 4's `records` held every record, the current ones too.
+        try createHistoryTables(in: db)
+        if keepsHistory {
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM records;
+                INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM current_values;
+                INSERT OR IGNORE INTO superseded_records(\(recordColumns))
+                SELECT \(recordColumns) FROM records r WHERE NOT EXISTS (
+                    SELECT 1 FROM current_values c
+                    WHERE c.model = r.model AND c.instance = r.instance AND c.property = r.property
+                      AND c.time = r.time AND c.counter = r.counter AND c.replica = r.replica);
+                """)
+        }
+        try db.execute(sql: "DROP TABLE IF EXISTS records")
+        try createIndexesAndTriggers(in: db, keepsHistory: keepsHistory)
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
     }
 
@@ -191,7 +240,8 @@ enum Schema {
 
     /// The tables every Pathbase file of a format version has.
     static func tables(ofVersion version: Int) -> Set<String> {
-        let first: Set<String> = ["pathbase_meta", "value_types", "current_values", "records"]
-        return version >= 2 ? first.union(["list_members"]) : first
+        let first: Set<String> = ["pathbase_meta", "value_types", "current_values"]
+        let history: Set<String> = version >= 5 ? ["superseded_records", "record_times"] : ["records"]
+        return first.union(history).union(version >= 2 ? ["list_members"] : [])
     }
 }
