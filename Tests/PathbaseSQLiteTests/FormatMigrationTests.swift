@@ -24,9 +24,8 @@ struct FormatMigrationTests {
     }
 
     /// Version 4: every record, current ones too, in one history table `records`, indexed
-    /// by time; no `record_times`, no triggers.
+    /// by time; no `record_times`, no trigger.
     private static let versionFour = """
-        DROP TRIGGER current_value_inserted;
         DROP TRIGGER current_value_superseded;
         CREATE TABLE records (
             model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
@@ -141,7 +140,7 @@ struct FormatMigrationTests {
         try queue.close()
         #expect(version == 5)
         // Only the history's triggers.
-        #expect(triggers == ["current_value_inserted", "current_value_superseded"])
+        #expect(triggers == ["current_value_superseded"])
     }
 
     @Test("Opening a version 3 file rebuilds the value tables in instance order; values, history, queries and declared indexes survive")

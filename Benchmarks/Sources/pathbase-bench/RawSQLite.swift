@@ -3,7 +3,7 @@ import GRDBSQLite
 
 /// The baseline for the SQLite benchmarks: SQLite's C API used directly, with prepared
 /// statements, on the same tables and settings as `SQLiteDatabase` (WAL,
-/// `synchronous = NORMAL`, the same `WITHOUT ROWID` layout, indexes and history triggers of
+/// `synchronous = NORMAL`, the same `WITHOUT ROWID` layout, indexes and history trigger of
 /// format 5; no value index, which `SQLiteDatabase` creates only for queried properties).
 final class RawSQLite {
     private var handle: OpaquePointer?
@@ -38,12 +38,8 @@ final class RawSQLite {
             ) WITHOUT ROWID
             """)
         execute("""
-            CREATE TRIGGER current_value_inserted AFTER INSERT ON current_values BEGIN
-                INSERT OR IGNORE INTO record_times VALUES (new.time, new.counter, new.replica, new.model, new.instance, new.property);
-            END;
             CREATE TRIGGER current_value_superseded AFTER UPDATE ON current_values BEGIN
                 INSERT OR IGNORE INTO superseded_records VALUES (old.model, old.property, old.instance, old.time, old.counter, old.replica, old.type, old.value);
-                INSERT OR IGNORE INTO record_times VALUES (new.time, new.counter, new.replica, new.model, new.instance, new.property);
             END
             """)
         execute("CREATE INDEX current_statuses ON current_values(model, instance, type, value, time, counter, replica) WHERE property = 0")
@@ -74,9 +70,11 @@ final class RawSQLite {
 
     // The write path's statements, prepared once: no dictionary lookup (hashing the SQL)
     // per write on the baseline's side.
-    private lazy var writeStatements = [statement(Self.upsertCurrent)]
+    private lazy var writeStatements = [statement(Self.insertRecordTime), statement(Self.upsertCurrent)]
     private lazy var readStatement = statement("SELECT type, value FROM current_values WHERE model = ? AND property = ? AND instance = ?")
 
+    // Has no ?7 and ?8: their binds below fail harmlessly (SQLITE_RANGE).
+    private static let insertRecordTime = "INSERT OR IGNORE INTO record_times(time, counter, replica, model, instance, property) VALUES (?4, ?5, ?6, ?1, ?3, ?2)"
     private static let upsertCurrent = """
         INSERT INTO current_values(model, property, instance, time, counter, replica, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT(model, instance, property) DO UPDATE SET time = excluded.time, counter = excluded.counter,
@@ -84,8 +82,8 @@ final class RawSQLite {
         WHERE (excluded.time, excluded.counter, excluded.replica) > (time, counter, replica)
         """
 
-    /// Writes one record into the current values (the triggers keep the history), as
-    /// `SQLiteDatabase` does for a `set`.
+    /// Writes one record's time and its current value (the trigger keeps the value it
+    /// replaces), as `SQLiteDatabase` does for a `set`.
     func write(model: Int, property: Int, instance: Int, time: Int64, type: Int64, bind: (OpaquePointer?) -> Void) {
         for statement in writeStatements {
             sqlite3_bind_int64(statement, 1, Int64(model))

@@ -12,13 +12,14 @@ import Pathbase
 /// them with the rows they stand for. A failure to write them fails the batch, which then
 /// throws it, as a failed single write does.
 ///
-/// Multi-row statements keep each row's meaning: `current_values` takes a row only if it
-/// is newer than the current one — row by row, so two writes of one path in one statement
-/// end with the newer, whatever their order — and with history, the triggers of ``Schema``
-/// keep the record each row replaced. A row that did not become current (older than the
-/// current one, or the same record again) is written into the history afterwards, by
-/// ``writeOlderRecords``, which ignores a record the history holds already; SQLite's count
-/// of changed rows tells whether any row needs it. Statuses and reference lists update in-memory mirrors and
+/// Multi-row statements keep each row's meaning: with history, `record_times` ignores a
+/// record it holds already; `current_values` takes a row only if it is newer than the
+/// current one — row by row, so two writes of one path in one statement end with the
+/// newer, whatever their order — and the trigger of ``Schema`` moves the record each row
+/// replaced into `superseded_records`. A row that did not become current (older than the
+/// current one, or the same record again) goes there afterwards, by ``writeOlderRecords``,
+/// which ignores a record it holds already; SQLite's count of changed rows tells whether
+/// any row needs it. Statuses and reference lists update in-memory mirrors and
 /// `list_members` when they become current: each goes into `current_values` in a statement
 /// of its own, which tells whether it did. (A `RETURNING` clause on one statement for all of
 /// them cost more than the statements it saved: SQLite buffers its rows in a temporary
@@ -45,9 +46,9 @@ final class PendingWrites: RowMirror {
     @exclusivity(unchecked) private var plain: [Row] = []
     @exclusivity(unchecked) private var mirrored: [Row] = []
     /// The multi-row statements by row count (index 0 holds one row).
+    private var insertRecordTimes: [Statement?] = Array(repeating: nil, count: maximumRows)
     private var upsertCurrent: [Statement?] = Array(repeating: nil, count: maximumRows)
     private var insertOlderRecords: [Statement?] = Array(repeating: nil, count: maximumRows)
-    private var insertOlderRecordTimes: [Statement?] = Array(repeating: nil, count: maximumRows)
 
     init() {
         plain.reserveCapacity(Self.maximumRows)
@@ -67,24 +68,25 @@ final class PendingWrites: RowMirror {
         plain.contains { $0.path == path } || mirrored.contains { $0.path == path }
     }
 
-    /// Writes the waiting rows into `current_values` (and with history, those that did not
-    /// become current into the history), calls `becameCurrent` with each status or list that
-    /// is now its path's current value, and forgets them; on a failure they are forgotten
-    /// too (the batch fails and rolls back).
-    ///
-    /// `inTransaction` runs the statements for rows that did not become current (two of
-    /// them): a caller outside a batch wraps them in a transaction, so that they write
-    /// both or neither. The upsert alone needs none: it is one statement.
-    func write(
-        keepsHistory: Bool,
-        connection: OpaquePointer,
-        becameCurrent: (Row) throws(SQLiteDatabaseError) -> Void,
-        inTransaction: (() throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) -> Void = { body throws(SQLiteDatabaseError) in try body() }
-    ) throws(SQLiteDatabaseError) {
+    /// Writes the waiting rows into `current_values` (with history: their times into
+    /// `record_times`, and those that did not become current into `superseded_records`),
+    /// calls `becameCurrent` with each status or list that is now its path's current value,
+    /// and forgets them; on a failure they are forgotten too (the batch fails and rolls
+    /// back). With history, or with a status or list waiting, that is more than one
+    /// statement: outside a batch, the caller runs it in a transaction.
+    func write(keepsHistory: Bool, connection: OpaquePointer, becameCurrent: (Row) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
         guard !isEmpty else { return }
         defer {
             plain.removeAll(keepingCapacity: true)
             mirrored.removeAll(keepingCapacity: true)
+        }
+        if keepsHistory {
+            // A statement of its own rather than a trigger on `current_values`: a trigger's
+            // frame per row cost more than the b-tree entry it writes.
+            let statement = try self.statement(&insertRecordTimes, count: plain.count + mirrored.count, Self.insertRecordTimesSQL, connection: connection)
+            bindTimes(plain, to: statement, from: 0)
+            bindTimes(mirrored, to: statement, from: plain.count)
+            try run(statement, connection: connection)
         }
         var allBecameCurrent = true
         if !plain.isEmpty {
@@ -104,24 +106,18 @@ final class PendingWrites: RowMirror {
             }
         }
         if keepsHistory, !allBecameCurrent {
-            try inTransaction { () throws(SQLiteDatabaseError) in
-                try writeOlderRecords(connection: connection)
-            }
+            try writeOlderRecords(connection: connection)
         }
     }
 
-    /// Writes into `superseded_records` and `record_times` every waiting row that is not
-    /// its path's current record. A row that became current and was then replaced by a
-    /// newer one of the same statement is there already (the trigger moved it).
+    /// Writes into `superseded_records` every waiting row that is not its path's current
+    /// record. A row that became current and was then replaced by a newer one of the same
+    /// statement is there already (the trigger moved it).
     private func writeOlderRecords(connection: OpaquePointer) throws(SQLiteDatabaseError) {
-        let count = plain.count + mirrored.count
-        let records = try statement(&insertOlderRecords, count: count, Self.insertOlderRecordsSQL, connection: connection)
-        let times = try statement(&insertOlderRecordTimes, count: count, Self.insertOlderRecordTimesSQL, connection: connection)
-        for statement in [records, times] {
-            bind(plain, to: statement, from: 0)
-            bind(mirrored, to: statement, from: plain.count)
-            try run(statement, connection: connection)
-        }
+        let statement = try self.statement(&insertOlderRecords, count: plain.count + mirrored.count, Self.insertOlderRecordsSQL, connection: connection)
+        bind(plain, to: statement, from: 0)
+        bind(mirrored, to: statement, from: plain.count)
+        try run(statement, connection: connection)
     }
 
     func rowsRolledBack() {
@@ -130,10 +126,10 @@ final class PendingWrites: RowMirror {
     }
 
     func finalize() {
-        for statement in upsertCurrent + insertOlderRecords + insertOlderRecordTimes { statement?.finalize() }
+        for statement in insertRecordTimes + upsertCurrent + insertOlderRecords { statement?.finalize() }
+        insertRecordTimes = Array(repeating: nil, count: Self.maximumRows)
         upsertCurrent = Array(repeating: nil, count: Self.maximumRows)
         insertOlderRecords = Array(repeating: nil, count: Self.maximumRows)
-        insertOlderRecordTimes = Array(repeating: nil, count: Self.maximumRows)
         plain.removeAll()
         mirrored.removeAll()
     }
@@ -179,30 +175,36 @@ final class PendingWrites: RowMirror {
             > (current_values.time, current_values.counter, current_values.replica)
         """
 
-    private static func values(_ count: Int) -> String {
-        (0 ..< count).map { _ in "(?, ?, ?, ?, ?, ?, ?, ?)" }.joined(separator: ", ")
+    /// Binds rows' timestamps and paths (6 parameters each, in the order of
+    /// ``Schema/recordTimeColumns``) from row `first` on.
+    private func bindTimes(_ rows: some Collection<Row>, to statement: Statement, from first: Int) {
+        for (offset, row) in rows.enumerated() {
+            let parameter = Int32((first + offset) * 6 + 1)
+            statement.bind(row.timestamp, at: parameter)
+            statement.bind(row.path.model, at: parameter + 3)
+            statement.bind(row.path.instance, at: parameter + 4)
+            statement.bind(row.path.property, at: parameter + 5)
+        }
     }
 
-    /// The rows of a `VALUES` list (columns `column1` … `column8`, in the order of
-    /// ``Schema/recordColumns``) that are not their path's current record.
-    private static func notCurrentSQL(_ count: Int, columns: String) -> String {
+    private static func values(_ count: Int, columns: Int = 8) -> String {
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        return Array(repeating: row, count: count).joined(separator: ", ")
+    }
+
+    private static func insertRecordTimesSQL(_ count: Int) -> String {
+        "INSERT OR IGNORE INTO record_times(\(Schema.recordTimeColumns)) VALUES \(values(count, columns: 6))"
+    }
+
+    private static func insertOlderRecordsSQL(_ count: Int) -> String {
         """
-        SELECT \(columns) FROM (VALUES \(values(count))) AS v
+        INSERT OR IGNORE INTO superseded_records(\(Schema.recordColumns))
+        SELECT * FROM (VALUES \(values(count))) AS v
         WHERE NOT EXISTS (
             SELECT 1 FROM current_values c
             WHERE c.model = v.column1 AND c.instance = v.column3 AND c.property = v.column2
               AND c.time = v.column4 AND c.counter = v.column5 AND c.replica = v.column6)
         """
-    }
-
-    private static func insertOlderRecordsSQL(_ count: Int) -> String {
-        "INSERT OR IGNORE INTO superseded_records(\(Schema.recordColumns)) "
-            + notCurrentSQL(count, columns: "column1, column2, column3, column4, column5, column6, column7, column8")
-    }
-
-    private static func insertOlderRecordTimesSQL(_ count: Int) -> String {
-        "INSERT OR IGNORE INTO record_times(\(Schema.recordTimeColumns)) "
-            + notCurrentSQL(count, columns: "column4, column5, column6, column1, column3, column2")
     }
 
     private static func upsertCurrentSQL(_ count: Int) -> String {

@@ -77,29 +77,22 @@ extension SQLiteDatabase {
         if transaction.inBatch {
             pendingWrites.append(row)
             if pendingWrites.isFull { try writePending(handle) }
-        } else if row.isMirrored {
-            // A status or list also updates its mirrors and `list_members`: all or nothing.
-            try inTransaction { () throws(SQLiteDatabaseError) in
+        } else if keepsHistory || row.isMirrored {
+            // More than one statement (the record's time, a status's or list's mirrors): one
+            // transaction, so that they agree.
+            try execute(statements.begin)
+            do throws(SQLiteDatabaseError) {
                 pendingWrites.append(row)
                 try pendingWrites.write(keepsHistory: keepsHistory, connection: handle, becameCurrent: becameCurrent)
+                try execute(statements.commit)
+            } catch {
+                rollback()
+                throw error
             }
         } else {
-            // One statement, a transaction of its own; the history statements of an older
-            // record get one together.
+            // One statement: a transaction of its own.
             pendingWrites.append(row)
-            try pendingWrites.write(keepsHistory: keepsHistory, connection: handle, becameCurrent: becameCurrent, inTransaction: inTransaction)
-        }
-    }
-
-    /// Runs `body` in a transaction of its own (outside a batch).
-    private func inTransaction(_ body: () throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
-        try execute(statements.begin)
-        do throws(SQLiteDatabaseError) {
-            try body()
-            try execute(statements.commit)
-        } catch {
-            rollback()
-            throw error
+            try pendingWrites.write(keepsHistory: keepsHistory, connection: handle, becameCurrent: becameCurrent)
         }
     }
 

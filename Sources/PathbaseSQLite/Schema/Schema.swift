@@ -14,14 +14,13 @@ import Pathbase
 ///
 /// A record is stored once, with its value: in `current_values` while it is its path's
 /// newest, in `superseded_records` once a newer one replaced it (format 4 also kept every
-/// current record in the history table, so creating an object wrote each value twice).
-/// Two triggers on `current_values` keep the history: a row that becomes current adds its
-/// timestamp to `record_times`, and the row it replaces moves to `superseded_records`. A
-/// write is then one statement, an upsert into `current_values`; only a record older than
-/// the current one (a sync pull, for example) is written into the history by a statement
-/// of its own. The history of a path is its superseded records followed by its current
-/// one; `record_times` is only ever appended to (pruning aside), so a new record lands on
-/// its last page.
+/// current record in its history table, so creating an object wrote each value twice, and
+/// indexed that table by time). A trigger on `current_values` moves the row an update
+/// replaces into `superseded_records`; a record older than the current one (a sync pull,
+/// for example) is written there by a statement of its own. The history of a path is its
+/// superseded records followed by its current one. `record_times` gets every record's
+/// time and path as it is written; it is only ever appended to (pruning aside), so a new
+/// record lands on its last page.
 ///
 /// Both value tables are `WITHOUT ROWID` with the path in the primary key, ordered (model,
 /// instance, property): the values of one instance are neighbours, so writing an object
@@ -131,23 +130,16 @@ enum Schema {
             """)
     }
 
-    /// The indexes of `current_values`, and with history the triggers that keep it.
+    /// The indexes of `current_values`, and with history the trigger that keeps the
+    /// replaced records.
     private static func createIndexesAndTriggers(in db: GRDB.Database, keepsHistory: Bool) throws {
         if keepsHistory {
-            // An upsert that updates fires the UPDATE trigger only; one that inserts, the
-            // INSERT trigger only.
+            // An upsert that updates fires it; one that inserts does not.
             try db.execute(sql: """
-                CREATE TRIGGER IF NOT EXISTS current_value_inserted AFTER INSERT ON current_values
-                BEGIN
-                    INSERT OR IGNORE INTO record_times(\(recordTimeColumns))
-                    VALUES (new.time, new.counter, new.replica, new.model, new.instance, new.property);
-                END;
                 CREATE TRIGGER IF NOT EXISTS current_value_superseded AFTER UPDATE ON current_values
                 BEGIN
                     INSERT OR IGNORE INTO superseded_records(\(recordColumns))
                     VALUES (old.model, old.property, old.instance, old.time, old.counter, old.replica, old.type, old.value);
-                    INSERT OR IGNORE INTO record_times(\(recordTimeColumns))
-                    VALUES (new.time, new.counter, new.replica, new.model, new.instance, new.property);
                 END;
                 """)
         } else {
