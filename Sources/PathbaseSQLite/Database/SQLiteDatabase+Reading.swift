@@ -214,8 +214,7 @@ extension SQLiteDatabase {
         let handle = try openHandle()
         var statuses: [(InstanceKey, InstanceStatus)] = []
         if let timestamp, keepsHistory {
-            // Rows come by instance: the newest row of each instance is its status at
-            // `timestamp`.
+            // An instance's rows come together: the newest is its status at `timestamp`.
             let statement = statements.selectStatusRecordsAt
             statement.bind(model, at: 1)
             statement.bind(timestamp, at: 2)
@@ -232,6 +231,8 @@ extension SQLiteDatabase {
                 last = (instance, written, try listedStatus(from: statement, tag: 1, value: 2))
             }
             keepLast()
+            // Instances ascending, as the current statuses are listed.
+            statuses.sort { $0.0 < $1.0 }
             return statuses
         }
         if timestamp == nil, transaction.inBatch, let kept = try listingColumns.keptStatuses(of: model, connection: handle, { kept throws(SQLiteDatabaseError) in

@@ -28,12 +28,15 @@ struct Statements {
     /// (?1 model) → the current statuses: (instance, type, value, time, counter, replica).
     let selectCurrentStatuses: Statement
 
-    /// (?1 model, ?2 time, ?3 counter, ?4 replica) → every status record up to the
-    /// timestamp, by instance: (instance, type, value, time, counter, replica).
+    /// (?1 model, ?2 time, ?3 counter, ?4 replica) → the status records that may be an
+    /// instance's status at the timestamp, each instance's rows together, instances in no
+    /// particular order: (instance, type, value, time, counter, replica).
     ///
-    /// It starts from the current statuses (every instance that ever had one) and seeks
-    /// each one's superseded status records; a range of the model's records read its whole
-    /// history, every property's, and sorted it.
+    /// A current status at or before the timestamp is the answer (it is newer than the
+    /// path's superseded ones); only for a current status written later are the superseded
+    /// status records up to the timestamp sought. It starts from the current statuses
+    /// (every instance that ever had one): a range of the model's history read every
+    /// property's.
     let selectStatusRecordsAt: Statement
 
     /// (?1 time, ?2 counter, ?3 replica, ?4 limit) → records after the timestamp, oldest
@@ -96,15 +99,13 @@ struct Statements {
         // CROSS JOIN keeps the statuses outside: the planner put the model's records there.
         selectStatusRecordsAt = try make("""
             SELECT instance, type, value, time, counter, replica FROM current_values
-            WHERE model = ?1 AND property = 0
-                AND time <= ?2 AND (time, counter, replica) <= (?2, ?3, ?4)
+            WHERE model = ?1 AND property = 0 AND (time, counter, replica) <= (?2, ?3, ?4)
             UNION ALL
             SELECT r.instance, r.type, r.value, r.time, r.counter, r.replica
             FROM current_values s CROSS JOIN superseded_records r
-            WHERE s.model = ?1 AND s.property = 0
+            WHERE s.model = ?1 AND s.property = 0 AND (s.time, s.counter, s.replica) > (?2, ?3, ?4)
                 AND r.model = ?1 AND r.instance = s.instance AND r.property = 0
                 AND r.time <= ?2 AND (r.time, r.counter, r.replica) <= (?2, ?3, ?4)
-            ORDER BY 1
             """)
         // The superseded record is looked up only when the record is not current.
         selectRecordsAfter = try make("""
