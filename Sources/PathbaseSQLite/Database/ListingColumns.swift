@@ -158,10 +158,8 @@ final class ListingColumns: RowMirror {
                 current = (instance, false)
             }
             if statement.int64(at: 3) == Int64(PropertyKey.instanceId) {
-                // What `ActiveInstances` reads as active.
-                current?.isActive = statement.int64(at: 1) == ValueTag.status.rawValue
-                    && sqlite3_column_type(statement.handle, 2) == SQLITE_INTEGER
-                    && statement.int64(at: 2) == Int64(InstanceStatus.created.rawValue)
+                let integer = sqlite3_column_type(statement.handle, 2) == SQLITE_INTEGER ? statement.int64(at: 2) : nil
+                current?.isActive = ActiveStatus.holds(tag: statement.int64(at: 1), integer: integer)
             }
             if keeping {
                 rows.append(instance: instance, row: statement)

@@ -28,7 +28,7 @@ final class ActiveInstances: RowMirror {
         if let set = sets[model] { return set }
         if scanStatement == nil {
             scanStatement = try Statement(
-                sql: "SELECT instance FROM current_values WHERE model = ?1 AND property = \(PropertyKey.instanceId) AND type = \(ValueTag.status.rawValue) AND value = \(InstanceStatus.created.rawValue)",
+                sql: "SELECT instance FROM current_values WHERE model = ?1 AND property = \(PropertyKey.instanceId) AND \(ActiveStatus.sql())",
                 connection: connection
             )
         }
@@ -46,7 +46,8 @@ final class ActiveInstances: RowMirror {
     /// A status became current through this connection.
     func statusWritten(_ path: Path, tag: Int64, value: StoredValue) {
         guard sets[path.model] != nil else { return }
-        if tag == ValueTag.status.rawValue, case .integer(let raw) = value, raw == Int64(InstanceStatus.created.rawValue) {
+        let integer: Int64? = if case .integer(let raw) = value { raw } else { nil }
+        if ActiveStatus.holds(tag: tag, integer: integer) {
             sets[path.model]?.insert(path.instance)
         } else {
             sets[path.model]?.remove(path.instance)

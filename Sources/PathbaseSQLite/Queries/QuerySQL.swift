@@ -89,7 +89,7 @@ struct QuerySQL {
             order = "(CASE WHEN \(alias).type = \(tag) THEN \(alias).value ELSE ? END)\(sort.reverse ? " DESC" : ""), \(instance)"
         }
         let status = "s.model = \(model) AND s.property = \(PropertyKey.instanceId)"
-        let isActive = "s.type = \(ValueTag.status.rawValue) AND s.value = \(InstanceStatus.created.rawValue)"
+        let isActive = ActiveStatus.sql(alias: "s")
         var from: String
         var conditions: [String]
         var prefixParameters: [ParameterSource] = []

@@ -1,0 +1,20 @@
+import Pathbase
+
+/// What makes an instance active: its status (the value of property 0) is stored as a status
+/// and is `created`. One definition for the queries' SQL, the in-memory sets of
+/// ``ActiveInstances`` and the matches a listing keeps (``ListingColumns``), which must agree.
+enum ActiveStatus {
+
+    /// The condition on a status row of `current_values`, its columns prefixed by `alias`.
+    static func sql(alias: String? = nil) -> String {
+        let prefix = alias.map { $0 + "." } ?? ""
+        return "\(prefix)type = \(ValueTag.status.rawValue) AND \(prefix)value = \(InstanceStatus.created.rawValue)"
+    }
+
+    /// The same test on a row's type tag and its value when that is an integer (`nil` when
+    /// it is not).
+    @inline(__always)
+    static func holds(tag: Int64, integer: Int64?) -> Bool {
+        tag == ValueTag.status.rawValue && integer == Int64(InstanceStatus.created.rawValue)
+    }
+}
