@@ -30,7 +30,8 @@ extension SQLiteDatabase: QueryPushdownDatabase {
                 }
                 if query.readsValues {
                     var ids = try listingColumns.keepMatches(of: model, from: statement, connection: connection)
-                    if sort == nil, !ids.isSorted { ids = Array(Set(ids)).sorted() }
+                    // Each match comes once (one status or value-index row per instance).
+                    if sort == nil, !ids.isSorted { ids.sort() }
                     return offset > 0 ? Array(ids.dropFirst(offset)) : ids
                 }
                 // When the statement doesn't check statuses, keep the active matches here and
