@@ -44,8 +44,6 @@ final class PendingWrites: RowMirror {
 
     /// Checked by every read: unchecked exclusivity, as the database's lock guards it.
     @exclusivity(unchecked) private var rows: [Row] = []
-    /// Whether a status or a list is among `rows`.
-    private var holdsMirrored = false
     /// The multi-row statements by row count (index 0 holds one row).
     private var insertRecordTimes: [Statement?] = Array(repeating: nil, count: maximumRows)
     private var upsertCurrent: [Statement?] = Array(repeating: nil, count: maximumRows)
@@ -63,7 +61,6 @@ final class PendingWrites: RowMirror {
 
     func append(_ row: Row) {
         rows.append(row)
-        if row.isMirrored { holdsMirrored = true }
     }
 
     /// Whether a write of `path` is waiting: a read of it must write them first.
@@ -98,13 +95,11 @@ final class PendingWrites: RowMirror {
         bindRecords(to: upsert)
         try run(upsert, connection: connection)
         let allBecameCurrent = sqlite3_changes(connection) == Int32(rows.count)
-        if holdsMirrored {
-            // Row by row in order: of two rows of one path that both became current, the
-            // newer comes last.
-            for row in rows where row.isMirrored {
-                let current = allBecameCurrent ? true : try isCurrent(row, connection: connection)
-                if current { try becameCurrent(row) }
-            }
+        // Row by row in order: of two rows of one path that both became current, the newer
+        // comes last.
+        for row in rows where row.isMirrored {
+            let current = allBecameCurrent ? true : try isCurrent(row, connection: connection)
+            if current { try becameCurrent(row) }
         }
         if keepsHistory, !allBecameCurrent {
             try writeOlderRecords(connection: connection)
@@ -144,7 +139,6 @@ final class PendingWrites: RowMirror {
 
     private func forget() {
         rows.removeAll(keepingCapacity: true)
-        holdsMirrored = false
     }
 
     func finalize() {
@@ -155,7 +149,6 @@ final class PendingWrites: RowMirror {
         upsertCurrent = Array(repeating: nil, count: Self.maximumRows)
         insertOlderRecords = Array(repeating: nil, count: Self.maximumRows)
         rows.removeAll()
-        holdsMirrored = false
     }
 
     /// The statement for the waiting rows' count, compiled the first time.
