@@ -48,6 +48,9 @@ RECORDS = """CREATE TABLE records (model INTEGER NOT NULL, property INTEGER NOT 
     time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL, type INTEGER NOT NULL, value,
     PRIMARY KEY (model, instance, property, time, counter, replica)) WITHOUT ROWID;
 CREATE INDEX records_by_time ON records(time, counter, replica, model, instance, property);"""
+RECORD_TIMES = """CREATE TABLE record_times (time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+    model INTEGER NOT NULL, instance INTEGER NOT NULL, property INTEGER NOT NULL,
+    PRIMARY KEY (time, counter, replica, model, instance, property)) WITHOUT ROWID;"""
 
 db = fresh("baseline")
 db.executescript("""CREATE TABLE t (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, name TEXT NOT NULL,
@@ -75,6 +78,51 @@ for i in range(OBJECTS):
         db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
 db.execute("COMMIT")
 report("format 4 (one row per value, records by path and by time)", db, baseline)
+
+
+db = fresh("format5")
+db.executescript("""CREATE TABLE current_values (model INTEGER NOT NULL, property INTEGER NOT NULL,
+    instance INTEGER NOT NULL, time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+    type INTEGER NOT NULL, value, PRIMARY KEY (model, instance, property)) WITHOUT ROWID;
+CREATE INDEX current_statuses ON current_values(model, instance, type, value, time, counter, replica)
+    WHERE property = 0;""" + RECORD_TIMES + "BEGIN")
+for i in range(OBJECTS):
+    for property, (tag, value) in enumerate(tagged(i)):
+        db.execute("INSERT INTO current_values VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (2, property, i, TIME + i, property, REPLICA, tag, value))
+        db.execute("INSERT INTO record_times VALUES (?, ?, ?, ?, ?, ?)", (TIME + i, property, REPLICA, 2, i, property))
+db.execute("COMMIT")
+report("format 5 (one row per value; every record's time)", db, baseline)
+
+
+def packed_value(tag, value):
+    """A value as a packed body holds it: a length-prefixed integer, double or text."""
+    if isinstance(value, float):
+        return struct.pack("<d", value)
+    if isinstance(value, str):
+        data = value.encode()
+        return struct.pack("B", len(data)) + data
+    return struct.pack("B", 8) + struct.pack("<q", value).rstrip(b"\0")
+
+
+def packed_body(i):
+    """Status and values of one instance, each with its property, tag and a compact stamp
+    (7 bytes of microseconds, a one-byte counter, a one-byte replica index)."""
+    stamp = struct.pack("<q", TIME + i)[:7]
+    return b"".join(struct.pack("BB", p, tag) + stamp + struct.pack("BB", p, 1) + packed_value(tag, value)
+                    for p, (tag, value) in enumerate(tagged(i)))
+
+
+for times in ["record", "instance"]:
+    db = fresh(f"packed-{times}")
+    db.executescript("""CREATE TABLE instances (model INTEGER NOT NULL, instance INTEGER NOT NULL, body BLOB NOT NULL,
+        PRIMARY KEY (model, instance)) WITHOUT ROWID;""" + RECORD_TIMES + "BEGIN")
+    for i in range(OBJECTS):
+        db.execute("INSERT INTO instances VALUES (2, ?, ?)", (i, packed_body(i)))
+        for property in range(6 if times == "record" else 1):
+            db.execute("INSERT INTO record_times VALUES (?, ?, ?, ?, ?, ?)", (TIME + i, property, REPLICA, 2, i, property))
+    db.execute("COMMIT")
+    label = "every record's time" if times == "record" else "one time per commit and instance"
+    report(f"a packed row per instance (a compact stamp per value); {label}", db, baseline)
 
 
 def per_instance_table(db, stamps):

@@ -1,7 +1,8 @@
-// What SQLite alone costs to read what the listing and indexed-query lines read, in three
-// layouts: a fixed table (GRDB's row), format 4 (`current_values`, one row per value) and
-// one row per instance (values, then their type tags, then one timestamp). No Swift: the
-// floor each layout puts under those lines.
+// What SQLite alone costs to read what the listing and indexed-query lines read, in four
+// layouts: a fixed table (GRDB's row), format 4 and 5 (`current_values`, one row per value),
+// one row per instance (values, then their type tags, then one timestamp), and one row per
+// instance whose values, tags and per-value timestamps are packed in one blob (with a table
+// of its own for the value index). No Swift: the floor each layout puts under those lines.
 //
 //   cc -O2 Benchmarks/Layouts/read_floors.c -lsqlite3 -o /tmp/read_floors && /tmp/read_floors
 #include <sqlite3.h>
@@ -46,6 +47,53 @@ static long long drain(sqlite3_stmt *statement, long long *sum) {
     return rows;
 }
 
+/// One packed field: property, type tag, timestamp (8 bytes of time, 2 of counter, 1 of
+/// replica index), then the value (length-prefixed bytes).
+static int packField(unsigned char *out, int property, int tag, long long time, const void *value, int length) {
+    int at = 0;
+    out[at++] = (unsigned char)property; out[at++] = (unsigned char)tag;
+    for (int i = 0; i < 8; i++) out[at++] = (unsigned char)(time >> (8 * i));
+    out[at++] = 0; out[at++] = 0; out[at++] = 1;
+    out[at++] = (unsigned char)length;
+    for (int i = 0; i < length; i++) out[at++] = ((const unsigned char *)value)[i];
+    return at;
+}
+
+/// The body of one instance: its status and three values, each with its timestamp.
+static int pack(unsigned char *out, int id) {
+    long long time = 1764000000000LL + id;
+    char name[32]; int nameLength = snprintf(name, sizeof name, "user %d", id);
+    long long status = 1, category = id % categories; double score = id / 3.0;
+    int at = packField(out, 0, 20, time, &status, 1);
+    at += packField(out + at, 1, 9, time, name, nameLength);
+    at += packField(out + at, 2, 3, time, &category, 2);
+    at += packField(out + at, 3, 4, time, &score, 8);
+    return at;
+}
+
+/// Walks a packed body as a reader would (each field's tag, time and value); a checksum.
+static long long unpack(const unsigned char *body, int length) {
+    long long sum = 0;
+    for (int at = 0; at + 14 <= length; at += 14 + body[at + 13]) {
+        long long time = 0;
+        for (int i = 0; i < 8; i++) time |= (long long)body[at + 2 + i] << (8 * i);
+        sum += body[at] + body[at + 1] + time + body[at + 14];
+    }
+    return sum;
+}
+
+/// Reads every packed row a statement returns (instance, body); the count of rows.
+static long long drainPacked(sqlite3_stmt *statement, long long *sum) {
+    long long rows = 0;
+    while (sqlite3_step(statement) == SQLITE_ROW) {
+        rows++;
+        *sum += sqlite3_column_int64(statement, 0);
+        *sum += unpack(sqlite3_column_blob(statement, 1), sqlite3_column_bytes(statement, 1));
+    }
+    sqlite3_reset(statement);
+    return rows;
+}
+
 int main(void) {
     const char *path = "/tmp/pathbase-read-floors.sqlite";
     unlink(path);
@@ -61,13 +109,24 @@ int main(void) {
             "CREATE TABLE per_instance (instance INTEGER PRIMARY KEY, status, name, category, score,"
             "  status_type, name_type, category_type, score_type, stamp BLOB);"
             "CREATE INDEX per_instance_category ON per_instance(category_type, category);"
+            "CREATE TABLE packed (model INTEGER NOT NULL, instance INTEGER NOT NULL, body BLOB NOT NULL,"
+            "  PRIMARY KEY (model, instance)) WITHOUT ROWID;"
+            "CREATE TABLE packed_index (model INTEGER NOT NULL, property INTEGER NOT NULL, type INTEGER NOT NULL,"
+            "  value, instance INTEGER NOT NULL, PRIMARY KEY (model, property, type, value, instance)) WITHOUT ROWID;"
             "BEGIN");
     sqlite3_stmt *fixed = prepare(db, "INSERT INTO fixed VALUES (?1, 'user ' || ?1, ?1 % 10000, ?1 / 3.0)");
     sqlite3_stmt *value = prepare(db, "INSERT INTO current_values VALUES (2, ?2, ?1, 1764000000000 + ?1, 0, 123456789, ?3, ?4)");
     sqlite3_stmt *row = prepare(db, "INSERT INTO per_instance VALUES (?1, 1, 'user ' || ?1, ?1 % 10000, ?1 / 3.0, 20, 9, 3, 4, randomblob(16))");
+    sqlite3_stmt *packedRow = prepare(db, "INSERT INTO packed VALUES (2, ?1, ?2)");
+    sqlite3_stmt *packedEntry = prepare(db, "INSERT INTO packed_index VALUES (2, 2, 3, ?1 % 10000, ?1)");
     for (int id = 0; id < objects; id++) {
         sqlite3_bind_int(fixed, 1, id); sqlite3_step(fixed); sqlite3_reset(fixed);
         sqlite3_bind_int(row, 1, id); sqlite3_step(row); sqlite3_reset(row);
+        unsigned char body[128];
+        int length = pack(body, id);
+        sqlite3_bind_int(packedRow, 1, id); sqlite3_bind_blob(packedRow, 2, body, length, SQLITE_TRANSIENT);
+        sqlite3_step(packedRow); sqlite3_reset(packedRow);
+        sqlite3_bind_int(packedEntry, 1, id); sqlite3_step(packedEntry); sqlite3_reset(packedEntry);
         for (int property = 0; property < 4; property++) {
             sqlite3_bind_int(value, 1, id);
             sqlite3_bind_int(value, 2, property);
@@ -92,6 +151,9 @@ int main(void) {
     sqlite3_stmt *matches = prepare(db, "SELECT instance FROM current_values WHERE model = 2 AND property = 2 AND type = 3 AND value = ?1");
     sqlite3_stmt *instanceValues = prepare(db, "SELECT instance, type, value, property FROM current_values WHERE model = 2 AND instance = ?1");
     sqlite3_stmt *queryRows = prepare(db, "SELECT instance, status, name, category, score, status_type, name_type, category_type, score_type FROM per_instance WHERE category_type = 3 AND category = ?1 ORDER BY instance");
+    sqlite3_stmt *listPacked = prepare(db, "SELECT instance, body FROM packed WHERE model = 2 AND instance < 10000");
+    sqlite3_stmt *queryPacked = prepare(db, "SELECT p.instance, p.body FROM packed_index i JOIN packed p ON p.model = 2 AND p.instance = i.instance"
+                                            " WHERE i.model = 2 AND i.property = 2 AND i.type = 3 AND i.value = ?1");
 
     long long sum = 0;
     for (int round = 0; round < 3; round++) {
@@ -112,12 +174,15 @@ int main(void) {
         }
         double t5 = now();
         for (int q = 0; q < queries; q++) { sqlite3_bind_int(queryRows, 1, q * 37 % categories); drain(queryRows, &sum); }
-        double t6 = now();
+        double t6 = now(); drainPacked(listPacked, &sum);
+        double t7 = now();
+        for (int q = 0; q < queries; q++) { sqlite3_bind_int(queryPacked, 1, q * 37 % categories); drainPacked(queryPacked, &sum); }
+        double t8 = now();
         run(db, "COMMIT");
-        printf("listing per instance: fixed %.0f ns, format 4 %.0f ns, per instance %.0f ns | "
-               "indexed query (10 matches): fixed %.0f ns, format 4 %.0f ns, per instance %.0f ns\n",
-               (t1 - t0) / 1e4, (t2 - t1) / 1e4, (t3 - t2) / 1e4,
-               (t4 - t3) / queries, (t5 - t4) / queries, (t6 - t5) / queries);
+        printf("listing per instance: fixed %.0f ns, format 4/5 %.0f ns, per instance %.0f ns, packed %.0f ns | "
+               "indexed query (10 matches): fixed %.0f ns, format 4/5 %.0f ns, per instance %.0f ns, packed %.0f ns\n",
+               (t1 - t0) / 1e4, (t2 - t1) / 1e4, (t3 - t2) / 1e4, (t7 - t6) / 1e4,
+               (t4 - t3) / queries, (t5 - t4) / queries, (t6 - t5) / queries, (t8 - t7) / queries);
     }
     sqlite3_close(db);
     unlink(path);
