@@ -202,14 +202,16 @@ final class PendingWrites: RowMirror {
         """
     }
 
+    /// A record column's name in a `VALUES` list of records (`column1` is the model).
+    private static func valuesColumn(_ name: String) -> String {
+        "v.column\((Schema.recordColumnNames.firstIndex(of: name) ?? 0) + 1)"
+    }
+
     private static func insertOlderRecordsSQL(_ count: Int) -> String {
         """
         INSERT OR IGNORE INTO superseded_records(\(Schema.recordColumns))
         SELECT * FROM (VALUES \(values(count, columns: 8))) AS v
-        WHERE NOT EXISTS (
-            SELECT 1 FROM current_values c
-            WHERE c.model = v.column1 AND c.instance = v.column3 AND c.property = v.column2
-              AND c.time = v.column4 AND c.counter = v.column5 AND c.replica = v.column6)
+        WHERE NOT \(Schema.holdsRecord("current_values", sameAs: valuesColumn))
         """
     }
 }

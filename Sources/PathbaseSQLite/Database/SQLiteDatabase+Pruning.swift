@@ -44,14 +44,8 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
                 let deleteTimes = try Statement(sql: """
                     DELETE FROM record_times AS t
                     WHERE (time, counter, replica) <= (?1, ?2, ?3)
-                      AND NOT EXISTS (
-                        SELECT 1 FROM current_values AS c
-                        WHERE c.model = t.model AND c.instance = t.instance AND c.property = t.property
-                          AND c.time = t.time AND c.counter = t.counter AND c.replica = t.replica)
-                      AND NOT EXISTS (
-                        SELECT 1 FROM superseded_records AS r
-                        WHERE r.model = t.model AND r.instance = t.instance AND r.property = t.property
-                          AND r.time = t.time AND r.counter = t.counter AND r.replica = t.replica)
+                      AND NOT \(Schema.holdsRecord("current_values") { "t.\($0)" })
+                      AND NOT \(Schema.holdsRecord("superseded_records") { "t.\($0)" })
                     """, connection: handle)
                 defer { deleteTimes.finalize() }
                 for delete in [deleteRecords, deleteTimes] {

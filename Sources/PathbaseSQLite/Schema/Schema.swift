@@ -56,10 +56,21 @@ enum Schema {
     static let metaTable = "pathbase_meta"
 
     /// The columns of a record, in the order the value tables declare them.
-    static let recordColumns = "model, property, instance, time, counter, replica, type, value"
+    static let recordColumnNames = ["model", "property", "instance", "time", "counter", "replica", "type", "value"]
+
+    /// ``recordColumnNames`` as a column list.
+    static let recordColumns = recordColumnNames.joined(separator: ", ")
 
     /// The columns of `record_times`, in its primary key's order.
     static let recordTimeColumns = "time, counter, replica, model, instance, property"
+
+    /// SQL that holds when `table` has the record whose path and timestamp columns the
+    /// enclosing statement names by `column` (a record column's name → its expression).
+    static func holdsRecord(_ table: String, sameAs column: (String) -> String) -> String {
+        let matches = ["model", "instance", "property", "time", "counter", "replica"]
+            .map { "held.\($0) = \(column($0))" }
+        return "EXISTS (SELECT 1 FROM \(table) AS held WHERE \(matches.joined(separator: " AND ")))"
+    }
 
     /// The name of the value index of one (model, property).
     static func valueIndexName(model: ModelKey, property: PropertyKey) -> String {
@@ -214,10 +225,8 @@ enum Schema {
                 INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM records;
                 INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM current_values;
                 INSERT OR IGNORE INTO superseded_records(\(recordColumns))
-                SELECT \(recordColumns) FROM records r WHERE NOT EXISTS (
-                    SELECT 1 FROM current_values c
-                    WHERE c.model = r.model AND c.instance = r.instance AND c.property = r.property
-                      AND c.time = r.time AND c.counter = r.counter AND c.replica = r.replica);
+                SELECT \(recordColumns) FROM records r
+                WHERE NOT \(holdsRecord("current_values") { "r.\($0)" });
                 """)
         }
         try db.execute(sql: "DROP TABLE IF EXISTS records")
