@@ -68,11 +68,18 @@ let package = Package(
             name: "CPathbaseVFS",
             linkerSettings: [.linkedLibrary("sqlite3")]
         ),
+        // Instance bodies (storage format 6) and the SQL functions that read them, in C:
+        // SQLite's function and virtual table interfaces are C, as the VFS's is.
+        .target(
+            name: "CPathbaseBodies",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
         .target(
             name: "PathbaseSQLite",
             dependencies: [
                 "Pathbase",
                 "CPathbaseVFS",
+                "CPathbaseBodies",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

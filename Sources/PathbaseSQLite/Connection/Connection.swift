@@ -1,3 +1,4 @@
+import CPathbaseBodies
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -33,6 +34,8 @@ final class Connection {
         let mapSize = Int64(options.memoryMapSizeInMiB) << 20
         let walSize = Int64(options.walSizeInMiB) << 20
         configuration.prepareDatabase { db in
+            // Bodies are read through these (the `current_values` view, value indexes).
+            try Self.registerBodyFunctions(db)
             // Negative: a size in KiB rather than in pages.
             try db.execute(sql: "PRAGMA cache_size = -\(cacheSize)")
             // These answer the value set (capped by SQLite's build), so they are queries.
@@ -106,9 +109,8 @@ final class Connection {
                 if let wanted, fileKeepsHistory != wanted {
                     throw SQLiteDatabaseError.historyModeMismatch(path: displayPath, fileKeepsHistory: fileKeepsHistory)
                 }
-                // The newest record: the last of the table in time order.
-                let table = fileKeepsHistory ? "record_times" : "current_values"
-                let newest = try Row.fetchOne(db, sql: "SELECT time, counter, replica FROM \(table) ORDER BY time DESC, counter DESC, replica DESC LIMIT 1")
+                // The newest record: the last of `record_times`.
+                let newest = try Row.fetchOne(db, sql: "SELECT time, counter, replica FROM record_times ORDER BY time DESC, counter DESC, replica DESC LIMIT 1")
                     .map { row in
                         Pathbase.Timestamp(time: row[0], counter: UInt32(truncatingIfNeeded: row[1] as Int64), replica: UInt32(truncatingIfNeeded: row[2] as Int64))
                     }
@@ -134,6 +136,14 @@ final class Connection {
             throw SQLiteDatabaseError(error, path: displayPath)
         } catch {
             throw .cannotOpen(path: displayPath, reason: "\(error)")
+        }
+    }
+
+    /// Registers the SQL functions that read instance bodies on a connection.
+    static func registerBodyFunctions(_ db: GRDB.Database) throws {
+        let code = pathbase_register_bodies(UnsafeMutableRawPointer(db.sqliteConnection))
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "could not register Pathbase's SQL functions")
         }
     }
 

@@ -62,6 +62,18 @@ struct Statement {
         }
     }
 
+    /// Binds bytes as a blob (an empty one too).
+    @inline(__always)
+    func bind(bytes value: [UInt8], at index: Int32) {
+        guard !value.isEmpty else {
+            sqlite3_bind_zeroblob(handle, index, 0)
+            return
+        }
+        value.withUnsafeBytes { bytes in
+            _ = sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
+        }
+    }
+
     @inline(__always)
     func bindNull(at index: Int32) {
         sqlite3_bind_null(handle, index)

@@ -1,32 +1,29 @@
 import GRDBSQLite
 import Pathbase
 
-/// Writes of the running batch not yet handed to SQLite, stored together with one
-/// multi-row statement per table instead of statements per value.
+/// Writes of the running batch not yet handed to SQLite, stored together: each instance's
+/// body read and written once per flush, and one multi-row statement per history table.
 ///
-/// Each statement costs about as much to run as the row it writes: creating an object of
-/// five properties was twelve statements, against one for a fixed-schema row. Inside a
-/// batch, every write waits here, up to ``maximumRows``. They are written before anything
-/// reads the file (``SQLiteDatabase/openHandle()``; a point read only when its path is
-/// waiting), before a savepoint is set or released, and before the commit; a rollback drops
-/// them with the rows they stand for. A failure to write them fails the batch, which then
-/// throws it, as a failed single write does. Outside a batch, a write goes through here
-/// too, alone.
+/// Inside a batch, every write waits here, up to ``maximumRows``. They are written before
+/// anything reads the file (``SQLiteDatabase/openHandle()``; a point read only when its
+/// path is waiting), before a savepoint is set or released, and before the commit; a
+/// rollback drops them with the rows they stand for. A failure to write them fails the
+/// batch, which then throws it, as a failed single write does. Outside a batch, a write
+/// goes through here too, alone, in a transaction of its own.
 ///
-/// Multi-row statements keep each row's meaning: with history, `record_times` ignores a
-/// record it holds already; `current_values` takes a row only if it is newer than the
-/// current one — row by row, so two writes of one path in one statement end with the
-/// newer, whatever their order — and the trigger of ``Schema`` moves the record each row
-/// replaced into `superseded_records`. SQLite's count of changed rows tells whether every
-/// row became current, as they do when an app writes. When one did not (older than the
-/// current one, or the same record again: a sync pull), the rows that are not current go
-/// into `superseded_records` (``writeOlderRecords``), and each status or list is looked up
-/// to learn whether it is current. Statuses and reference lists update in-memory mirrors
+/// A flush reads the body of every instance its rows touch and merges the rows into it in
+/// order, newest-wins per property: a row newer than the property's entry replaces it, one
+/// older than it (a sync pull) or the same record again does not. With history, every
+/// record that is not current after the merge — the entries replaced, rows replaced by a
+/// later row of the same flush, rows that arrived older — goes into `superseded_records`,
+/// and every row's time into `record_times` (both ignore a record they hold already).
+/// Without history, `record_times` holds the current records' times: a replaced entry's
+/// time goes, the new one's comes. Statuses and reference lists update in-memory mirrors
 /// and `list_members` when they become current (`becameCurrent`). Used while holding the
 /// database's lock.
 final class PendingWrites: RowMirror {
 
-    /// Rows per statement: enough to hold an object's properties, few enough that the
+    /// Rows per flush: enough to hold several objects' properties, few enough that the
     /// statements of every size stay small.
     static let maximumRows = 16
 
@@ -46,11 +43,13 @@ final class PendingWrites: RowMirror {
     @exclusivity(unchecked) private var rows: [Row] = []
     /// The multi-row statements by row count (index 0 holds one row).
     private var insertRecordTimes: [Statement?] = Array(repeating: nil, count: maximumRows)
-    private var upsertCurrent: [Statement?] = Array(repeating: nil, count: maximumRows)
-    private var insertOlderRecords: [Statement?] = Array(repeating: nil, count: maximumRows)
-    /// (?1 model, ?2 property, ?3 instance, ?4 time, ?5 counter, ?6 replica) → a row if that
-    /// record is its path's current one.
-    private var selectIsCurrent: Statement?
+    private var upsertBodies: [Statement?] = Array(repeating: nil, count: maximumRows)
+    private var insertSuperseded: [Statement?] = Array(repeating: nil, count: maximumRows)
+    /// (?1 model, ?2 instance) → (body).
+    private var selectBody: Statement?
+    /// (?1 time, ?2 counter, ?3 replica, ?4 model, ?5 instance, ?6 property): forgets a
+    /// replaced record's time (files without history).
+    private var deleteRecordTime: Statement?
 
     init() {
         rows.reserveCapacity(Self.maximumRows)
@@ -69,68 +68,120 @@ final class PendingWrites: RowMirror {
         rows.contains { $0.path == path }
     }
 
-    /// Writes the waiting rows into `current_values` (with history: their times into
-    /// `record_times`, and those that did not become current into `superseded_records`),
-    /// calls `becameCurrent` with each status or list that is now its path's current value,
-    /// and forgets them; on a failure they are forgotten too (the batch fails and rolls
-    /// back). With history, or with a status or list waiting, that is more than one
-    /// statement: outside a batch, the caller runs it in a transaction.
+    /// Merges the waiting rows into their instances' bodies and writes them (with history:
+    /// every row's time into `record_times`, and what is not current into
+    /// `superseded_records`), calls `becameCurrent` with each status or list that became its
+    /// path's current value, and forgets them; on a failure they are forgotten too (the
+    /// batch fails and rolls back). It is several statements: outside a batch, the caller
+    /// runs it in a transaction.
     func write(keepsHistory: Bool, connection: OpaquePointer, becameCurrent: (Row) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
         guard !rows.isEmpty else { return }
         defer { forget() }
-        if keepsHistory {
-            // A statement of its own rather than a trigger on `current_values`: a trigger's
-            // frame per row cost more than the b-tree entry it writes.
-            let statement = try self.statement(&insertRecordTimes, Self.insertRecordTimesSQL, connection: connection)
-            for (index, row) in rows.enumerated() {
+        var merges: [BodyMerge] = []
+        for row in rows {
+            let instance = InstanceID(model: row.path.model, instance: row.path.instance)
+            if let index = merges.firstIndex(where: { $0.instance == instance }) {
+                try merges[index].merge(row, keepsHistory: keepsHistory, becameCurrent: becameCurrent)
+            } else {
+                var merge = try BodyMerge(instance: instance, body: try readBody(instance, connection: connection))
+                try merge.merge(row, keepsHistory: keepsHistory, becameCurrent: becameCurrent)
+                merges.append(merge)
+            }
+        }
+        let changed = merges.filter { $0.isChanged }
+        if !changed.isEmpty {
+            let upsert = try statement(&upsertBodies, count: changed.count, Self.upsertBodiesSQL, connection: connection)
+            for (index, merge) in changed.enumerated() {
+                let parameter = Int32(index * 3 + 1)
+                upsert.bind(merge.instance.model, at: parameter)
+                upsert.bind(merge.instance.instance, at: parameter + 1)
+                upsert.bind(bytes: merge.bytes(), at: parameter + 2)
+            }
+            try run(upsert, connection: connection)
+        }
+        // The records whose times `record_times` gets: every row with history, the current
+        // ones without.
+        var times: [(path: Path, timestamp: Pathbase.Timestamp)] = []
+        var superseded: [Record] = []
+        for merge in merges {
+            superseded += merge.superseded
+            if !keepsHistory {
+                for replaced in merge.replacedTimes { try forgetTime(replaced.path, replaced.timestamp, connection: connection) }
+                times += merge.newTimes
+            }
+        }
+        if keepsHistory { times = rows.map { ($0.path, $0.timestamp) } }
+        for start in stride(from: 0, to: times.count, by: Self.maximumRows) {
+            let slice = times[start ..< min(times.count, start + Self.maximumRows)]
+            let statement = try self.statement(&insertRecordTimes, count: slice.count, Self.insertRecordTimesSQL, connection: connection)
+            for (index, time) in slice.enumerated() {
                 let parameter = Int32(index * 6 + 1)
-                statement.bind(row.timestamp, at: parameter)
-                statement.bind(row.path.model, at: parameter + 3)
-                statement.bind(row.path.instance, at: parameter + 4)
-                statement.bind(row.path.property, at: parameter + 5)
+                statement.bind(time.timestamp, at: parameter)
+                statement.bind(time.path.model, at: parameter + 3)
+                statement.bind(time.path.instance, at: parameter + 4)
+                statement.bind(time.path.property, at: parameter + 5)
             }
             try run(statement, connection: connection)
         }
-        let upsert = try statement(&upsertCurrent, Self.upsertCurrentSQL, connection: connection)
-        bindRecords(to: upsert)
-        try run(upsert, connection: connection)
-        let allBecameCurrent = sqlite3_changes(connection) == Int32(rows.count)
-        // Row by row in order: of two rows of one path that both became current, the newer
-        // comes last.
-        for row in rows where row.isMirrored {
-            let current = allBecameCurrent ? true : try isCurrent(row, connection: connection)
-            if current { try becameCurrent(row) }
-        }
-        if keepsHistory, !allBecameCurrent {
-            try writeOlderRecords(connection: connection)
+        if keepsHistory {
+            for start in stride(from: 0, to: superseded.count, by: Self.maximumRows) {
+                let slice = superseded[start ..< min(superseded.count, start + Self.maximumRows)]
+                let statement = try self.statement(&insertSuperseded, count: slice.count, Self.insertSupersededSQL, connection: connection)
+                for (index, record) in slice.enumerated() {
+                    let parameter = Int32(index * 8 + 1)
+                    statement.bind(record.path.model, at: parameter)
+                    statement.bind(record.path.property, at: parameter + 1)
+                    statement.bind(record.path.instance, at: parameter + 2)
+                    statement.bind(record.timestamp, at: parameter + 3)
+                    statement.bind(record.tag, at: parameter + 6)
+                    statement.bind(record.value, at: parameter + 7)
+                }
+                try run(statement, connection: connection)
+            }
         }
     }
 
-    /// Writes into `superseded_records` every waiting row that is not its path's current
-    /// record. A row that became current and was then replaced by a newer one of the same
-    /// statement is there already (the trigger moved it).
-    private func writeOlderRecords(connection: OpaquePointer) throws(SQLiteDatabaseError) {
-        let statement = try self.statement(&insertOlderRecords, Self.insertOlderRecordsSQL, connection: connection)
-        bindRecords(to: statement)
-        try run(statement, connection: connection)
+    /// A record as `superseded_records` stores it.
+    struct Record {
+        let path: Path
+        let timestamp: Pathbase.Timestamp
+        let tag: Int64
+        let value: StoredValue
     }
 
-    /// Whether a row is its path's current record now.
-    private func isCurrent(_ row: Row, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Bool {
+    /// The stored body of an instance; empty when it has none.
+    private func readBody(_ instance: InstanceID, connection: OpaquePointer) throws(SQLiteDatabaseError) -> InstanceBody {
         let statement: Statement
-        if let selectIsCurrent {
-            statement = selectIsCurrent
+        if let selectBody {
+            statement = selectBody
+        } else {
+            statement = try Statement(sql: "SELECT body FROM instance_values WHERE model = ?1 AND instance = ?2", connection: connection)
+            selectBody = statement
+        }
+        statement.bind(instance.model, at: 1)
+        statement.bind(instance.instance, at: 2)
+        defer { statement.reset() }
+        guard try statement.hasRow() else { return InstanceBody(bytes: []) }
+        return statement.withBytes(at: 0) { InstanceBody(bytes: Array($0)) }
+    }
+
+    /// Forgets the time of a record that is no longer current (files without history).
+    private func forgetTime(_ path: Path, _ timestamp: Pathbase.Timestamp, connection: OpaquePointer) throws(SQLiteDatabaseError) {
+        let statement: Statement
+        if let deleteRecordTime {
+            statement = deleteRecordTime
         } else {
             statement = try Statement(sql: """
-                SELECT 1 FROM current_values
-                WHERE model = ?1 AND property = ?2 AND instance = ?3 AND time = ?4 AND counter = ?5 AND replica = ?6
+                DELETE FROM record_times
+                WHERE time = ?1 AND counter = ?2 AND replica = ?3 AND model = ?4 AND instance = ?5 AND property = ?6
                 """, connection: connection)
-            selectIsCurrent = statement
+            deleteRecordTime = statement
         }
-        statement.bindPath(row.path)
-        statement.bind(row.timestamp, at: 4)
-        defer { statement.reset() }
-        return try statement.hasRow()
+        statement.bind(timestamp, at: 1)
+        statement.bind(path.model, at: 4)
+        statement.bind(path.instance, at: 5)
+        statement.bind(path.property, at: 6)
+        try run(statement, connection: connection)
     }
 
     func rowsRolledBack() {
@@ -142,20 +193,22 @@ final class PendingWrites: RowMirror {
     }
 
     func finalize() {
-        for statement in insertRecordTimes + upsertCurrent + insertOlderRecords { statement?.finalize() }
-        selectIsCurrent?.finalize()
-        selectIsCurrent = nil
+        for statement in insertRecordTimes + upsertBodies + insertSuperseded { statement?.finalize() }
+        selectBody?.finalize()
+        selectBody = nil
+        deleteRecordTime?.finalize()
+        deleteRecordTime = nil
         insertRecordTimes = Array(repeating: nil, count: Self.maximumRows)
-        upsertCurrent = Array(repeating: nil, count: Self.maximumRows)
-        insertOlderRecords = Array(repeating: nil, count: Self.maximumRows)
+        upsertBodies = Array(repeating: nil, count: Self.maximumRows)
+        insertSuperseded = Array(repeating: nil, count: Self.maximumRows)
         rows.removeAll()
     }
 
-    /// The statement for the waiting rows' count, compiled the first time.
-    private func statement(_ cache: inout [Statement?], _ sql: (Int) -> String, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Statement {
-        if let statement = cache[rows.count - 1] { return statement }
-        let statement = try Statement(sql: sql(rows.count), connection: connection)
-        cache[rows.count - 1] = statement
+    /// The statement for `count` rows, compiled the first time.
+    private func statement(_ cache: inout [Statement?], count: Int, _ sql: (Int) -> String, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Statement {
+        if let statement = cache[count - 1] { return statement }
+        let statement = try Statement(sql: sql(count), connection: connection)
+        cache[count - 1] = statement
         return statement
     }
 
@@ -168,19 +221,6 @@ final class PendingWrites: RowMirror {
         }
     }
 
-    /// Binds the rows, 8 parameters each in the order of ``Schema/recordColumns``.
-    private func bindRecords(to statement: Statement) {
-        for (index, row) in rows.enumerated() {
-            let parameter = Int32(index * 8 + 1)
-            statement.bind(row.path.model, at: parameter)
-            statement.bind(row.path.property, at: parameter + 1)
-            statement.bind(row.path.instance, at: parameter + 2)
-            statement.bind(row.timestamp, at: parameter + 3)
-            statement.bind(row.tag, at: parameter + 6)
-            statement.bind(row.value, at: parameter + 7)
-        }
-    }
-
     private static func values(_ count: Int, columns: Int) -> String {
         let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
         return Array(repeating: row, count: count).joined(separator: ", ")
@@ -190,28 +230,110 @@ final class PendingWrites: RowMirror {
         "INSERT OR IGNORE INTO record_times(\(Schema.recordTimeColumns)) VALUES \(values(count, columns: 6))"
     }
 
-    /// A row replaces the current one only if its timestamp is newer.
-    private static func upsertCurrentSQL(_ count: Int) -> String {
+    private static func upsertBodiesSQL(_ count: Int) -> String {
         """
-        INSERT INTO current_values(\(Schema.recordColumns)) VALUES \(values(count, columns: 8))
-        ON CONFLICT(model, instance, property) DO UPDATE SET
-            time = excluded.time, counter = excluded.counter, replica = excluded.replica,
-            type = excluded.type, value = excluded.value
-        WHERE (excluded.time, excluded.counter, excluded.replica)
-            > (current_values.time, current_values.counter, current_values.replica)
+        INSERT INTO instance_values(model, instance, body) VALUES \(values(count, columns: 3))
+        ON CONFLICT(model, instance) DO UPDATE SET body = excluded.body
         """
     }
 
-    /// A record column's name in a `VALUES` list of records (`column1` is the model).
-    private static func valuesColumn(_ name: String) -> String {
-        "v.column\((Schema.recordColumnNames.firstIndex(of: name) ?? 0) + 1)"
+    private static func insertSupersededSQL(_ count: Int) -> String {
+        "INSERT OR IGNORE INTO superseded_records(\(Schema.recordColumns)) VALUES \(values(count, columns: 8))"
+    }
+}
+
+/// A model's instance: the key of a body.
+struct InstanceID: Equatable {
+    let model: ModelKey
+    let instance: InstanceKey
+}
+
+/// The rows of one flush merged into one instance's body.
+private struct BodyMerge {
+    let instance: InstanceID
+    /// The body as stored.
+    let stored: InstanceBody
+    /// The current record of each property after the rows merged so far.
+    private var current: [Int: Slot] = [:]
+    private(set) var isChanged = false
+    /// Records that are not current (for `superseded_records`).
+    private(set) var superseded: [PendingWrites.Record] = []
+    /// Stored entries replaced (their times go, without history).
+    private(set) var replacedTimes: [(path: Path, timestamp: Pathbase.Timestamp)] = []
+
+    enum Slot {
+        case stored(InstanceBody.Entry)
+        case row(PendingWrites.Row)
+
+        var timestamp: Pathbase.Timestamp {
+            switch self {
+            case .stored(let entry): entry.timestamp
+            case .row(let row): row.timestamp
+            }
+        }
     }
 
-    private static func insertOlderRecordsSQL(_ count: Int) -> String {
-        """
-        INSERT OR IGNORE INTO superseded_records(\(Schema.recordColumns))
-        SELECT * FROM (VALUES \(values(count, columns: 8))) AS v
-        WHERE NOT \(Schema.holdsRecord("current_values", sameAs: valuesColumn))
-        """
+    init(instance: InstanceID, body: InstanceBody) throws(SQLiteDatabaseError) {
+        self.instance = instance
+        self.stored = body
+        for entry in try body.entries() {
+            current[entry.property] = .stored(entry)
+        }
+    }
+
+    /// Merges one row, newest-wins.
+    mutating func merge(_ row: PendingWrites.Row, keepsHistory: Bool, becameCurrent: (PendingWrites.Row) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
+        let property = row.path.property
+        guard let existing = current[property] else {
+            current[property] = .row(row)
+            isChanged = true
+            if row.isMirrored { try becameCurrent(row) }
+            return
+        }
+        if row.timestamp == existing.timestamp {
+            // The same record again: it is current already.
+            if row.isMirrored { try becameCurrent(row) }
+            return
+        }
+        guard row.timestamp > existing.timestamp else {
+            if keepsHistory { superseded.append(PendingWrites.Record(path: row.path, timestamp: row.timestamp, tag: row.tag, value: row.value)) }
+            return
+        }
+        switch existing {
+        case .stored(let entry):
+            if keepsHistory {
+                superseded.append(stored.record(entry, path: row.path))
+            } else {
+                replacedTimes.append((row.path, entry.timestamp))
+            }
+        case .row(let earlier):
+            if keepsHistory { superseded.append(PendingWrites.Record(path: earlier.path, timestamp: earlier.timestamp, tag: earlier.tag, value: earlier.value)) }
+        }
+        current[property] = .row(row)
+        isChanged = true
+        if row.isMirrored { try becameCurrent(row) }
+    }
+
+    /// The times of the rows that are current after the merge (without history, what
+    /// `record_times` gets).
+    var newTimes: [(path: Path, timestamp: Pathbase.Timestamp)] {
+        current.values.compactMap { slot in
+            if case .row(let row) = slot { return (row.path, row.timestamp) }
+            return nil
+        }
+    }
+
+    /// The merged body.
+    func bytes() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(stored.bytes.count + 64)
+        for property in current.keys.sorted() {
+            switch current[property] {
+            case .stored(let entry): bytes += stored.bytes[entry.range]
+            case .row(let row): InstanceBody.append(row.path.property, tag: row.tag, timestamp: row.timestamp, value: row.value, to: &bytes)
+            case nil: break
+            }
+        }
+        return bytes
     }
 }

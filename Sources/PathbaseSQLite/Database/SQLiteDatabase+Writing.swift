@@ -57,7 +57,7 @@ extension SQLiteDatabase {
         }
     }
 
-    /// Writes one record: into `current_values` if newer, otherwise (with history) into
+    /// Writes one record: into its instance's body if newer, otherwise (with history) into
     /// `superseded_records`. Inside a batch, it waits in ``PendingWrites`` to be written with
     /// others; outside, ``PendingWrites`` writes it now. Called while holding the lock.
     func write<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) {
@@ -77,9 +77,9 @@ extension SQLiteDatabase {
         if transaction.inBatch {
             pendingWrites.append(row)
             if pendingWrites.isFull { try writePending(handle) }
-        } else if keepsHistory || row.isMirrored {
-            // More than one statement (the record's time, a status's or list's mirrors): one
-            // transaction, so that they agree.
+        } else {
+            // Several statements (the body, the record's time, a status's or list's
+            // mirrors): one transaction, so that they agree.
             try execute(statements.begin)
             do throws(SQLiteDatabaseError) {
                 pendingWrites.append(row)
@@ -89,10 +89,6 @@ extension SQLiteDatabase {
                 rollback()
                 throw error
             }
-        } else {
-            // One statement: a transaction of its own.
-            pendingWrites.append(row)
-            try pendingWrites.write(keepsHistory: keepsHistory, connection: handle, becameCurrent: becameCurrent)
         }
     }
 

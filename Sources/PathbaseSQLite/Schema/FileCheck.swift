@@ -81,6 +81,7 @@ enum FileCheck {
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "Pathbase file check"
+        configuration.prepareDatabase { db in try Connection.registerBodyFunctions(db) }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() } // read-only: nothing written can be lost

@@ -4,38 +4,34 @@ import Pathbase
 
 /// The tables of a Pathbase SQLite file, and its format version.
 ///
-/// - `current_values`: the newest record of every path — what `get` reads.
+/// - `instance_values`: one row per instance, (model, instance, body): its status and the
+///   newest record of each of its properties, packed in the body (the format is in
+///   `Sources/CPathbaseBodies/bodies.c`). What `get` reads.
+/// - `current_values`: a view of the same records, a row per path (model, property,
+///   instance, time, counter, replica, type, value), through the table-valued function
+///   `pathbase_entries(body)`. Statements that are not on a hot path read it.
 /// - `superseded_records`: every other record, when the file keeps history: the values a
 ///   path held before its current one, and records that arrived older than it.
-/// - `record_times`: the timestamp and path of every record (current or superseded), in
-///   the order `records(after:)` returns them, when the file keeps history.
+/// - `record_times`: the timestamp and path of every record (current or superseded) when
+///   the file keeps history, of every current record when it does not, in the order
+///   `records(after:)` returns them.
 /// - `value_types`: the Swift type names of JSON-encoded `Codable` values (see ``ValueTag``).
 /// - `pathbase_meta`: settings fixed at creation (`keepsHistory`).
 ///
-/// A record is stored once, with its value: in `current_values` while it is its path's
-/// newest, in `superseded_records` once a newer one replaced it (format 4 also kept every
-/// current record in its history table, so creating an object wrote each value twice, and
-/// indexed that table by time). A trigger on `current_values` moves the row an update
-/// replaces into `superseded_records`; a record older than the current one (a sync pull,
-/// for example) is written there by a statement of its own. The history of a path is its
-/// superseded records followed by its current one. `record_times` gets every record's
-/// time and path as it is written; it is only ever appended to (pruning aside), so a new
-/// record lands on its last page.
+/// A record is stored once, with its value: in its instance's body while it is its path's
+/// newest, in `superseded_records` once a newer one replaced it. A write reads the bodies
+/// it changes, merges its records into them newest-wins per property, and writes each body
+/// once (``PendingWrites``). Format 5 kept a row per current value: listing a model read
+/// six rows per instance of five properties, where a fixed-schema table reads one.
 ///
-/// Both value tables are `WITHOUT ROWID` with the path in the primary key, ordered (model,
-/// instance, property): the values of one instance are neighbours, so writing an object
-/// dirties one leaf page, reading an object is one short range, and listing a model is one
-/// range scan. A point read is one b-tree descent without a rowid indirection. Without
-/// history, `current_values` is indexed by timestamp then path (`current_values_by_time`)
-/// for `records(after:)` and the clock's start.
-///
-/// `current_statuses` is a partial index of the instance statuses (property 0), so listing
-/// a model's instances reads only their statuses. Queries (see ``SQLiteDatabase`` queries):
-/// a value index is a partial index `value_index_M_P` over the current values of one
-/// (model, property), created for a collection's declared indexes and, for models, the
-/// first time a query or an inverse lookup needs one; writes of properties nobody queries
-/// pay for no index. `list_members` holds one row per element of every current `[Int]`
-/// value (reference lists), by (model, property, element, instance), for inverse lookups of
+/// SQL reads bodies through functions every connection registers
+/// (`pathbase_register_bodies`): `pathbase_type(body, P)`, `pathbase_value(body, P)` and
+/// the parts of a value's timestamp. A value index is an expression index
+/// `value_index_M_P` on `instance_values(pathbase_type(body, P), pathbase_value(body, P))`
+/// for one model, created for a collection's declared indexes and, for models, the first
+/// time a query or an inverse lookup needs one; writes of properties nobody queries pay for
+/// no index. `list_members` holds one row per element of every current `[Int]` value
+/// (reference lists), by (model, property, element, instance), for inverse lookups of
 /// `@ReferenceList`s. Writing a list replaces the path's rows; a path whose list was
 /// replaced by a value of another type keeps its old rows, so every read of `list_members`
 /// also checks that the current value is still a list.
@@ -51,7 +47,7 @@ enum Schema {
 
     /// The storage format this version writes and reads. Raise it for any incompatible
     /// change of tables or value encoding, and migrate older files on open.
-    static let formatVersion = 5
+    static let formatVersion = 6
 
     static let metaTable = "pathbase_meta"
 
@@ -78,13 +74,20 @@ enum Schema {
     }
 
     /// The statement creating the value index of one (model, property). Ids are trusted
-    /// integers, written into the text: SQLite uses a partial index only for queries whose
+    /// integers, written into the text: SQLite uses an index on expressions only for
+    /// queries that name the same expressions, and a partial one only for queries whose
     /// conditions name the same literals.
     static func createValueIndexSQL(model: ModelKey, property: PropertyKey) -> String {
         """
         CREATE INDEX IF NOT EXISTS \(valueIndexName(model: model, property: property))
-        ON current_values(type, value) WHERE model = \(model) AND property = \(property)
+        ON instance_values(\(valueExpressions(property: property, body: "body").type), \(valueExpressions(property: property, body: "body").value))
+        WHERE model = \(model)
         """
+    }
+
+    /// The SQL of one property's type tag and value in a body column (`body` names it).
+    static func valueExpressions(property: PropertyKey, body: String) -> (type: String, value: String) {
+        ("pathbase_type(\(body), \(property))", "pathbase_value(\(body), \(property))")
     }
 
     /// Creates the tables of a new file; safe to run on a file where they exist.
@@ -99,13 +102,28 @@ enum Schema {
                 name TEXT NOT NULL UNIQUE
             );
             """)
-        try db.execute(sql: valueTableSQL("current_values", primaryKey: "model, instance, property"))
+        try createInstanceValues(in: db)
         try createHistoryTables(in: db)
-        try createIndexesAndTriggers(in: db, keepsHistory: keepsHistory)
         try createListMembers(in: db)
         try db.execute(sql: "INSERT OR IGNORE INTO pathbase_meta(key, value) VALUES ('keepsHistory', ?)", arguments: [keepsHistory])
         try db.execute(sql: "PRAGMA application_id = \(applicationId)")
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
+    }
+
+    /// `instance_values` and its view `current_values`.
+    private static func createInstanceValues(in db: GRDB.Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS instance_values (
+                model INTEGER NOT NULL,
+                instance INTEGER NOT NULL,
+                body BLOB NOT NULL,
+                PRIMARY KEY (model, instance)
+            ) WITHOUT ROWID;
+            CREATE VIEW IF NOT EXISTS current_values AS
+            SELECT i.model AS model, e.property AS property, i.instance AS instance,
+                e.time AS time, e.counter AS counter, e.replica AS replica, e.type AS type, e.value AS value
+            FROM instance_values AS i, pathbase_entries(i.body) AS e;
+            """)
     }
 
     /// A table of records (the columns of ``recordColumns``) with a primary key.
@@ -141,29 +159,6 @@ enum Schema {
             """)
     }
 
-    /// The indexes of `current_values`, and with history the trigger that keeps the
-    /// replaced records.
-    private static func createIndexesAndTriggers(in db: GRDB.Database, keepsHistory: Bool) throws {
-        if keepsHistory {
-            // An upsert that updates fires it; one that inserts does not.
-            try db.execute(sql: """
-                CREATE TRIGGER IF NOT EXISTS current_value_superseded AFTER UPDATE ON current_values
-                BEGIN
-                    INSERT OR IGNORE INTO superseded_records(\(recordColumns))
-                    VALUES (old.model, old.property, old.instance, old.time, old.counter, old.replica, old.type, old.value);
-                END;
-                """)
-        } else {
-            // Without history, `records(after:)` and the clock's start read current values by time.
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS current_values_by_time ON current_values(\(recordTimeColumns))")
-        }
-        // Covers what listing reads: (instance, type, value, time, counter, replica).
-        try db.execute(sql: """
-            CREATE INDEX IF NOT EXISTS current_statuses
-            ON current_values(model, instance, type, value, time, counter, replica) WHERE property = \(PropertyKey.instanceId)
-            """)
-    }
-
     /// The list members (format version 2 and later).
     private static func createListMembers(in db: GRDB.Database) throws {
         try db.execute(sql: """
@@ -180,12 +175,22 @@ enum Schema {
     /// Brings a file of an older format version to ``formatVersion``, inside the opening
     /// transaction: version 1 gets the list members, filled from its current values;
     /// version 2 loses the trigger that kept them; versions up to 3 get their value tables
-    /// rebuilt in the (model, instance, property) order, and the value indexes of declared
-    /// collection indexes under their new names (models' value indexes come back when
-    /// queries need them); versions up to 4 move their history table's records into
-    /// `record_times`, and into `superseded_records` those that are not current.
+    /// rebuilt in the (model, instance, property) order; versions up to 4 move their history
+    /// table's records into `record_times`, and into `superseded_records` those that are not
+    /// current; versions up to 5 pack their current values into instance bodies. Value
+    /// indexes of declared collection indexes come back on the bodies (models' value indexes
+    /// come back when queries need them).
     static func migrate(_ db: GRDB.Database, from version: Int, keepsHistory: Bool) throws {
         guard version < formatVersion else { return }
+        // `collection_index_M_P` (format 3) and `value_index_M_P` (formats 4 and 5).
+        let declared = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'collection_index_%' OR name LIKE 'value_index_%')
+            """)
+            .compactMap { name -> (ModelKey, PropertyKey)? in
+                let parts = name.split(separator: "_").suffix(2)
+                guard parts.count == 2, let model = Int(parts[parts.startIndex]), let property = Int(parts[parts.startIndex + 1]) else { return nil }
+                return (model, property)
+            }
         if version < 2 {
             try createListMembers(in: db)
             let lists = try Row.fetchAll(db, sql: "SELECT model, property, instance, value FROM current_values WHERE type = ?", arguments: [ValueTag.integerArray.rawValue])
@@ -201,36 +206,46 @@ enum Schema {
         }
         try db.execute(sql: "DROP TRIGGER IF EXISTS list_members_replaced")
         if version < 4 {
-            // `collection_index_M_P` (format 3's declared indexes) come back as value indexes.
-            let declared = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'collection_index_%'")
-                .compactMap { name -> (ModelKey, PropertyKey)? in
-                    let parts = name.dropFirst("collection_index_".count).split(separator: "_")
-                    guard parts.count == 2, let model = Int(parts[0]), let property = Int(parts[1]) else { return nil }
-                    return (model, property)
-                }
             try db.execute(sql: valueTableSQL("current_values_v4", primaryKey: "model, instance, property"))
             try db.execute(sql: """
                 INSERT INTO current_values_v4(\(recordColumns)) SELECT \(recordColumns) FROM current_values;
                 DROP TABLE current_values;
                 ALTER TABLE current_values_v4 RENAME TO current_values;
                 """)
-            for (model, property) in declared {
-                try db.execute(sql: createValueIndexSQL(model: model, property: property))
+        }
+        if version < 5 {
+            // Format 4's `records` held every record, the current ones too.
+            try createHistoryTables(in: db)
+            if keepsHistory {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM records;
+                    INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM current_values;
+                    INSERT OR IGNORE INTO superseded_records(\(recordColumns))
+                    SELECT \(recordColumns) FROM records r
+                    WHERE NOT \(holdsRecord("current_values") { "r.\($0)" });
+                    """)
             }
+            try db.execute(sql: "DROP TABLE IF EXISTS records")
         }
-        // Format 4's `records` held every record, the current ones too.
-        try createHistoryTables(in: db)
-        if keepsHistory {
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM records;
-                INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM current_values;
-                INSERT OR IGNORE INTO superseded_records(\(recordColumns))
-                SELECT \(recordColumns) FROM records r
-                WHERE NOT \(holdsRecord("current_values") { "r.\($0)" });
-                """)
+        // Format 5's table of current values becomes bodies; without history, its times
+        // go to `record_times`, which then holds the current records' times.
+        try db.execute(sql: """
+            DROP TRIGGER IF EXISTS current_value_superseded;
+            ALTER TABLE current_values RENAME TO current_values_v5;
+            """)
+        try createInstanceValues(in: db)
+        try db.execute(sql: """
+            INSERT INTO instance_values(model, instance, body)
+            SELECT model, instance, pathbase_pack(property, time, counter, replica, type, value)
+            FROM current_values_v5 GROUP BY model, instance;
+            """)
+        if !keepsHistory {
+            try db.execute(sql: "INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM current_values_v5")
         }
-        try db.execute(sql: "DROP TABLE IF EXISTS records")
-        try createIndexesAndTriggers(in: db, keepsHistory: keepsHistory)
+        try db.execute(sql: "DROP TABLE current_values_v5")
+        for (model, property) in declared {
+            try db.execute(sql: createValueIndexSQL(model: model, property: property))
+        }
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
     }
 
@@ -241,7 +256,7 @@ enum Schema {
 
     /// The tables every Pathbase file of a format version has.
     static func tables(ofVersion version: Int) -> Set<String> {
-        let first: Set<String> = ["pathbase_meta", "value_types", "current_values"]
+        let first: Set<String> = ["pathbase_meta", "value_types", version >= 6 ? "instance_values" : "current_values"]
         let history: Set<String> = version >= 5 ? ["superseded_records", "record_times"] : ["records"]
         return first.union(history).union(version >= 2 ? ["list_members"] : [])
     }

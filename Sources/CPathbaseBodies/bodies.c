@@ -1,0 +1,458 @@
+// Instance bodies: the current records of one instance, packed in one blob.
+//
+// Format 6 keeps an instance's status and the newest record of each of its properties in
+// one row of `instance_values` (model, instance, body) instead of a row per value: listing
+// a model reads one row per instance, and an object is one b-tree entry. A body is its
+// entries in ascending property order, each:
+//
+//   property   zigzag varint
+//   type tag   zigzag varint (the ValueTag of the Swift side)
+//   time       8 bytes, little-endian
+//   counter    varint
+//   replica    varint
+//   kind       1 byte: null, integer, real, text or blob (how SQLite holds the value)
+//   value      integer: zigzag varint; real: 8 bytes, little-endian; text and blob: a
+//              varint length, then the bytes; null: nothing
+//
+// SQL reads bodies through the functions and the table-valued function registered here, so
+// queries filter and sort on packed values, and expression indexes on `pathbase_value(body,
+// P)` are the value indexes. Every function is deterministic and innocuous: indexes and the
+// `current_values` view may use them.
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include "CPathbaseBodies.h"
+
+// MARK: Varints
+
+static int readVarint(const unsigned char *bytes, int length, int *offset, uint64_t *value) {
+    uint64_t result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (*offset >= length) return 0;
+        unsigned char byte = bytes[(*offset)++];
+        result |= (uint64_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) { *value = result; return 1; }
+    }
+    return 0;
+}
+
+static int varintSize(uint64_t value) {
+    int size = 1;
+    while (value >= 0x80) { value >>= 7; size++; }
+    return size;
+}
+
+static int putVarint(unsigned char *out, uint64_t value) {
+    int at = 0;
+    while (value >= 0x80) { out[at++] = (unsigned char)(value | 0x80); value >>= 7; }
+    out[at++] = (unsigned char)value;
+    return at;
+}
+
+static uint64_t zigzag(int64_t value) { return ((uint64_t)value << 1) ^ (uint64_t)(value >> 63); }
+static int64_t unzigzag(uint64_t value) { return (int64_t)(value >> 1) ^ -(int64_t)(value & 1); }
+
+static int64_t readFixed(const unsigned char *bytes) {
+    uint64_t value = 0;
+    for (int i = 0; i < 8; i++) value |= (uint64_t)bytes[i] << (8 * i);
+    return (int64_t)value;
+}
+
+static void putFixed(unsigned char *out, int64_t value) {
+    for (int i = 0; i < 8; i++) out[i] = (unsigned char)((uint64_t)value >> (8 * i));
+}
+
+// MARK: Entries
+
+int pathbase_body_next(const unsigned char *body, int length, int *offset, pathbase_entry *entry) {
+    if (*offset >= length) return 0;
+    uint64_t property, tag, counter, replica, integer, size;
+    if (!readVarint(body, length, offset, &property) || !readVarint(body, length, offset, &tag)) return -1;
+    if (length - *offset < 8) return -1;
+    entry->time = readFixed(body + *offset);
+    *offset += 8;
+    if (!readVarint(body, length, offset, &counter) || !readVarint(body, length, offset, &replica)) return -1;
+    if (*offset >= length || counter > UINT32_MAX || replica > UINT32_MAX) return -1;
+    entry->property = unzigzag(property);
+    entry->tag = unzigzag(tag);
+    entry->counter = (uint32_t)counter;
+    entry->replica = (uint32_t)replica;
+    entry->kind = body[(*offset)++];
+    entry->integer = 0;
+    entry->real = 0;
+    entry->bytes = 0;
+    entry->length = 0;
+    switch (entry->kind) {
+    case PATHBASE_KIND_NULL:
+        return 1;
+    case PATHBASE_KIND_INTEGER:
+        if (!readVarint(body, length, offset, &integer)) return -1;
+        entry->integer = unzigzag(integer);
+        return 1;
+    case PATHBASE_KIND_REAL: {
+        if (length - *offset < 8) return -1;
+        int64_t bits = readFixed(body + *offset);
+        memcpy(&entry->real, &bits, 8);
+        *offset += 8;
+        return 1;
+    }
+    case PATHBASE_KIND_TEXT:
+    case PATHBASE_KIND_BLOB:
+        if (!readVarint(body, length, offset, &size) || size > (uint64_t)(length - *offset)) return -1;
+        entry->bytes = body + *offset;
+        entry->length = (int)size;
+        *offset += (int)size;
+        return 1;
+    default:
+        return -1;
+    }
+}
+
+int pathbase_body_find(const unsigned char *body, int length, int64_t property, pathbase_entry *entry) {
+    int offset = 0;
+    for (;;) {
+        int read = pathbase_body_next(body, length, &offset, entry);
+        if (read <= 0) return read;
+        if (entry->property == property) return 1;
+        // Ascending properties: the entry would have come by now.
+        if (entry->property > property) return 0;
+    }
+}
+
+int pathbase_entry_size(const pathbase_entry *entry) {
+    int size = varintSize(zigzag(entry->property)) + varintSize(zigzag(entry->tag)) + 8
+        + varintSize(entry->counter) + varintSize(entry->replica) + 1;
+    switch (entry->kind) {
+    case PATHBASE_KIND_INTEGER: return size + varintSize(zigzag(entry->integer));
+    case PATHBASE_KIND_REAL: return size + 8;
+    case PATHBASE_KIND_TEXT:
+    case PATHBASE_KIND_BLOB: return size + varintSize((uint64_t)entry->length) + entry->length;
+    default: return size;
+    }
+}
+
+int pathbase_entry_put(unsigned char *out, const pathbase_entry *entry) {
+    int at = putVarint(out, zigzag(entry->property));
+    at += putVarint(out + at, zigzag(entry->tag));
+    putFixed(out + at, entry->time);
+    at += 8;
+    at += putVarint(out + at, entry->counter);
+    at += putVarint(out + at, entry->replica);
+    out[at++] = (unsigned char)entry->kind;
+    switch (entry->kind) {
+    case PATHBASE_KIND_INTEGER:
+        at += putVarint(out + at, zigzag(entry->integer));
+        break;
+    case PATHBASE_KIND_REAL: {
+        int64_t bits;
+        memcpy(&bits, &entry->real, 8);
+        putFixed(out + at, bits);
+        at += 8;
+        break;
+    }
+    case PATHBASE_KIND_TEXT:
+    case PATHBASE_KIND_BLOB:
+        at += putVarint(out + at, (uint64_t)entry->length);
+        if (entry->length > 0) memcpy(out + at, entry->bytes, (size_t)entry->length);
+        at += entry->length;
+        break;
+    default:
+        break;
+    }
+    return at;
+}
+
+// MARK: SQL values
+
+static void resultValue(sqlite3_context *context, const pathbase_entry *entry) {
+    switch (entry->kind) {
+    case PATHBASE_KIND_INTEGER: sqlite3_result_int64(context, entry->integer); break;
+    case PATHBASE_KIND_REAL: sqlite3_result_double(context, entry->real); break;
+    case PATHBASE_KIND_TEXT: sqlite3_result_text(context, (const char *)entry->bytes, entry->length, SQLITE_TRANSIENT); break;
+    case PATHBASE_KIND_BLOB: sqlite3_result_blob(context, entry->bytes, entry->length, SQLITE_TRANSIENT); break;
+    default: sqlite3_result_null(context); break;
+    }
+}
+
+/// The entry an SQL call names with (body, property); 0 (result NULL) when there is none.
+static int entryOfArguments(sqlite3_context *context, sqlite3_value **arguments, pathbase_entry *entry) {
+    const unsigned char *body = sqlite3_value_blob(arguments[0]);
+    int length = sqlite3_value_bytes(arguments[0]);
+    int found = body ? pathbase_body_find(body, length, sqlite3_value_int64(arguments[1]), entry) : 0;
+    if (found < 0) {
+        sqlite3_result_error(context, "pathbase: malformed instance body", -1);
+        return 0;
+    }
+    if (!found) sqlite3_result_null(context);
+    return found;
+}
+
+static void typeFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
+    (void)count;
+    pathbase_entry entry;
+    if (entryOfArguments(context, arguments, &entry)) sqlite3_result_int64(context, entry.tag);
+}
+
+static void valueFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
+    (void)count;
+    pathbase_entry entry;
+    if (entryOfArguments(context, arguments, &entry)) resultValue(context, &entry);
+}
+
+static void timeFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
+    (void)count;
+    pathbase_entry entry;
+    if (entryOfArguments(context, arguments, &entry)) sqlite3_result_int64(context, entry.time);
+}
+
+static void counterFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
+    (void)count;
+    pathbase_entry entry;
+    if (entryOfArguments(context, arguments, &entry)) sqlite3_result_int64(context, entry.counter);
+}
+
+static void replicaFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
+    (void)count;
+    pathbase_entry entry;
+    if (entryOfArguments(context, arguments, &entry)) sqlite3_result_int64(context, entry.replica);
+}
+
+// MARK: pathbase_pack(property, time, counter, replica, type, value)
+
+/// The entries an aggregate has seen, each encoded at `offset` of `bytes`; sorted by
+/// property when the body is made.
+typedef struct {
+    unsigned char *bytes;
+    int used, capacity;
+    struct packed { int64_t property; int offset, size; } *entries;
+    int count, entryCapacity;
+    int failed;
+} packing;
+
+static int grow(void **buffer, int *capacity, int needed, int unit) {
+    if (needed <= *capacity) return 1;
+    int next = *capacity ? *capacity : 16;
+    while (next < needed) next *= 2;
+    void *grown = realloc(*buffer, (size_t)next * (size_t)unit);
+    if (!grown) return 0;
+    *buffer = grown;
+    *capacity = next;
+    return 1;
+}
+
+static void packStep(sqlite3_context *context, int count, sqlite3_value **arguments) {
+    (void)count;
+    packing *state = sqlite3_aggregate_context(context, sizeof(packing));
+    if (!state || state->failed) return;
+    pathbase_entry entry = {0};
+    entry.property = sqlite3_value_int64(arguments[0]);
+    entry.time = sqlite3_value_int64(arguments[1]);
+    entry.counter = (uint32_t)sqlite3_value_int64(arguments[2]);
+    entry.replica = (uint32_t)sqlite3_value_int64(arguments[3]);
+    entry.tag = sqlite3_value_int64(arguments[4]);
+    switch (sqlite3_value_type(arguments[5])) {
+    case SQLITE_INTEGER: entry.kind = PATHBASE_KIND_INTEGER; entry.integer = sqlite3_value_int64(arguments[5]); break;
+    case SQLITE_FLOAT: entry.kind = PATHBASE_KIND_REAL; entry.real = sqlite3_value_double(arguments[5]); break;
+    case SQLITE_TEXT:
+        entry.kind = PATHBASE_KIND_TEXT;
+        entry.bytes = sqlite3_value_text(arguments[5]);
+        entry.length = sqlite3_value_bytes(arguments[5]);
+        break;
+    case SQLITE_BLOB:
+        entry.kind = PATHBASE_KIND_BLOB;
+        entry.bytes = sqlite3_value_blob(arguments[5]);
+        entry.length = sqlite3_value_bytes(arguments[5]);
+        break;
+    default: entry.kind = PATHBASE_KIND_NULL; break;
+    }
+    int size = pathbase_entry_size(&entry);
+    if (!grow((void **)&state->bytes, &state->capacity, state->used + size, 1)
+        || !grow((void **)&state->entries, &state->entryCapacity, state->count + 1, sizeof(struct packed))) {
+        state->failed = 1;
+        return;
+    }
+    pathbase_entry_put(state->bytes + state->used, &entry);
+    state->entries[state->count++] = (struct packed){ entry.property, state->used, size };
+    state->used += size;
+}
+
+static int byProperty(const void *left, const void *right) {
+    int64_t a = ((const struct packed *)left)->property, b = ((const struct packed *)right)->property;
+    return (a > b) - (a < b);
+}
+
+static void packFinal(sqlite3_context *context) {
+    packing *state = sqlite3_aggregate_context(context, 0);
+    if (!state) { sqlite3_result_zeroblob(context, 0); return; }
+    if (state->failed) {
+        sqlite3_result_error_nomem(context);
+    } else {
+        unsigned char *body = sqlite3_malloc(state->used > 0 ? state->used : 1);
+        if (!body) {
+            sqlite3_result_error_nomem(context);
+        } else {
+            qsort(state->entries, (size_t)state->count, sizeof(struct packed), byProperty);
+            int at = 0;
+            for (int i = 0; i < state->count; i++) {
+                memcpy(body + at, state->bytes + state->entries[i].offset, (size_t)state->entries[i].size);
+                at += state->entries[i].size;
+            }
+            sqlite3_result_blob(context, body, at, sqlite3_free);
+        }
+    }
+    free(state->bytes);
+    free(state->entries);
+}
+
+// MARK: pathbase_entries(body)
+
+enum { columnProperty, columnType, columnValue, columnTime, columnCounter, columnReplica, columnBody };
+
+typedef struct {
+    sqlite3_vtab_cursor base;
+    unsigned char *body;
+    int length, offset, index, atEnd;
+    pathbase_entry entry;
+} entriesCursor;
+
+static int entriesConnect(sqlite3 *db, void *aux, int count, const char *const *arguments, sqlite3_vtab **table, char **error) {
+    (void)aux; (void)count; (void)arguments; (void)error;
+    int code = sqlite3_declare_vtab(db, "CREATE TABLE x(property, type, value, time, counter, replica, body HIDDEN)");
+    if (code != SQLITE_OK) return code;
+    sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+    *table = sqlite3_malloc(sizeof(sqlite3_vtab));
+    if (!*table) return SQLITE_NOMEM;
+    memset(*table, 0, sizeof(sqlite3_vtab));
+    return SQLITE_OK;
+}
+
+static int entriesDisconnect(sqlite3_vtab *table) {
+    sqlite3_free(table);
+    return SQLITE_OK;
+}
+
+static int entriesBestIndex(sqlite3_vtab *table, sqlite3_index_info *info) {
+    (void)table;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *constraint = &info->aConstraint[i];
+        if (constraint->iColumn == columnBody && constraint->op == SQLITE_INDEX_CONSTRAINT_EQ) {
+            if (!constraint->usable) return SQLITE_CONSTRAINT;
+            info->aConstraintUsage[i].argvIndex = 1;
+            info->aConstraintUsage[i].omit = 1;
+            info->estimatedCost = 10;
+            info->estimatedRows = 8;
+            // Entries come in property order.
+            if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == columnProperty && !info->aOrderBy[0].desc) {
+                info->orderByConsumed = 1;
+            }
+            return SQLITE_OK;
+        }
+    }
+    return SQLITE_CONSTRAINT;
+}
+
+static int entriesOpen(sqlite3_vtab *table, sqlite3_vtab_cursor **cursor) {
+    (void)table;
+    entriesCursor *opened = sqlite3_malloc(sizeof(entriesCursor));
+    if (!opened) return SQLITE_NOMEM;
+    memset(opened, 0, sizeof(entriesCursor));
+    *cursor = &opened->base;
+    return SQLITE_OK;
+}
+
+static int entriesClose(sqlite3_vtab_cursor *cursor) {
+    entriesCursor *entries = (entriesCursor *)cursor;
+    sqlite3_free(entries->body);
+    sqlite3_free(entries);
+    return SQLITE_OK;
+}
+
+static int entriesNext(sqlite3_vtab_cursor *cursor) {
+    entriesCursor *entries = (entriesCursor *)cursor;
+    int read = pathbase_body_next(entries->body, entries->length, &entries->offset, &entries->entry);
+    if (read < 0) {
+        sqlite3_free(cursor->pVtab->zErrMsg);
+        cursor->pVtab->zErrMsg = sqlite3_mprintf("pathbase: malformed instance body");
+        return SQLITE_CORRUPT;
+    }
+    entries->atEnd = read == 0;
+    entries->index++;
+    return SQLITE_OK;
+}
+
+static int entriesFilter(sqlite3_vtab_cursor *cursor, int plan, const char *planName, int count, sqlite3_value **arguments) {
+    (void)plan; (void)planName;
+    entriesCursor *entries = (entriesCursor *)cursor;
+    sqlite3_free(entries->body);
+    entries->body = 0;
+    entries->length = 0;
+    entries->offset = 0;
+    entries->index = -1;
+    if (count >= 1 && sqlite3_value_type(arguments[0]) == SQLITE_BLOB) {
+        int length = sqlite3_value_bytes(arguments[0]);
+        // Copied: the argument lives only as long as this call.
+        entries->body = sqlite3_malloc(length > 0 ? length : 1);
+        if (!entries->body) return SQLITE_NOMEM;
+        if (length > 0) memcpy(entries->body, sqlite3_value_blob(arguments[0]), (size_t)length);
+        entries->length = length;
+    }
+    return entriesNext(cursor);
+}
+
+static int entriesEof(sqlite3_vtab_cursor *cursor) {
+    return ((entriesCursor *)cursor)->atEnd;
+}
+
+static int entriesColumn(sqlite3_vtab_cursor *cursor, sqlite3_context *context, int column) {
+    const pathbase_entry *entry = &((entriesCursor *)cursor)->entry;
+    switch (column) {
+    case columnProperty: sqlite3_result_int64(context, entry->property); break;
+    case columnType: sqlite3_result_int64(context, entry->tag); break;
+    case columnValue: resultValue(context, entry); break;
+    case columnTime: sqlite3_result_int64(context, entry->time); break;
+    case columnCounter: sqlite3_result_int64(context, entry->counter); break;
+    case columnReplica: sqlite3_result_int64(context, entry->replica); break;
+    default: sqlite3_result_null(context); break;
+    }
+    return SQLITE_OK;
+}
+
+static int entriesRowid(sqlite3_vtab_cursor *cursor, sqlite3_int64 *rowid) {
+    *rowid = ((entriesCursor *)cursor)->index;
+    return SQLITE_OK;
+}
+
+static sqlite3_module entriesModule = {
+    .iVersion = 0,
+    .xConnect = entriesConnect,
+    .xBestIndex = entriesBestIndex,
+    .xDisconnect = entriesDisconnect,
+    .xOpen = entriesOpen,
+    .xClose = entriesClose,
+    .xFilter = entriesFilter,
+    .xNext = entriesNext,
+    .xEof = entriesEof,
+    .xColumn = entriesColumn,
+    .xRowid = entriesRowid,
+};
+
+// MARK: Registration
+
+int pathbase_register_bodies(void *connection) {
+    sqlite3 *db = connection;
+    const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+    struct { const char *name; void (*function)(sqlite3_context *, int, sqlite3_value **); } scalars[] = {
+        { "pathbase_type", typeFunction },
+        { "pathbase_value", valueFunction },
+        { "pathbase_time", timeFunction },
+        { "pathbase_counter", counterFunction },
+        { "pathbase_replica", replicaFunction },
+    };
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+        int code = sqlite3_create_function_v2(db, scalars[i].name, 2, flags, 0, scalars[i].function, 0, 0, 0);
+        if (code != SQLITE_OK) return code;
+    }
+    int code = sqlite3_create_function_v2(db, "pathbase_pack", 6, flags, 0, 0, packStep, packFinal, 0);
+    if (code != SQLITE_OK) return code;
+    return sqlite3_create_module_v2(db, "pathbase_entries", &entriesModule, 0, 0);
+}

@@ -1,0 +1,49 @@
+#ifndef CPATHBASEBODIES_H
+#define CPATHBASEBODIES_H
+
+#include <stdint.h>
+
+/// One entry of an instance body: a property's current record (see bodies.c).
+typedef struct {
+    int64_t property;
+    int64_t tag;
+    int64_t time;
+    uint32_t counter;
+    uint32_t replica;
+    /// PATHBASE_KIND_*: how SQLite holds the value.
+    int kind;
+    int64_t integer;
+    double real;
+    /// Text (UTF-8) or blob bytes, pointing into the body; `length` bytes.
+    const unsigned char *bytes;
+    int length;
+} pathbase_entry;
+
+#define PATHBASE_KIND_NULL 0
+#define PATHBASE_KIND_INTEGER 1
+#define PATHBASE_KIND_REAL 2
+#define PATHBASE_KIND_TEXT 3
+#define PATHBASE_KIND_BLOB 4
+
+/// Reads the entry at `*offset` and moves `*offset` past it: 1 when read, 0 at the end of
+/// the body, -1 when the bytes are not a well-formed entry.
+int pathbase_body_next(const unsigned char *body, int length, int *offset, pathbase_entry *entry);
+
+/// Finds the entry of `property`: 1 when found, 0 when the body has none, -1 when the body
+/// is malformed.
+int pathbase_body_find(const unsigned char *body, int length, int64_t property, pathbase_entry *entry);
+
+/// The bytes `entry` takes in a body.
+int pathbase_entry_size(const pathbase_entry *entry);
+
+/// Writes `entry` at `out` (room for `pathbase_entry_size(entry)` bytes); the bytes written.
+int pathbase_entry_put(unsigned char *out, const pathbase_entry *entry);
+
+/// Registers on a connection (a `sqlite3 *`) what SQL needs to read bodies: the functions
+/// `pathbase_type`, `pathbase_value`, `pathbase_time`, `pathbase_counter`,
+/// `pathbase_replica` (body, property), the aggregate `pathbase_pack(property, time, counter,
+/// replica, type, value)` and the table-valued function `pathbase_entries(body)`. Returns
+/// an SQLite result code.
+int pathbase_register_bodies(void *connection);
+
+#endif

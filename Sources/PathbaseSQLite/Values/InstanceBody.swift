@@ -1,0 +1,107 @@
+import CPathbaseBodies
+import Foundation
+import GRDBSQLite
+import Pathbase
+
+/// The packed current records of one instance, as `instance_values` stores them (storage
+/// format 6; `Sources/CPathbaseBodies/bodies.c` defines the bytes and reads them).
+struct InstanceBody {
+
+    let bytes: [UInt8]
+
+    /// One entry: a property's current record, at `range` of the body's bytes.
+    struct Entry {
+        let property: PropertyKey
+        let timestamp: Pathbase.Timestamp
+        let range: Range<Int>
+    }
+
+    /// The entries in property order; throws when the bytes are not a body.
+    func entries() throws(SQLiteDatabaseError) -> [Entry] {
+        var entries: [Entry] = []
+        let malformed = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            var offset: Int32 = 0
+            var entry = pathbase_entry()
+            while true {
+                let start = Int(offset)
+                let read = pathbase_body_next(base, Int32(buffer.count), &offset, &entry)
+                if read == 0 { return false }
+                if read < 0 { return true }
+                entries.append(Entry(property: PropertyKey(entry.property), timestamp: entry.timestamp, range: start ..< Int(offset)))
+            }
+        }
+        if malformed { throw .sqlite(code: SQLITE_CORRUPT, message: "a malformed instance body") }
+        return entries
+    }
+
+    /// The record an entry holds, for `path` (its property's).
+    func record(_ entry: Entry, path: Path) -> PendingWrites.Record {
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = Int32(entry.range.lowerBound)
+            var decoded = pathbase_entry()
+            guard let base = buffer.baseAddress, pathbase_body_next(base, Int32(buffer.count), &offset, &decoded) == 1 else {
+                return PendingWrites.Record(path: path, timestamp: entry.timestamp, tag: ValueTag.null.rawValue, value: .null)
+            }
+            return PendingWrites.Record(path: path, timestamp: entry.timestamp, tag: decoded.tag, value: decoded.storedValue)
+        }
+    }
+
+    /// Appends an entry to body bytes (entries must come in property order).
+    static func append(_ property: PropertyKey, tag: Int64, timestamp: Pathbase.Timestamp, value: StoredValue, to bytes: inout [UInt8]) {
+        var entry = pathbase_entry()
+        entry.property = Int64(property)
+        entry.tag = tag
+        entry.time = timestamp.time
+        entry.counter = timestamp.counter
+        entry.replica = timestamp.replica
+        func put(_ payload: UnsafeRawBufferPointer?) {
+            entry.bytes = payload?.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            entry.length = Int32(payload?.count ?? 0)
+            let start = bytes.count
+            let size = Int(pathbase_entry_size(&entry))
+            bytes.append(contentsOf: repeatElement(0, count: size))
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                _ = pathbase_entry_put(base + start, &entry)
+            }
+        }
+        switch value {
+        case .null:
+            entry.kind = PATHBASE_KIND_NULL
+            put(nil)
+        case .integer(let integer):
+            entry.kind = PATHBASE_KIND_INTEGER
+            entry.integer = integer
+            put(nil)
+        case .real(let real):
+            // SQLite holds NaN as NULL; so does a body, so that both read alike.
+            entry.kind = real.isNaN ? PATHBASE_KIND_NULL : PATHBASE_KIND_REAL
+            entry.real = real
+            put(nil)
+        case .text(var text):
+            entry.kind = PATHBASE_KIND_TEXT
+            text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        case .blob(let blob):
+            entry.kind = PATHBASE_KIND_BLOB
+            blob.withUnsafeBytes { put($0) }
+        }
+    }
+}
+
+extension pathbase_entry {
+    var timestamp: Pathbase.Timestamp {
+        Pathbase.Timestamp(time: time, counter: counter, replica: replica)
+    }
+
+    /// The value as SQLite would hold it.
+    var storedValue: StoredValue {
+        switch kind {
+        case PATHBASE_KIND_INTEGER: return .integer(integer)
+        case PATHBASE_KIND_REAL: return .real(real)
+        case PATHBASE_KIND_TEXT: return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self))
+        case PATHBASE_KIND_BLOB: return .blob(bytes.map { Data(bytes: $0, count: Int(length)) } ?? Data())
+        default: return .null
+        }
+    }
+}
