@@ -181,6 +181,8 @@ let package = Package(
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                // Tests that edit files by hand read bodies through its SQL functions.
+                "CPathbaseBodies",
                 "PathbaseTestSupport",
                 // Built so that the durability tests can launch it.
                 "PathbaseCrashWriter",

@@ -74,7 +74,7 @@ struct DurabilityTests {
             let created = database.all(model: 1) { instance, status in status == .created ? instance : nil }
             #expect(Set(created) == Set(valuesPerInstance.keys), "an instance's status and values disagree")
         }
-        result.integrity = try DatabaseQueue(path: file).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        result.integrity = try rawQueue(path: file).read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
         return result
     }
 

@@ -18,14 +18,39 @@ struct FormatMigrationTests {
             Person.create(in: database, id: 4, name: "Dan", friends: [bob])
             database.close()
         }
-        let queue = try DatabaseQueue(path: path)
+        let queue = try rawQueue(path: path)
         try queue.writeWithoutTransaction { db in try db.execute(sql: downgrade) }
         try queue.close()
     }
 
+    /// Version 5: a row per current value in the table `current_values`, a trigger that
+    /// moves replaced values into `superseded_records`, the statuses' partial index, and
+    /// value indexes as partial indexes of `current_values` (Person's age declared, as a
+    /// collection's would be).
+    private static let versionFive = """
+        CREATE TABLE current_values_v5 (
+            model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
+            time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+            type INTEGER NOT NULL, value,
+            PRIMARY KEY (model, instance, property)
+        ) WITHOUT ROWID;
+        INSERT INTO current_values_v5 SELECT model, property, instance, time, counter, replica, type, value FROM current_values;
+        DROP VIEW current_values;
+        DROP TABLE instance_values;
+        ALTER TABLE current_values_v5 RENAME TO current_values;
+        CREATE TRIGGER current_value_superseded AFTER UPDATE ON current_values
+        BEGIN
+            INSERT OR IGNORE INTO superseded_records(model, property, instance, time, counter, replica, type, value)
+            VALUES (old.model, old.property, old.instance, old.time, old.counter, old.replica, old.type, old.value);
+        END;
+        CREATE INDEX current_statuses ON current_values(model, instance, type, value, time, counter, replica) WHERE property = 0;
+        CREATE INDEX value_index_1_2 ON current_values(type, value) WHERE model = 1 AND property = 2;
+        PRAGMA user_version = 5;
+        """
+
     /// Version 4: every record, current ones too, in one history table `records`, indexed
     /// by time; no `record_times`, no trigger.
-    private static let versionFour = """
+    private static let versionFour = versionFive + """
         DROP TRIGGER current_value_superseded;
         CREATE TABLE records (
             model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
@@ -93,12 +118,12 @@ struct FormatMigrationTests {
         #expect(database.fetch(QueryDescriptor<Person>(where: \.age >= 40, sortBy: \.age)).map(\.name) == ["Bob", "Carol"])
         database.close()
 
-        let queue = try DatabaseQueue(path: path)
+        let queue = try rawQueue(path: path)
         let (version, members) = try queue.read { db in
             (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT count(*) FROM list_members"))
         }
         try queue.close()
-        #expect(version == 5)
+        #expect(version == 6)
         #expect(members == 3)
     }
 
@@ -133,14 +158,13 @@ struct FormatMigrationTests {
         #expect(database.fetch(QueryDescriptor<Person>(where: !.references(\.friends, bob))).map(\.name) == ["Alice", "Bob", "Carol"])
         database.close()
 
-        let queue = try DatabaseQueue(path: path)
+        let queue = try rawQueue(path: path)
         let (version, triggers) = try queue.read { db in
             (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")))
         }
         try queue.close()
-        #expect(version == 5)
-        // Only the history's triggers.
-        #expect(triggers == ["current_value_superseded"])
+        #expect(version == 6)
+        #expect(triggers.isEmpty)
     }
 
     @Test("Opening a version 3 file rebuilds the value tables in instance order; values, history, queries and declared indexes survive")
@@ -150,7 +174,7 @@ struct FormatMigrationTests {
         try makeOldFile(at: path, downgrade: Self.versionThree)
         let recordsBefore: Int
         do {
-            let queue = try DatabaseQueue(path: path)
+            let queue = try rawQueue(path: path)
             recordsBefore = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM records") ?? 0 }
             try queue.close()
         }
@@ -167,20 +191,19 @@ struct FormatMigrationTests {
         #expect(database.history(of: bob.path(of: .age), as: Int.self).map(\.value) == [40, 41])
         database.close()
 
-        let queue = try DatabaseQueue(path: path)
+        let queue = try rawQueue(path: path)
         let (version, primaryKey, indexes) = try queue.read { db in
             (
                 try Int.fetchOne(db, sql: "PRAGMA user_version"),
-                try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('current_values') WHERE pk > 0 ORDER BY pk"),
-                try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"))
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('instance_values') WHERE pk > 0 ORDER BY pk"),
+                try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'instance_values'"))
             )
         }
         try queue.close()
-        #expect(version == 5)
-        #expect(primaryKey == ["model", "instance", "property"])
-        #expect(indexes.contains("value_index_1_2"))
-        #expect(!indexes.contains("current_values_by_value") && !indexes.contains("collection_index_1_2"))
-        #expect(indexes.contains("current_statuses") && !indexes.contains("records_by_time"))
+        #expect(version == 6)
+        #expect(primaryKey == ["model", "instance"])
+        // The declared index comes back; the one of the inverse lookup above is new.
+        #expect(indexes == ["value_index_1_2", "value_index_1_8"])
     }
 
     @Test("Opening a version 4 file keeps every record once: history, records after a time and the clock survive; the history table is gone")
@@ -201,7 +224,7 @@ struct FormatMigrationTests {
             recordsBefore = database.records(after: nil, limit: nil)
             database.close()
         }
-        let queue = try DatabaseQueue(path: path)
+        let queue = try rawQueue(path: path)
         try queue.writeWithoutTransaction { db in try db.execute(sql: Self.versionFour) }
         try queue.close()
 
@@ -218,7 +241,7 @@ struct FormatMigrationTests {
         #expect(newest.path == bob.path(of: .age) && newest.timestamp > recordsBefore.last?.timestamp ?? .zero)
         database.close()
 
-        let check = try DatabaseQueue(path: path)
+        let check = try rawQueue(path: path)
         let (version, tables, superseded) = try check.read { db in
             (
                 try Int.fetchOne(db, sql: "PRAGMA user_version"),
@@ -227,8 +250,69 @@ struct FormatMigrationTests {
             )
         }
         try check.close()
-        #expect(version == 5)
-        #expect(!tables.contains("records") && tables.isSuperset(of: ["superseded_records", "record_times"]))
+        #expect(version == 6)
+        #expect(!tables.contains("records") && tables.isSuperset(of: ["instance_values", "superseded_records", "record_times"]))
         #expect(superseded == 2) // Bob's ages 40 and 41
+    }
+
+    @Test("Opening a version 5 file packs its current values into instance bodies: values, history, records after a time, queries on a declared index and the clock survive", arguments: [true, false])
+    func migratesVersionFive(keepsHistory: Bool) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("five.sqlite")
+        let options = SQLiteDatabase.Options(keepsHistory: keepsHistory)
+        do {
+            let database = try SQLiteDatabase(path: path, options: options)
+            Person.create(in: database, id: 1, name: "Alice", age: 30)
+            let bob = Person.create(in: database, id: 2, name: "Bob", age: 40)
+            Person.create(in: database, id: 3, name: "Carol", age: 50, partner: bob, friends: [bob])
+            bob.age = 41
+            database.close()
+        }
+        let recordsBefore: [Pathbase.Record]
+        do {
+            let database = try SQLiteDatabase(path: path, options: options)
+            recordsBefore = database.records(after: nil, limit: nil)
+            database.close()
+        }
+        let queue = try rawQueue(path: path)
+        // Without history, format 5 kept no times: `current_values` was indexed by time.
+        let downgrade = Self.versionFive + (keepsHistory ? "" : """
+            DELETE FROM record_times;
+            CREATE INDEX current_values_by_time ON current_values(time, counter, replica, model, instance, property);
+            """)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: downgrade) }
+        try queue.close()
+
+        let database = try SQLiteDatabase(path: path, options: options)
+        let after = database.records(after: nil, limit: nil)
+        #expect(after.map(\.path) == recordsBefore.map(\.path))
+        #expect(after.map(\.timestamp) == recordsBefore.map(\.timestamp))
+        let bob = try #require(database.active(id: 2, of: Person.self))
+        #expect(bob.age == 41)
+        #expect(bob.referrers(through: \Person.friends).map(\.name) == ["Carol"])
+        #expect(database.fetch(QueryDescriptor<Person>(where: \.age >= 40, sortBy: \.age)).map(\.name) == ["Bob", "Carol"])
+        #expect(database.history(of: bob.path(of: .age), as: Int.self).map(\.value) == (keepsHistory ? [40, 41] : [41]))
+        bob.age = 42
+        let newest = try #require(database.records(after: nil, limit: nil).last)
+        #expect(newest.path == bob.path(of: .age) && newest.timestamp > recordsBefore.last?.timestamp ?? .zero)
+        #expect(try database.checkIntegrity().isEmpty)
+        database.close()
+
+        let check = try rawQueue(path: path)
+        let (version, tables, indexes, plan) = try check.read { db in
+            (
+                try Int.fetchOne(db, sql: "PRAGMA user_version"),
+                try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")),
+                try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = 'instance_values'")),
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT instance FROM instance_values WHERE model = 1 AND pathbase_type(body, 2) = 2 AND pathbase_value(body, 2) >= 40")
+                    .map { $0["detail"] as String? ?? "" }.joined()
+            )
+        }
+        try check.close()
+        #expect(version == 6)
+        #expect(!tables.contains("current_values") && tables.contains("instance_values"))
+        // The declared index, and the one of the inverse lookup above.
+        #expect(indexes.contains("value_index_1_2"))
+        #expect(plan.contains("value_index_1_2"))
     }
 }

@@ -82,7 +82,7 @@ struct OpeningTests {
         let directory = TemporaryDirectory()
         let path = directory.file("other.sqlite")
         do {
-            let queue = try DatabaseQueue(path: path)
+            let queue = try rawQueue(path: path)
             try queue.write { db in
                 try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)")
                 try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
@@ -97,7 +97,7 @@ struct OpeningTests {
         let directory = TemporaryDirectory()
         let path = directory.file("empty.sqlite")
         do {
-            let queue = try DatabaseQueue(path: path)
+            let queue = try rawQueue(path: path)
             try queue.write { db in try db.execute(sql: "PRAGMA user_version = 0") }
             try queue.close()
         }
@@ -122,7 +122,7 @@ struct OpeningTests {
         let path = directory.file()
         try makePathbaseFile(path)
         do {
-            let queue = try DatabaseQueue(path: path)
+            let queue = try rawQueue(path: path)
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 99") }
             try queue.close()
         }

@@ -1,6 +1,19 @@
+import CPathbaseBodies
 import Foundation
+import GRDB
 import Pathbase
 import PathbaseSQLite
+
+/// A GRDB queue on a file, for tests that read or edit a Pathbase file by hand: it can read
+/// instance bodies (the `current_values` view, `pathbase_pack`, value indexes), as every
+/// connection of `SQLiteDatabase` can.
+func rawQueue(path: String) throws -> DatabaseQueue {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in
+        _ = pathbase_register_bodies(UnsafeMutableRawPointer(db.sqliteConnection))
+    }
+    return try DatabaseQueue(path: path, configuration: configuration)
+}
 
 /// A temporary directory for one test, removed when the value is released.
 final class TemporaryDirectory {

@@ -8,7 +8,7 @@ import Testing
 struct ValueIndexTests {
 
     private func indexNames(at path: String) throws -> Set<String> {
-        let queue = try DatabaseQueue(path: path)
+        let queue = try rawQueue(path: path)
         defer { try? queue.close() }
         return try queue.read { db in
             try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'value_index_%'"))

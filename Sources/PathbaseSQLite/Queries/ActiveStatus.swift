@@ -11,6 +11,12 @@ enum ActiveStatus {
         return "\(prefix)type = \(ValueTag.status.rawValue) AND \(prefix)value = \(InstanceStatus.created.rawValue)"
     }
 
+    /// The condition on an instance body (`body` names its column).
+    static func sql(body: String) -> String {
+        let status = Schema.valueExpressions(property: PropertyKey.instanceId, body: body)
+        return "\(status.type) = \(ValueTag.status.rawValue) AND \(status.value) = \(InstanceStatus.created.rawValue)"
+    }
+
     /// The same test on a row's type tag and its value when that is an integer (`nil` when
     /// it is not).
     @inline(__always)

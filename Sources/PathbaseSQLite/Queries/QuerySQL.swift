@@ -1,32 +1,30 @@
 import Pathbase
 
-/// A query translated to SQL over `current_values` (and `list_members`): the statement's
-/// text and its parameters, in order.
+/// A query translated to SQL over `instance_values` (and `list_members`): the statement's
+/// text and its parameters, in order. A property's type tag and value are expressions on
+/// the instance's body (``Schema/valueExpressions(property:body:)``).
 ///
 /// ```sql
-/// -- where: \.count >= 5, sortBy: \.name: starts from the value index
-/// SELECT d.instance FROM current_values d
-/// LEFT JOIN current_values p1 ON p1.model = 7 AND p1.property = 1 AND p1.instance = d.instance
-/// WHERE d.model = 7 AND d.property = 2 AND (d.type = 2 AND d.value >= ?)
-/// ORDER BY (CASE WHEN p1.type = 14 THEN p1.value ELSE ? END), d.instance
+/// -- where: \.count >= 5, sortBy: \.name: starts from the value index of count
+/// SELECT s.instance FROM instance_values s
+/// WHERE s.model = 7 AND (pathbase_type(s.body, 2) = 2 AND pathbase_value(s.body, 2) >= ?)
+/// ORDER BY (CASE WHEN pathbase_type(s.body, 1) = 14 THEN pathbase_value(s.body, 1) ELSE ? END), s.instance
 ///
-/// -- where: \.count != 5 (a missing count is 0, which matches): starts from the statuses
-/// SELECT s.instance FROM current_values s
-/// LEFT JOIN current_values p0 ON p0.model = 7 AND p0.property = 2 AND p0.instance = s.instance
-/// WHERE s.model = 7 AND s.property = 0 AND s.type = 16 AND s.value = 1
-///   AND (CASE WHEN p0.type = 2 THEN IFNULL(p0.value <> ?, 0) WHEN p0.type = 0 THEN 1 ELSE 1 END)
+/// -- where: \.count != 5 (a missing count is 0, which matches): every active instance
+/// SELECT s.instance FROM instance_values s
+/// WHERE s.model = 7 AND pathbase_type(s.body, 0) = 16 AND pathbase_value(s.body, 0) = 1
+///   AND (CASE WHEN pathbase_type(s.body, 2) = 2 THEN IFNULL(pathbase_value(s.body, 2) <> ?, 0) ... END)
 /// ORDER BY s.instance LIMIT ? OFFSET ?
 /// ```
 ///
-/// `s` is the instance's status: only active instances match (checked by the caller when
-/// the query starts from a condition's rows, see ``checksStatus``). Every property a condition
-/// or the sort reads is joined once. A condition that is a top-level conjunct and can only
-/// hold for a stored value of its type is met only by rows of its property: the query
-/// starts from those, a range of the property's value index `value_index_M_P` (or of
-/// `list_members`), with plain comparisons. Any other condition says what a missing, `nil`
-/// or differently typed value evaluates to (the model then reads its default), so SQL
-/// returns exactly what evaluating the filter on models returns. Ids, property ids and
-/// type tags are trusted integers written into the text; values are bound.
+/// Only active instances match (checked by the caller when the query starts from a
+/// condition's rows, see ``checksStatus``). A condition that is a top-level conjunct and can
+/// only hold for a stored value of its type is written as plain comparisons, so that SQLite
+/// starts from the property's value index `value_index_M_P` (an index on the same
+/// expressions) or from `list_members`. Any other condition says what a missing, `nil` or
+/// differently typed value evaluates to (the model then reads its default), so SQL returns
+/// exactly what evaluating the filter on models returns. Ids, property ids and type tags
+/// are trusted integers written into the text; values are bound.
 ///
 /// The text depends on a query's ``QueryShape``, not on its operands: the statement is
 /// built once per shape and kept (``QueryStatementCache``), and each run binds
@@ -72,7 +70,7 @@ struct QuerySQL {
         readsValues = readingValues
         var builder = Builder(model: model, startsFromCondition: Self.hasRequiredCondition(predicate))
         guard var condition = builder.condition(for: predicate, topLevel: true) else { return nil }
-        if builder.startsFromCondition, builder.innerJoins.isEmpty {
+        if builder.startsFromCondition, builder.startProperty == nil, builder.innerJoins.isEmpty {
             // The required condition's property was joined for an earlier `||` or `!`
             // already: start from the statuses after all.
             builder = Builder(model: model, startsFromCondition: false)
@@ -84,37 +82,44 @@ struct QuerySQL {
         var order = instance
         if let sort {
             guard let tag = Builder.tag(of: sort.valueType) else { return nil }
-            let alias = builder.join(sort.property, inner: false)
+            let value = builder.value(sort.property, inner: false)
             builder.orderParameters.append(.sortDefault)
-            order = "(CASE WHEN \(alias).type = \(tag) THEN \(alias).value ELSE ? END)\(sort.reverse ? " DESC" : ""), \(instance)"
+            order = "(CASE WHEN \(value.type) = \(tag) THEN \(value.value) ELSE ? END)\(sort.reverse ? " DESC" : ""), \(instance)"
         }
-        let status = "s.model = \(model) AND s.property = \(PropertyKey.instanceId)"
-        let isActive = ActiveStatus.sql(alias: "s")
-        var from: String
+        let model = "s.model = \(model)"
+        var from = "instance_values s"
         var conditions: [String]
         var prefixParameters: [ParameterSource] = []
-        if let first = builder.innerJoins.first {
-            // Start from the rows a condition selects, in the value index. Their statuses are
-            // checked by the caller in memory (``ActiveInstances``), which also pages: a
-            // status lookup per candidate is a random page of the file, dearer than the rest.
-            from = "\(first.table) \(first.alias)"
-            for join in builder.innerJoins.dropFirst() {
-                from += "\nJOIN \(join.table) \(join.alias) ON \(join.on) AND \(join.alias).instance = \(instance)"
-                prefixParameters += join.parameters
+        if builder.startProperty != nil || !builder.innerJoins.isEmpty {
+            // Start from the rows a condition selects, in the value index or the list
+            // members. Their statuses are checked by the caller in memory
+            // (``ActiveInstances``), which also pages.
+            if let first = builder.innerJoins.first, builder.startProperty == nil {
+                from = "\(first.table) \(first.alias) JOIN instance_values s ON \(model) AND s.instance = \(first.alias).instance"
+                conditions = [first.on, condition]
+                for join in builder.innerJoins.dropFirst() {
+                    from += "\nJOIN \(join.table) \(join.alias) ON \(join.on) AND \(join.alias).instance = \(instance)"
+                    prefixParameters += join.parameters
+                }
+                // The joins' parameters come before the WHERE clause's in the text.
+                prefixParameters += first.parameters
+            } else {
+                for join in builder.innerJoins {
+                    from += "\nJOIN \(join.table) \(join.alias) ON \(join.on) AND \(join.alias).instance = \(instance)"
+                    prefixParameters += join.parameters
+                }
+                conditions = [model, condition]
             }
-            conditions = [first.on, condition]
-            prefixParameters += first.parameters
             checksStatus = false
         } else {
-            from = "current_values s"
-            conditions = [status, isActive, condition]
+            conditions = [model, ActiveStatus.sql(body: "s.body"), condition]
             checksStatus = true
         }
         if readingValues {
-            // CROSS JOIN: the planner keeps the values inside, each match's rows together.
+            // Each match's values, in property order, from its body.
             text = """
-                SELECT \(instance), v.type, v.value, v.property FROM \(from)\(builder.leftJoins)
-                CROSS JOIN current_values v ON v.model = \(model) AND v.instance = \(instance)
+                SELECT \(instance), v.type, v.value, v.property FROM \(from)
+                CROSS JOIN pathbase_entries(s.body) v
                 WHERE \(conditions.joined(separator: " AND "))
                 """
             sources = prefixParameters + builder.whereParameters
@@ -126,7 +131,7 @@ struct QuerySQL {
             return
         }
         text = """
-            SELECT \(instance) FROM \(from)\(builder.leftJoins)
+            SELECT \(instance) FROM \(from)
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(order)
             """
@@ -184,49 +189,41 @@ struct QuerySQL {
     /// Collects joins and conditions while walking the predicate.
     private struct Builder {
         let model: ModelKey
-        /// Whether the query starts from the table `d` of a required condition, rather than
-        /// from the statuses `s`.
+        /// Whether the query starts from a required condition's rows (a value index or list
+        /// members), rather than from the statuses.
         let startsFromCondition: Bool
         /// The instance column every join matches.
-        let instance: String
-        /// Tables whose rows a top-level condition requires; the query starts from them.
+        let instance = "s.instance"
+        /// List members a top-level condition requires; without a value index to start from,
+        /// the query starts from the first.
         var innerJoins: [InnerJoin] = []
-        /// The property of `current_values` the query starts from, if it does.
+        /// The property whose value index the query starts from, if it does.
         var startProperty: PropertyKey?
-        var leftJoins = ""
         var whereParameters: [ParameterSource] = []
         var orderParameters: [ParameterSource] = []
         /// The depth-first number of the condition being written.
         private var conditionIndex = -1
-        /// The alias of each joined property.
-        private var aliases: [PropertyKey: String] = [:]
+        /// Properties a condition or the sort has read already.
+        private var readProperties: Set<PropertyKey> = []
         private var listJoins = 0
 
         init(model: ModelKey, startsFromCondition: Bool) {
             self.model = model
             self.startsFromCondition = startsFromCondition
-            self.instance = startsFromCondition ? "d.instance" : "s.instance"
         }
 
         static func tag(of type: any QueryableValue.Type) -> Int64? {
             (type as? any NativeValue.Type)?.tag.rawValue
         }
 
-        /// The alias of a property's current value, joined once: inner when the first
-        /// condition on it holds only for stored values (rows without it can't match).
-        mutating func join(_ property: PropertyKey, inner: Bool) -> String {
-            if let alias = aliases[property] { return alias }
-            // The first inner join is the table the query starts from.
-            let alias = inner && innerJoins.isEmpty ? "d" : "p\(aliases.count)"
-            aliases[property] = alias
-            let key = "\(alias).model = \(model) AND \(alias).property = \(property)"
-            if inner {
-                if innerJoins.isEmpty { startProperty = property }
-                innerJoins.append(InnerJoin(table: "current_values", alias: alias, on: key, parameters: []))
-            } else {
-                leftJoins += "\nLEFT JOIN current_values \(alias) ON \(key) AND \(alias).instance = \(instance)"
+        /// A property's type tag and value in the instance's body. The first required
+        /// condition of a property no condition read before is the one the query starts from.
+        mutating func value(_ property: PropertyKey, inner: Bool) -> (type: String, value: String) {
+            if inner, startProperty == nil, innerJoins.isEmpty, !readProperties.contains(property) {
+                startProperty = property
             }
-            return alias
+            readProperties.insert(property)
+            return Schema.valueExpressions(property: property, body: "s.body")
         }
 
         /// SQL that is 1 exactly where the predicate holds; `nil` if it can't be written.
@@ -264,22 +261,22 @@ struct QuerySQL {
             if condition.operation == .listContains {
                 return listCondition(condition, inner: inner)
             }
-            let alias = join(condition.property, inner: inner)
+            let value = self.value(condition.property, inner: inner)
             var parameters: [ParameterSource] = []
-            let test = comparison(condition, on: "\(alias).value", parameters: &parameters)
+            let test = comparison(condition, on: value.value, parameters: &parameters)
             whereParameters += parameters
             if inner {
-                return "(\(alias).type = \(tag) AND \(test))"
+                return "(\(value.type) = \(tag) AND \(test))"
             }
-            // Never NULL: a missing join row has a NULL type and takes the last branch.
-            return "(CASE WHEN \(alias).type = \(tag) THEN IFNULL(\(test), 0) WHEN \(alias).type = \(ValueTag.null.rawValue) THEN \(condition.matchesNil ? 1 : 0) ELSE \(condition.matchesDefault ? 1 : 0) END)"
+            // Never NULL: a missing value has a NULL type and takes the last branch.
+            return "(CASE WHEN \(value.type) = \(tag) THEN IFNULL(\(test), 0) WHEN \(value.type) = \(ValueTag.null.rawValue) THEN \(condition.matchesNil ? 1 : 0) ELSE \(condition.matchesDefault ? 1 : 0) END)"
         }
 
         /// Membership in a stored list, from `list_members`; a missing list is empty.
         private mutating func listCondition(_ condition: StoredCondition, inner: Bool) -> String? {
             guard !condition.operands.isEmpty else { return nil }
             let member = ParameterSource.operand(condition: conditionIndex, index: 0)
-            if inner {
+            if inner, startProperty == nil || !innerJoins.isEmpty {
                 let alias = innerJoins.isEmpty ? "d" : "l\(listJoins)"
                 listJoins += 1
                 innerJoins.append(InnerJoin(
@@ -288,18 +285,19 @@ struct QuerySQL {
                     on: "\(alias).model = \(model) AND \(alias).property = \(condition.property) AND \(alias).member = ?",
                     parameters: [member]
                 ))
-                return isCurrentList(condition, instance: "\(alias).instance")
+                return isCurrentList(condition)
             }
             whereParameters.append(member)
-            let exists = "EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = \(instance) AND \(isCurrentList(condition, instance: "m.instance")))"
+            let exists = "(\(isCurrentList(condition)) AND EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = \(instance)))"
             // A list without the member evaluates like the default (empty) list.
             return condition.matchesDefault ? "(NOT \(exists))" : exists
         }
 
-        /// Whether the current value behind a `list_members` row is still a list: rows of a
-        /// list replaced by a value of another type stay behind (see `Schema`).
-        private func isCurrentList(_ condition: StoredCondition, instance: String) -> String {
-            "EXISTS (SELECT 1 FROM current_values c WHERE c.model = \(model) AND c.property = \(condition.property) AND c.instance = \(instance) AND c.type = \(ValueTag.integerArray.rawValue))"
+        /// Whether the instance's current value of the condition's property is still a list:
+        /// `list_members` rows of a list replaced by a value of another type stay behind (see
+        /// `Schema`).
+        private func isCurrentList(_ condition: StoredCondition) -> String {
+            "\(Schema.valueExpressions(property: condition.property, body: "s.body").type) = \(ValueTag.integerArray.rawValue)"
         }
 
         /// The comparison of a stored value (of the condition's type) with the operands.
