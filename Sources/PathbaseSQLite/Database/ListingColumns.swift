@@ -1,3 +1,4 @@
+import CPathbaseBodies
 import Foundation
 import GRDBSQLite
 import Pathbase
@@ -102,7 +103,7 @@ final class ListingColumns: RowMirror {
         }
         if instanceStatement == nil {
             instanceStatement = try Statement(
-                sql: "SELECT instance, type, value, property FROM current_values WHERE model = ?1 AND instance = ?2",
+                sql: "SELECT instance, body FROM instance_values WHERE model = ?1 AND instance = ?2",
                 connection: connection
             )
         }
@@ -117,8 +118,8 @@ final class ListingColumns: RowMirror {
             previous = instance
             read.bind(instance, at: 2)
             defer { read.reset() }
-            while try read.hasRow() {
-                rows.append(instance: instance, row: read)
+            if try read.hasRow() {
+                rows.append(instance: instance, body: read, column: 1)
                 // Too many to keep: read from the file, as a listing of too many.
                 if rows.isFull { return }
             }
@@ -257,7 +258,7 @@ final class ListingColumns: RowMirror {
     private func scan(_ model: ModelKey, instances: Int, connection: OpaquePointer) throws(SQLiteDatabaseError) -> KeptRows? {
         if scanStatement == nil {
             scanStatement = try Statement(
-                sql: "SELECT instance, type, value, property FROM current_values WHERE model = ?1 ORDER BY instance, property",
+                sql: "SELECT instance, body FROM instance_values WHERE model = ?1",
                 connection: connection
             )
         }
@@ -266,7 +267,7 @@ final class ListingColumns: RowMirror {
         scan.bind(model, at: 1)
         let rows = KeptRows(expectedInstances: instances, complete: true)
         while try scan.hasRow() {
-            rows.append(instance: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)), row: scan)
+            rows.append(instance: InstanceKey(truncatingIfNeeded: scan.int64(at: 0)), body: scan, column: 1)
             if rows.isFull { return nil }
         }
         return rows
@@ -323,6 +324,54 @@ private final class KeptRows {
         properties.append(PropertyKey(truncatingIfNeeded: row.int64(at: 3)))
         slots.append(slot(of: row))
         instances[instances.count - 1].endRow = slots.count
+    }
+
+    /// Adds the entries of an instance's body (the current row's column `column`).
+    func append(instance: InstanceKey, body row: Statement, column: Int32) {
+        row.withBytes(at: column) { body in
+            guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            var offset: Int32 = 0
+            var entry = pathbase_entry()
+            // A malformed body keeps what it read before: the rest reads from the file,
+            // which reports it.
+            while pathbase_body_next(base, Int32(body.count), &offset, &entry) == 1 {
+                guard slots.count < ListingColumns.maximumRows else {
+                    isFull = true
+                    return
+                }
+                if instances.last?.instance != instance { instances.append((instance, slots.count, slots.count)) }
+                properties.append(PropertyKey(truncatingIfNeeded: entry.property))
+                slots.append(slot(of: entry))
+                instances[instances.count - 1].endRow = slots.count
+            }
+        }
+    }
+
+    /// The slot of a body entry's value; ``KeptSlot/unkept`` if its kind is not the one its
+    /// tag writes (a file edited by hand): such a value is read from the file.
+    private func slot(of entry: pathbase_entry) -> KeptSlot {
+        let storageClass: Int32 = switch entry.kind {
+        case PATHBASE_KIND_INTEGER: SQLITE_INTEGER
+        case PATHBASE_KIND_REAL: SQLITE_FLOAT
+        case PATHBASE_KIND_TEXT: SQLITE_TEXT
+        case PATHBASE_KIND_BLOB: SQLITE_BLOB
+        default: SQLITE_NULL
+        }
+        let tag = entry.tag
+        guard storageClass == KeptSlot.storageClass(ofTag: tag) || (storageClass == SQLITE_NULL && KeptSlot.mayBeNull(tag: tag)) else {
+            return .unkept
+        }
+        switch storageClass {
+        case SQLITE_INTEGER: return KeptSlot(tag: tag, storageClass: storageClass, payload: entry.integer, length: 0)
+        case SQLITE_FLOAT: return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(bitPattern: entry.real.bitPattern), length: 0)
+        case SQLITE_TEXT, SQLITE_BLOB:
+            let start = byteCount
+            let bytes = UnsafeRawBufferPointer(start: entry.bytes, count: Int(entry.length))
+            // Checked before copying: one large blob is not copied either.
+            if byteCount + bytes.count > ListingColumns.maximumBytes { isFull = true } else { copy(bytes) }
+            return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(start), length: byteCount - start)
+        default: return KeptSlot(tag: tag, storageClass: SQLITE_NULL, payload: 0, length: 0)
+        }
     }
 
     /// The slot of a row's value; ``KeptSlot/unkept`` if its storage class is not the one

@@ -95,7 +95,7 @@ extension SQLiteDatabase {
         reporting(nil) { () throws(SQLiteDatabaseError) -> Record? in
             _ = try openHandle(reading: path)
             return try withCurrentRow(path) { row throws(SQLiteDatabaseError) in
-                Record(path: path, timestamp: row.timestamp(at: 2), value: try codec.anyValue(from: row, tag: 0, value: 1))
+                Record(path: path, timestamp: row.timestamp, value: try codec.anyValue(from: row, tag: 0, value: 1))
             }
         }
     }
@@ -158,7 +158,7 @@ extension SQLiteDatabase {
     func readCurrent<Value: DatabaseValue>(_ path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
         _ = try openHandle(reading: path)
         return try withCurrentRow(path) { row throws(SQLiteDatabaseError) in
-            try codec.decode(type, from: row, tag: 0, value: 1).map { Timestamped(value: $0, timestamp: row.timestamp(at: 2)) }
+            try codec.decode(type, from: row, tag: 0, value: 1).map { Timestamped(value: $0, timestamp: row.timestamp) }
         }
     }
 
@@ -182,15 +182,17 @@ extension SQLiteDatabase {
         }
     }
 
-    /// Runs `body` on the row of `current_values` at `path` (type, value, time, counter,
-    /// replica); `nil` when there is none. The caller has opened the handle.
+    /// Runs `body` on the current record at `path`, an entry of its instance's body (type,
+    /// value, time, counter, replica); `nil` when there is none. The caller has opened the
+    /// handle.
     @inline(__always)
-    func withCurrentRow<Result>(_ path: Path, _ body: (Statement) throws(SQLiteDatabaseError) -> Result?) throws(SQLiteDatabaseError) -> Result? {
-        let statement = statements.selectCurrent
-        statement.bindPath(path)
+    func withCurrentRow<Result>(_ path: Path, _ body: (BodyEntryColumns) throws(SQLiteDatabaseError) -> Result?) throws(SQLiteDatabaseError) -> Result? {
+        let statement = statements.selectBody
+        statement.bind(path.model, at: 1)
+        statement.bind(path.instance, at: 2)
         defer { statement.reset() }
-        guard try statement.hasRow() else { return nil }
-        return try body(statement)
+        guard try statement.hasRow(), let entry = try statement.bodyEntry(at: 0, property: path.property) else { return nil }
+        return try body(entry)
     }
 
     func read<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
@@ -235,10 +237,15 @@ extension SQLiteDatabase {
             statuses.sort { $0.0 < $1.0 }
             return statuses
         }
-        if timestamp == nil, transaction.inBatch, let kept = try listingColumns.keptStatuses(of: model, connection: handle, { kept throws(SQLiteDatabaseError) in
-            try listedStatus(from: kept, tag: KeptValue.tagColumn, value: KeptValue.valueColumn)
-        }) {
-            return kept
+        if timestamp == nil, transaction.inBatch {
+            // A listing in a transaction: reads of its instances' properties are likely to
+            // follow, and the bodies hold the statuses: one scan keeps both.
+            try listingColumns.willReadAll(model, connection: handle)
+            if let kept = try listingColumns.keptStatuses(of: model, connection: handle, { kept throws(SQLiteDatabaseError) in
+                try listedStatus(from: kept, tag: KeptValue.tagColumn, value: KeptValue.valueColumn)
+            }) {
+                return kept
+            }
         }
         let statement = statements.selectCurrentStatuses
         statement.bind(model, at: 1)
@@ -248,10 +255,6 @@ extension SQLiteDatabase {
             if let status = try listedStatus(from: statement, tag: 1, value: 2) {
                 statuses.append((Int(statement.int64(at: 0)), status))
             }
-        }
-        if timestamp == nil, transaction.inBatch {
-            // A listing: reads of the instances' properties are likely to follow.
-            listingColumns.listed(model, instances: statuses.count, connection: handle)
         }
         return statuses
     }

@@ -20,6 +20,9 @@ struct Statements {
     /// (?1 model, ?2 property, ?3 instance) → (type, value, time, counter, replica).
     let selectCurrent: Statement
 
+    /// (?1 model, ?2 instance) → (body): what `get` reads.
+    let selectBody: Statement
+
     /// (?1 model, ?2 property, ?3 instance, ?4 time, ?5 counter, ?6 replica) → the newest
     /// record at or before the timestamp, current or superseded: (type, value, time,
     /// counter, replica).
@@ -41,8 +44,8 @@ struct Statements {
 
     /// (?1 time, ?2 counter, ?3 replica, ?4 limit) → records after the timestamp, oldest
     /// first: (model, property, instance, time, counter, replica, type, value). Walks
-    /// `record_times` and finds each record's value in `current_values` or, failing that,
-    /// in `superseded_records`.
+    /// `record_times` and finds each record's value in its instance's body or, failing
+    /// that, in `superseded_records`.
     let selectRecordsAfter: Statement
 
     /// The same over current values, for databases without history.
@@ -52,7 +55,7 @@ struct Statements {
     /// (its superseded records, then its current one): (type, value, time, counter, replica).
     let selectRecordsAtPath: Statement
 
-    /// () → the newest current timestamp: (time, counter, replica).
+    /// () → the newest timestamp of `record_times`: (time, counter, replica).
     let selectNewestCurrent: Statement
 
     /// (?1 model, ?2 property, ?3 instance): forgets the elements of a path's list.
@@ -80,6 +83,7 @@ struct Statements {
             SELECT type, value, time, counter, replica FROM current_values
             WHERE model = ?1 AND property = ?2 AND instance = ?3
             """)
+        selectBody = try make("SELECT body FROM instance_values WHERE model = ?1 AND instance = ?2")
         // Each side is a range of its primary key: SQLite merges them (no sort).
         selectRecordAt = try make("""
             SELECT type, value, time, counter, replica FROM current_values
@@ -92,54 +96,69 @@ struct Statements {
             ORDER BY time DESC, counter DESC, replica DESC
             LIMIT 1
             """)
+        // The status is its body's first entry (property 0).
         selectCurrentStatuses = try make("""
-            SELECT instance, type, value, time, counter, replica FROM current_values
-            WHERE model = ?1 AND property = 0
+            SELECT instance, pathbase_type(body, 0), pathbase_value(body, 0),
+                pathbase_time(body, 0), pathbase_counter(body, 0), pathbase_replica(body, 0)
+            FROM instance_values WHERE model = ?1 AND pathbase_type(body, 0) IS NOT NULL
             """)
         // CROSS JOIN keeps the statuses outside: the planner put the model's records there.
+        let status = "pathbase_type(s.body, 0) IS NOT NULL"
+        let statusTime = "(pathbase_time(s.body, 0), pathbase_counter(s.body, 0), pathbase_replica(s.body, 0))"
         selectStatusRecordsAt = try make("""
-            SELECT instance, type, value, time, counter, replica FROM current_values
-            WHERE model = ?1 AND property = 0 AND (time, counter, replica) <= (?2, ?3, ?4)
+            SELECT s.instance, pathbase_type(s.body, 0), pathbase_value(s.body, 0),
+                pathbase_time(s.body, 0), pathbase_counter(s.body, 0), pathbase_replica(s.body, 0)
+            FROM instance_values s
+            WHERE s.model = ?1 AND \(status) AND \(statusTime) <= (?2, ?3, ?4)
             UNION ALL
             SELECT r.instance, r.type, r.value, r.time, r.counter, r.replica
-            FROM current_values s CROSS JOIN superseded_records r
-            WHERE s.model = ?1 AND s.property = 0 AND (s.time, s.counter, s.replica) > (?2, ?3, ?4)
+            FROM instance_values s CROSS JOIN superseded_records r
+            WHERE s.model = ?1 AND \(status) AND \(statusTime) > (?2, ?3, ?4)
                 AND r.model = ?1 AND r.instance = s.instance AND r.property = 0
                 AND r.time <= ?2 AND (r.time, r.counter, r.replica) <= (?2, ?3, ?4)
             """)
-        // The superseded record is looked up only when the record is not current.
+        // The superseded record is looked up only when the record is not current: when its
+        // instance's body holds another record of the path.
+        let isCurrent = """
+            pathbase_time(i.body, t.property) = t.time AND pathbase_counter(i.body, t.property) = t.counter
+                AND pathbase_replica(i.body, t.property) = t.replica
+            """
         selectRecordsAfter = try make("""
             SELECT t.model, t.property, t.instance, t.time, t.counter, t.replica,
-                ifnull(c.type, r.type), CASE WHEN c.type IS NULL THEN r.value ELSE c.value END
+                CASE WHEN i.model IS NULL THEN r.type ELSE pathbase_type(i.body, t.property) END,
+                CASE WHEN i.model IS NULL THEN r.value ELSE pathbase_value(i.body, t.property) END
             FROM record_times t
-            LEFT JOIN current_values c
-                ON c.model = t.model AND c.instance = t.instance AND c.property = t.property
-                AND c.time = t.time AND c.counter = t.counter AND c.replica = t.replica
+            LEFT JOIN instance_values i ON i.model = t.model AND i.instance = t.instance AND \(isCurrent)
             LEFT JOIN superseded_records r
-                ON c.type IS NULL AND r.model = t.model AND r.instance = t.instance AND r.property = t.property
+                ON i.model IS NULL AND r.model = t.model AND r.instance = t.instance AND r.property = t.property
                 AND r.time = t.time AND r.counter = t.counter AND r.replica = t.replica
             WHERE t.time >= ?1 AND (t.time, t.counter, t.replica) > (?1, ?2, ?3)
-                AND (c.type IS NOT NULL OR r.type IS NOT NULL)
+                AND (i.model IS NOT NULL OR r.type IS NOT NULL)
             ORDER BY t.time, t.counter, t.replica, t.model, t.instance, t.property
             LIMIT ?4
             """)
+        // Without history, `record_times` holds the current records' times.
         selectCurrentAfter = try make("""
-            SELECT model, property, instance, time, counter, replica, type, value FROM current_values
-            WHERE time >= ?1 AND (time, counter, replica) > (?1, ?2, ?3)
-            ORDER BY time, counter, replica, model, instance, property
+            SELECT t.model, t.property, t.instance, t.time, t.counter, t.replica,
+                pathbase_type(i.body, t.property), pathbase_value(i.body, t.property)
+            FROM record_times t JOIN instance_values i ON i.model = t.model AND i.instance = t.instance
+            WHERE t.time >= ?1 AND (t.time, t.counter, t.replica) > (?1, ?2, ?3)
+                AND pathbase_type(i.body, t.property) IS NOT NULL
+            ORDER BY t.time, t.counter, t.replica, t.model, t.instance, t.property
             LIMIT ?4
             """)
         selectNewestCurrent = try make("""
-            SELECT time, counter, replica FROM current_values
+            SELECT time, counter, replica FROM record_times
             ORDER BY time DESC, counter DESC, replica DESC LIMIT 1
             """)
         deleteListMembers = try make("DELETE FROM list_members WHERE model = ?1 AND property = ?2 AND instance = ?3")
         insertListMember = try make("INSERT OR IGNORE INTO list_members(model, property, instance, member) VALUES (?1, ?2, ?3, ?4)")
         // A list replaced by a value of another type leaves its rows: check the current type.
         selectListReferrers = try make("""
-            SELECT m.instance FROM list_members m CROSS JOIN current_values c
-            ON c.model = m.model AND c.property = m.property AND c.instance = m.instance
-            WHERE m.model = ?1 AND m.property = ?2 AND m.member = ?3 AND c.type = \(ValueTag.integerArray.rawValue)
+            SELECT m.instance FROM list_members m CROSS JOIN instance_values i
+            ON i.model = m.model AND i.instance = m.instance
+            WHERE m.model = ?1 AND m.property = ?2 AND m.member = ?3
+                AND pathbase_type(i.body, m.property) = \(ValueTag.integerArray.rawValue)
             ORDER BY m.instance
             """)
         selectRecordsAtPath = try make("""
@@ -155,7 +174,7 @@ struct Statements {
     func finalize() {
         for statement in [
             begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
-            beginDeferred, selectCurrent, selectRecordAt, selectCurrentStatuses,
+            beginDeferred, selectCurrent, selectBody, selectRecordAt, selectCurrentStatuses,
             selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRecordsAtPath,
             selectNewestCurrent, deleteListMembers, insertListMember, selectListReferrers,
         ] {

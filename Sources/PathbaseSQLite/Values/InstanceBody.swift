@@ -105,3 +105,93 @@ extension pathbase_entry {
         }
     }
 }
+
+/// One entry of an instance body, read as SQLite reads a row of the `current_values` view:
+/// column 0 its type tag, 1 its value (with SQLite's conversions between storage classes),
+/// 2–4 its timestamp. Its bytes are the statement's: valid until the statement moves on.
+struct BodyEntryColumns: ValueColumns {
+
+    let entry: pathbase_entry
+
+    var timestamp: Pathbase.Timestamp { entry.timestamp }
+
+    private var valueBytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: entry.bytes, count: Int(entry.length))
+    }
+
+    func int64(at column: Int32) -> Int64 {
+        switch column {
+        case 0: return entry.tag
+        case 2: return entry.time
+        case 3: return Int64(entry.counter)
+        case 4: return Int64(entry.replica)
+        default: break
+        }
+        switch entry.kind {
+        case PATHBASE_KIND_INTEGER: return entry.integer
+        case PATHBASE_KIND_REAL: return entry.real.isFinite ? Int64(exactly: entry.real.rounded(.towardZero)) ?? (entry.real < 0 ? .min : .max) : 0
+        case PATHBASE_KIND_TEXT, PATHBASE_KIND_BLOB: return Int64(numericPrefix) ?? Double(numericPrefix).flatMap { Int64(exactly: $0.rounded(.towardZero)) } ?? 0
+        default: return 0
+        }
+    }
+
+    func double(at column: Int32) -> Double {
+        guard column == 1 else { return Double(int64(at: column)) }
+        switch entry.kind {
+        case PATHBASE_KIND_INTEGER: return Double(entry.integer)
+        case PATHBASE_KIND_REAL: return entry.real
+        case PATHBASE_KIND_TEXT, PATHBASE_KIND_BLOB: return Double(numericPrefix) ?? 0
+        default: return 0
+        }
+    }
+
+    func isNull(at column: Int32) -> Bool {
+        column == 1 && entry.kind == PATHBASE_KIND_NULL
+    }
+
+    func string(at column: Int32) -> String {
+        guard column == 1 else { return String(int64(at: column)) }
+        switch entry.kind {
+        case PATHBASE_KIND_INTEGER: return String(entry.integer)
+        case PATHBASE_KIND_REAL: return String(entry.real)
+        case PATHBASE_KIND_TEXT, PATHBASE_KIND_BLOB: return String(decoding: valueBytes, as: UTF8.self)
+        default: return ""
+        }
+    }
+
+    func data(at column: Int32) -> Data {
+        switch entry.kind {
+        case PATHBASE_KIND_TEXT, PATHBASE_KIND_BLOB: return Data(valueBytes)
+        case PATHBASE_KIND_NULL: return Data()
+        default: return Data(string(at: column).utf8)
+        }
+    }
+
+    func withBytes<Result>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        switch entry.kind {
+        case PATHBASE_KIND_TEXT, PATHBASE_KIND_BLOB: return try body(valueBytes)
+        default: return try data(at: column).withUnsafeBytes(body)
+        }
+    }
+
+    /// The leading number of a text, as SQLite converts a text to a number.
+    private var numericPrefix: String {
+        let text = String(decoding: valueBytes, as: UTF8.self).drop { $0 == " " }
+        let number = text.prefix { $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." || $0 == "e" || $0 == "E" }
+        return String(number)
+    }
+}
+
+extension Statement {
+    /// The entry of `property` in the body in column `column` of the current row; `nil`
+    /// when the body has none. Throws when the body is malformed.
+    func bodyEntry(at column: Int32, property: PropertyKey) throws(SQLiteDatabaseError) -> BodyEntryColumns? {
+        guard let body = sqlite3_column_blob(handle, column)?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var entry = pathbase_entry()
+        switch pathbase_body_find(body, sqlite3_column_bytes(handle, column), Int64(property), &entry) {
+        case 1: return BodyEntryColumns(entry: entry)
+        case 0: return nil
+        default: throw .sqlite(code: SQLITE_CORRUPT, message: "a malformed instance body")
+        }
+    }
+}

@@ -130,7 +130,7 @@ final class ValueCodec: RowMirror {
     /// Reads the value in columns (`tagColumn`, `valueColumn`) as the type that wrote it, or
     /// as an ``EncodedValue`` if that type has not been used in this process. Throws when
     /// SQLite fails to read the table of value types.
-    func anyValue(from statement: Statement, tag tagColumn: Int32, value valueColumn: Int32) throws(SQLiteDatabaseError) -> any DatabaseValue {
+    func anyValue(from statement: some ValueColumns, tag tagColumn: Int32, value valueColumn: Int32) throws(SQLiteDatabaseError) -> any DatabaseValue {
         let tagValue = statement.int64(at: tagColumn)
         if tagValue >= ValueTag.codableBase {
             let id = tagValue - ValueTag.codableBase
