@@ -136,6 +136,8 @@ let package = Package(
                 "PathbaseTestSupport",
                 // `live` holds 1000 live connections to it.
                 "PathbaseLiveSync",
+                // The raw baseline writes instance bodies as the library does.
+                "CPathbaseBodies",
                 // Baselines: a hand-written GRDB record, and raw SQLite C calls.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

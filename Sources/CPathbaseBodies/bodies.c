@@ -217,6 +217,27 @@ static void replicaFunction(sqlite3_context *context, int count, sqlite3_value *
     if (entryOfArguments(context, arguments, &entry)) sqlite3_result_int64(context, entry.replica);
 }
 
+int pathbase_body_is_valid(const unsigned char *body, int length) {
+    int offset = 0, first = 1;
+    int64_t previous = 0;
+    pathbase_entry entry;
+    for (;;) {
+        int read = pathbase_body_next(body, length, &offset, &entry);
+        if (read == 0) return 1;
+        if (read < 0 || (!first && entry.property <= previous)) return 0;
+        previous = entry.property;
+        first = 0;
+    }
+}
+
+static void isBodyFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
+    (void)count;
+    const unsigned char *body = sqlite3_value_blob(arguments[0]);
+    int length = sqlite3_value_bytes(arguments[0]);
+    int valid = sqlite3_value_type(arguments[0]) == SQLITE_BLOB && (length == 0 || (body && pathbase_body_is_valid(body, length)));
+    sqlite3_result_int(context, valid);
+}
+
 // MARK: pathbase_pack(property, time, counter, replica, type, value)
 
 /// The entries an aggregate has seen, each encoded at `offset` of `bytes`; sorted by
@@ -452,7 +473,9 @@ int pathbase_register_bodies(void *connection) {
         int code = sqlite3_create_function_v2(db, scalars[i].name, 2, flags, 0, scalars[i].function, 0, 0, 0);
         if (code != SQLITE_OK) return code;
     }
-    int code = sqlite3_create_function_v2(db, "pathbase_pack", 6, flags, 0, 0, packStep, packFinal, 0);
+    int code = sqlite3_create_function_v2(db, "pathbase_is_body", 1, flags, 0, isBodyFunction, 0, 0, 0);
+    if (code != SQLITE_OK) return code;
+    code = sqlite3_create_function_v2(db, "pathbase_pack", 6, flags, 0, 0, packStep, packFinal, 0);
     if (code != SQLITE_OK) return code;
     return sqlite3_create_module_v2(db, "pathbase_entries", &entriesModule, 0, 0);
 }

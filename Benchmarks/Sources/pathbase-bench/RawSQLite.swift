@@ -1,10 +1,13 @@
+import CPathbaseBodies
 import Foundation
 import GRDBSQLite
 
 /// The baseline for the SQLite benchmarks: SQLite's C API used directly, with prepared
 /// statements, on the same tables and settings as `SQLiteDatabase` (WAL,
-/// `synchronous = NORMAL`, the same `WITHOUT ROWID` layout, indexes and history trigger of
-/// format 5; no value index, which `SQLiteDatabase` creates only for queried properties).
+/// `synchronous = NORMAL`, format 6's `WITHOUT ROWID` layout: instance bodies, superseded
+/// records, record times; no value index, which `SQLiteDatabase` creates only for queried
+/// properties). A write reads its instance's body, replaces or inserts its entry (with the
+/// C functions that define bodies) and writes the body back, with its time.
 final class RawSQLite {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
@@ -15,11 +18,9 @@ final class RawSQLite {
         execute("PRAGMA journal_mode = WAL")
         execute("PRAGMA synchronous = NORMAL")
         execute("""
-            CREATE TABLE current_values (
-                model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
-                time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
-                type INTEGER NOT NULL, value,
-                PRIMARY KEY (model, instance, property)
+            CREATE TABLE instance_values (
+                model INTEGER NOT NULL, instance INTEGER NOT NULL, body BLOB NOT NULL,
+                PRIMARY KEY (model, instance)
             ) WITHOUT ROWID
             """)
         execute("""
@@ -37,12 +38,6 @@ final class RawSQLite {
                 PRIMARY KEY (time, counter, replica, model, instance, property)
             ) WITHOUT ROWID
             """)
-        execute("""
-            CREATE TRIGGER current_value_superseded AFTER UPDATE ON current_values BEGIN
-                INSERT OR IGNORE INTO superseded_records VALUES (old.model, old.property, old.instance, old.time, old.counter, old.replica, old.type, old.value);
-            END
-            """)
-        execute("CREATE INDEX current_statuses ON current_values(model, instance, type, value, time, counter, replica) WHERE property = 0")
         execute("""
             CREATE TABLE list_members (
                 model INTEGER NOT NULL, property INTEGER NOT NULL, member INTEGER NOT NULL, instance INTEGER NOT NULL,
@@ -70,71 +65,144 @@ final class RawSQLite {
 
     // The write path's statements, prepared once: no dictionary lookup (hashing the SQL)
     // per write on the baseline's side.
-    private lazy var writeStatements = [statement(Self.insertRecordTime), statement(Self.upsertCurrent)]
-    private lazy var readStatement = statement("SELECT type, value FROM current_values WHERE model = ? AND property = ? AND instance = ?")
+    private lazy var selectBody = statement("SELECT body FROM instance_values WHERE model = ?1 AND instance = ?2")
+    private lazy var upsertBody = statement("""
+        INSERT INTO instance_values(model, instance, body) VALUES (?1, ?2, ?3)
+        ON CONFLICT(model, instance) DO UPDATE SET body = excluded.body
+        """)
+    private lazy var insertRecordTime = statement("INSERT OR IGNORE INTO record_times(time, counter, replica, model, instance, property) VALUES (?1, 0, 1, ?2, ?3, ?4)")
+    private lazy var insertSuperseded = statement("INSERT OR IGNORE INTO superseded_records VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
 
-    // Has no ?7 and ?8: their binds below fail harmlessly (SQLITE_RANGE).
-    private static let insertRecordTime = "INSERT OR IGNORE INTO record_times(time, counter, replica, model, instance, property) VALUES (?4, ?5, ?6, ?1, ?3, ?2)"
-    private static let upsertCurrent = """
-        INSERT INTO current_values(model, property, instance, time, counter, replica, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(model, instance, property) DO UPDATE SET time = excluded.time, counter = excluded.counter,
-        replica = excluded.replica, type = excluded.type, value = excluded.value
-        WHERE (excluded.time, excluded.counter, excluded.replica) > (time, counter, replica)
-        """
+    /// Writes one record as `SQLiteDatabase` does for a `set`: its instance's body with the
+    /// record's entry in place of an older one (which goes to `superseded_records`), and
+    /// its time.
+    func write(model: Int, property: Int, instance: Int, time: Int64, type: Int64, value: pathbase_entry) {
+        var entry = value
+        entry.property = Int64(property)
+        entry.tag = type
+        entry.time = time
+        entry.counter = 0
+        entry.replica = 1
+        var body: [UInt8] = []
+        sqlite3_bind_int64(selectBody, 1, Int64(model))
+        sqlite3_bind_int64(selectBody, 2, Int64(instance))
+        var replaced: pathbase_entry?
+        if sqlite3_step(selectBody) == SQLITE_ROW, let stored = sqlite3_column_blob(selectBody, 0)?.assumingMemoryBound(to: UInt8.self) {
+            let length = sqlite3_column_bytes(selectBody, 0)
+            var offset: Int32 = 0
+            var start: Int32 = 0
+            var existing = pathbase_entry()
+            var placed = false
+            while pathbase_body_next(stored, length, &offset, &existing) == 1 {
+                if !placed, existing.property >= entry.property {
+                    placed = true
+                    if existing.property == entry.property {
+                        replaced = existing
+                        append(entry, to: &body)
+                        start = offset
+                        continue
+                    }
+                    append(entry, to: &body)
+                }
+                body.append(contentsOf: UnsafeBufferPointer(start: stored + Int(start), count: Int(offset - start)))
+                start = offset
+            }
+            if !placed { append(entry, to: &body) }
+            if let replaced {
+                sqlite3_bind_int64(insertSuperseded, 1, Int64(model))
+                sqlite3_bind_int64(insertSuperseded, 2, Int64(property))
+                sqlite3_bind_int64(insertSuperseded, 3, Int64(instance))
+                sqlite3_bind_int64(insertSuperseded, 4, replaced.time)
+                sqlite3_bind_int64(insertSuperseded, 5, Int64(replaced.counter))
+                sqlite3_bind_int64(insertSuperseded, 6, Int64(replaced.replica))
+                sqlite3_bind_int64(insertSuperseded, 7, replaced.tag)
+                switch replaced.kind {
+                case PATHBASE_KIND_INTEGER: sqlite3_bind_int64(insertSuperseded, 8, replaced.integer)
+                case PATHBASE_KIND_REAL: sqlite3_bind_double(insertSuperseded, 8, replaced.real)
+                case PATHBASE_KIND_TEXT: sqlite3_bind_text(insertSuperseded, 8, replaced.bytes.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, replaced.length, Self.transient)
+                default: sqlite3_bind_null(insertSuperseded, 8)
+                }
+            }
+        } else {
+            append(entry, to: &body)
+        }
+        if replaced != nil {
+            sqlite3_step(insertSuperseded)
+            sqlite3_reset(insertSuperseded)
+        }
+        sqlite3_reset(selectBody)
+        sqlite3_bind_int64(upsertBody, 1, Int64(model))
+        sqlite3_bind_int64(upsertBody, 2, Int64(instance))
+        body.withUnsafeBytes { _ = sqlite3_bind_blob(upsertBody, 3, $0.baseAddress, Int32($0.count), Self.transient) }
+        sqlite3_step(upsertBody)
+        sqlite3_reset(upsertBody)
+        sqlite3_bind_int64(insertRecordTime, 1, time)
+        sqlite3_bind_int64(insertRecordTime, 2, Int64(model))
+        sqlite3_bind_int64(insertRecordTime, 3, Int64(instance))
+        sqlite3_bind_int64(insertRecordTime, 4, Int64(property))
+        sqlite3_step(insertRecordTime)
+        sqlite3_reset(insertRecordTime)
+    }
 
-    /// Writes one record's time and its current value (the trigger keeps the value it
-    /// replaces), as `SQLiteDatabase` does for a `set`.
-    func write(model: Int, property: Int, instance: Int, time: Int64, type: Int64, bind: (OpaquePointer?) -> Void) {
-        for statement in writeStatements {
-            sqlite3_bind_int64(statement, 1, Int64(model))
-            sqlite3_bind_int64(statement, 2, Int64(property))
-            sqlite3_bind_int64(statement, 3, Int64(instance))
-            sqlite3_bind_int64(statement, 4, time)
-            sqlite3_bind_int64(statement, 5, 0)
-            sqlite3_bind_int64(statement, 6, 1)
-            sqlite3_bind_int64(statement, 7, type)
-            bind(statement)
-            sqlite3_step(statement)
-            sqlite3_reset(statement)
+    /// SQLITE_TRANSIENT: SQLite copies the bytes before the buffer goes away.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private func append(_ entry: pathbase_entry, to body: inout [UInt8]) {
+        var entry = entry
+        let start = body.count
+        body.append(contentsOf: repeatElement(0, count: Int(pathbase_entry_size(&entry))))
+        body.withUnsafeMutableBufferPointer { buffer in
+            if let base = buffer.baseAddress { _ = pathbase_entry_put(base + start, &entry) }
         }
     }
 
-    func writeInt(model: Int, property: Int, instance: Int, time: Int64, _ value: Int) {
-        write(model: model, property: property, instance: instance, time: time, type: 2) { _ = sqlite3_bind_int64($0, 8, Int64(value)) }
+    func writeInt(model: Int, property: Int, instance: Int, time: Int64, type: Int64 = 2, _ value: Int) {
+        var entry = pathbase_entry()
+        entry.kind = PATHBASE_KIND_INTEGER
+        entry.integer = Int64(value)
+        write(model: model, property: property, instance: instance, time: time, type: type, value: entry)
     }
 
     func writeDouble(model: Int, property: Int, instance: Int, time: Int64, _ value: Double) {
-        write(model: model, property: property, instance: instance, time: time, type: 12) { _ = sqlite3_bind_double($0, 8, value) }
+        var entry = pathbase_entry()
+        entry.kind = PATHBASE_KIND_REAL
+        entry.real = value
+        write(model: model, property: property, instance: instance, time: time, type: 12, value: entry)
     }
 
     func writeString(model: Int, property: Int, instance: Int, time: Int64, _ value: String) {
-        write(model: model, property: property, instance: instance, time: time, type: 14) { statement in
-            // SQLITE_TRANSIENT: SQLite copies the text before the buffer goes away.
-            let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-            value.utf8CString.withUnsafeBufferPointer { buffer in
-                _ = sqlite3_bind_text(statement, 8, buffer.baseAddress, Int32(buffer.count - 1), transient)
-            }
+        var text = value
+        text.withUTF8 { bytes in
+            var entry = pathbase_entry()
+            entry.kind = PATHBASE_KIND_TEXT
+            entry.bytes = bytes.baseAddress
+            entry.length = Int32(bytes.count)
+            write(model: model, property: property, instance: instance, time: time, type: 14, value: entry)
         }
     }
 
     /// Reads one integer value by path.
     func readInt(model: Int, property: Int, instance: Int) -> Int? {
-        let statement = readStatement
+        let statement = selectBody
         defer { sqlite3_reset(statement) }
         sqlite3_bind_int64(statement, 1, Int64(model))
-        sqlite3_bind_int64(statement, 2, Int64(property))
-        sqlite3_bind_int64(statement, 3, Int64(instance))
-        guard sqlite3_step(statement) == SQLITE_ROW, sqlite3_column_int64(statement, 0) == 2 else { return nil }
-        return Int(sqlite3_column_int64(statement, 1))
+        sqlite3_bind_int64(statement, 2, Int64(instance))
+        guard sqlite3_step(statement) == SQLITE_ROW, let body = sqlite3_column_blob(statement, 0)?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var entry = pathbase_entry()
+        guard pathbase_body_find(body, sqlite3_column_bytes(statement, 0), Int64(property), &entry) == 1, entry.tag == 2 else { return nil }
+        return Int(entry.integer)
     }
 
     /// The instances of a model whose status is `created`.
     func createdInstances(model: Int) -> [Int] {
-        let statement = statement("SELECT instance FROM current_values WHERE model = ? AND property = 0 AND value = 1")
+        let statement = statement("SELECT instance, body FROM instance_values WHERE model = ?")
         defer { sqlite3_reset(statement) }
         sqlite3_bind_int64(statement, 1, Int64(model))
         var instances: [Int] = []
+        var entry = pathbase_entry()
         while sqlite3_step(statement) == SQLITE_ROW {
+            guard let body = sqlite3_column_blob(statement, 1)?.assumingMemoryBound(to: UInt8.self),
+                  pathbase_body_find(body, sqlite3_column_bytes(statement, 1), 0, &entry) == 1, entry.integer == 1 else { continue }
             instances.append(Int(sqlite3_column_int64(statement, 0)))
         }
         return instances

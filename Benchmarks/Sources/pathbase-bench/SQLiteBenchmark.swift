@@ -24,7 +24,7 @@ enum SQLiteBenchmark {
         var rawTime: Int64 = 1
         raw.execute("BEGIN")
         for index in 0 ..< count {
-            raw.write(model: 1, property: 0, instance: index, time: rawTime, type: 16) { _ = sqlite3_bind_int64($0, 8, 1) }
+            raw.writeInt(model: 1, property: 0, instance: index, time: rawTime, type: 16, 1)
             raw.writeInt(model: 1, property: 1, instance: index, time: rawTime, index)
             raw.writeString(model: 1, property: 2, instance: index, time: rawTime, names[index])
             raw.writeDouble(model: 1, property: 3, instance: index, time: rawTime, Double(index))
@@ -100,7 +100,7 @@ enum SQLiteBenchmark {
                 sizeRaw.execute("BEGIN")
                 for index in 0 ..< size {
                     time += 1
-                    sizeRaw.write(model: 1, property: 0, instance: index, time: time, type: 16) { _ = sqlite3_bind_int64($0, 8, 1) }
+                    sizeRaw.writeInt(model: 1, property: 0, instance: index, time: time, type: 16, 1)
                     sizeRaw.writeInt(model: 1, property: 1, instance: index, time: time, index)
                     sizeRaw.writeString(model: 1, property: 2, instance: index, time: time, sizeNames[index])
                     sizeRaw.writeDouble(model: 1, property: 3, instance: index, time: time, Double(index))

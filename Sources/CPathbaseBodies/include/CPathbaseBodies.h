@@ -33,6 +33,9 @@ int pathbase_body_next(const unsigned char *body, int length, int *offset, pathb
 /// is malformed.
 int pathbase_body_find(const unsigned char *body, int length, int64_t property, pathbase_entry *entry);
 
+/// Whether the bytes are a well-formed body: entries that read, in ascending property order.
+int pathbase_body_is_valid(const unsigned char *body, int length);
+
 /// The bytes `entry` takes in a body.
 int pathbase_entry_size(const pathbase_entry *entry);
 
@@ -41,7 +44,7 @@ int pathbase_entry_put(unsigned char *out, const pathbase_entry *entry);
 
 /// Registers on a connection (a `sqlite3 *`) what SQL needs to read bodies: the functions
 /// `pathbase_type`, `pathbase_value`, `pathbase_time`, `pathbase_counter`,
-/// `pathbase_replica` (body, property), the aggregate `pathbase_pack(property, time, counter,
+/// `pathbase_replica` (body, property), `pathbase_is_body(body)`, the aggregate `pathbase_pack(property, time, counter,
 /// replica, type, value)` and the table-valued function `pathbase_entries(body)`. Returns
 /// an SQLite result code.
 int pathbase_register_bodies(void *connection);

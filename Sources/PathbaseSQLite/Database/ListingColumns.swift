@@ -8,9 +8,8 @@ import Pathbase
 /// instance — costs one scan instead of one b-tree descent per value.
 ///
 /// Listing a model's current instances inside a transaction (`read { }` or `batch { }`)
-/// marks the model. The first read of one of its properties then scans the model's range
-/// of `current_values` (the primary key is ordered model, instance, property, so it is
-/// contiguous) and answers this and later reads of its properties from memory.
+/// scans the model's range of `instance_values` (one body per instance, which holds its
+/// status too) and answers later reads of its properties from memory.
 ///
 /// The rows stay in the scan's order, and a read finds its instance from where the last
 /// read was (a listing reads instance after instance), by binary search otherwise: no
@@ -52,8 +51,6 @@ final class ListingColumns: RowMirror {
 
     /// What is known of a listed model.
     private enum Model {
-        /// Listed (with how many instances), not read yet.
-        case listed(instances: Int)
         /// Its values are kept.
         case kept(KeptRows)
         /// Too many values to keep: read them from the file.
@@ -78,17 +75,6 @@ final class ListingColumns: RowMirror {
     /// with `SQLITE_STMTSTATUS_REPREPARE` on a collection with a value index, whose partial
     /// index names its model as a literal): a fifth of a query's time.
     private var instanceStatementModel: ModelKey?
-
-    /// A model's current instances were listed in the running transaction.
-    func listed(_ model: ModelKey, instances: Int, connection: OpaquePointer) {
-        dropIfChanged(connection: connection)
-        switch models.firstIndex(where: { $0.key == model }) {
-        case nil: models.append((model, .listed(instances: instances)))
-        // Some instances kept: the whole model is read instead.
-        case let index? where models[index].model.keepsSomeInstances: models[index].model = .listed(instances: instances)
-        case .some: break
-        }
-    }
 
     /// Every current value of these instances of `model` is about to be read: keeps them,
     /// each read with one range scan, unless the whole model is listed.
@@ -189,7 +175,7 @@ final class ListingColumns: RowMirror {
             switch models[index].model {
             case .tooMany: return
             case .kept(let rows) where rows.complete: return
-            case .kept, .listed: break
+            case .kept: break
             }
         }
         let state: Model = try scan(model, instances: 0, connection: connection).map { .kept($0) } ?? .tooMany
@@ -219,9 +205,6 @@ final class ListingColumns: RowMirror {
         switch models[index].model {
         case .tooMany:
             return .notKept
-        case .listed(let instances):
-            models[index].model = try scan(path.model, instances: instances, connection: connection).map { .kept($0) } ?? .tooMany
-            return try value(at: path, connection: connection)
         case .kept(let rows):
             return rows.value(instance: path.instance, property: path.property)
         }

@@ -42,7 +42,8 @@ extension SQLiteDatabase {
     /// print(problems.isEmpty ? "ok" : problems.map(\.description).joined(separator: "\n"))
     /// ```
     ///
-    /// Pathbase's rules, for `current_values` and `superseded_records`: the path's model and property
+    /// Pathbase's rules, for `current_values` and `superseded_records`: every instance body
+    /// reads (`instance_values`); the path's model and property
     /// ids are within the exchange contract (``Path/exchangeProblem``); the type tag is one
     /// Pathbase writes, and a `Codable` value's type id is in `value_types`; the stored
     /// SQLite value has the kind its tag says (text for a `String`, and so on); an instance
@@ -55,14 +56,25 @@ extension SQLiteDatabase {
         }
         .filter { $0 != "ok" }
         .map { IntegrityProblem(table: "SQLite", path: nil, reason: $0) }
-        for table in ["current_values", "superseded_records"] {
-            problems += try valueProblems(in: table, limit: max(1, limit))
+        problems += try query("""
+            SELECT model, instance FROM instance_values WHERE NOT pathbase_is_body(body) LIMIT \(max(1, limit))
+            """) { _ in } row: { statement in
+            IntegrityProblem(
+                table: "instance_values",
+                path: Path(model: Int(statement.int64(at: 0)), instance: Int(statement.int64(at: 1)), property: PropertyKey.instanceId),
+                reason: "a malformed instance body: its current values can't be read"
+            )
         }
+        // The current values of the bodies that read.
+        let currentValues = "(\(Schema.currentValuesSelect) WHERE pathbase_is_body(i.body))"
+        problems += try valueProblems(in: currentValues, named: "current_values", limit: max(1, limit))
+        problems += try valueProblems(in: "superseded_records", named: "superseded_records", limit: max(1, limit))
         return problems
     }
 
-    /// The stored values of `table` that break Pathbase's rules.
-    private func valueProblems(in table: String, limit: Int) throws(SQLiteDatabaseError) -> [IntegrityProblem] {
+    /// The stored values of `source` (a table, or a subquery with its columns) that break
+    /// Pathbase's rules; problems name it `table`.
+    private func valueProblems(in source: String, named table: String, limit: Int) throws(SQLiteDatabaseError) -> [IntegrityProblem] {
         // The SQLite kind each tag is stored as (see ValueTag); NULL for an unknown tag.
         let expectedKind = """
             CASE WHEN type = \(ValueTag.null.rawValue) THEN 'null'
@@ -86,7 +98,7 @@ extension SQLiteDatabase {
         var problems: [IntegrityProblem] = []
         for rule in rules {
             problems += try query("""
-                SELECT model, instance, property, type FROM \(table) WHERE \(rule.condition) LIMIT \(limit)
+                SELECT model, instance, property, type FROM \(source) WHERE \(rule.condition) LIMIT \(limit)
                 """) { _ in } row: { statement in
                 IntegrityProblem(
                     table: table,

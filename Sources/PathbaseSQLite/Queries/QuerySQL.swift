@@ -53,6 +53,12 @@ struct QuerySQL {
     /// returns every match in order, and the caller keeps the active ones and pages.
     private(set) var checksStatus = true
 
+    /// Whether the matches come in no particular order: the caller sorts them by instance
+    /// before paging. A query that starts from a value index without a sort is not ordered
+    /// in SQL: ordered by instance, SQLite would rather scan the model's bodies in instance
+    /// order than search the index.
+    private(set) var isUnordered = false
+
     /// Whether each match comes with its current values (``init(model:predicate:sort:readingValues:)``).
     let readsValues: Bool
 
@@ -130,11 +136,12 @@ struct QuerySQL {
             checksStatus = false
             return
         }
+        isUnordered = builder.startProperty != nil && sort == nil
         text = """
             SELECT \(instance) FROM \(from)
             WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \(order)
             """
+        if !isUnordered { text += "\nORDER BY \(order)" }
         sources = prefixParameters + builder.whereParameters + builder.orderParameters
         if checksStatus {
             text += "\nLIMIT ? OFFSET ?"

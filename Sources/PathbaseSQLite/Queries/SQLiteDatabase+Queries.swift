@@ -50,13 +50,22 @@ extension SQLiteDatabase: QueryPushdownDatabase {
                         }
                         if active == nil { active = try activeInstances.of(model, connection: connection) }
                         guard active?.contains(id) == true else { continue }
+                        if query.isUnordered {
+                            ids.append(id)
+                            continue
+                        }
                         if skipped < offset {
                             skipped += 1
                             continue
                         }
                         if let limit, ids.count >= limit { return ids }
                         ids.append(id)
-                    case SQLITE_DONE: return ids
+                    case SQLITE_DONE:
+                        guard query.isUnordered else { return ids }
+                        // Each match comes once (one body per instance).
+                        ids.sort()
+                        let page = ids.dropFirst(offset)
+                        return Array(limit.map { page.prefix($0) } ?? page)
                     case let code: throw error(code)
                     }
                 }
@@ -185,15 +194,16 @@ final class QueryStatementCache {
     /// (an `Int`, as references are stored), in the index's order: the caller sorts them
     /// (SQLite would sort them in a temporary b-tree, which cost more than the lookup's
     /// other steps together). The ids are in the text, so that
-    /// SQLite uses the property's partial value index; kept by (model, property) rather than
+    /// SQLite uses the property's value index; kept by (model, property) rather than
     /// by text, since building the text cost more than running the lookup.
     func referrersStatement(model: ModelKey, property: PropertyKey, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Statement {
         let key = PropertyColumn(model: model, property: property)
         if let statement = referrers[key] { return statement }
         if referrers.count >= capacity { finalize() }
+        let value = Schema.valueExpressions(property: property, body: "body")
         let statement = try Statement(sql: """
-            SELECT instance FROM current_values
-            WHERE model = \(model) AND property = \(property) AND type = \(ValueTag.int.rawValue) AND value = ?1
+            SELECT instance FROM instance_values
+            WHERE model = \(model) AND \(value.type) = \(ValueTag.int.rawValue) AND \(value.value) = ?1
             """, connection: connection)
         referrers[key] = statement
         return statement

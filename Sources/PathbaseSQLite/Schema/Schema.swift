@@ -78,11 +78,11 @@ enum Schema {
     /// queries that name the same expressions, and a partial one only for queries whose
     /// conditions name the same literals.
     static func createValueIndexSQL(model: ModelKey, property: PropertyKey) -> String {
-        """
-        CREATE INDEX IF NOT EXISTS \(valueIndexName(model: model, property: property))
-        ON instance_values(\(valueExpressions(property: property, body: "body").type), \(valueExpressions(property: property, body: "body").value))
-        WHERE model = \(model)
-        """
+        let value = valueExpressions(property: property, body: "body")
+        return """
+            CREATE INDEX IF NOT EXISTS \(valueIndexName(model: model, property: property))
+            ON instance_values(\(value.type), \(value.value)) WHERE model = \(model)
+            """
     }
 
     /// The SQL of one property's type tag and value in a body column (`body` names it).
@@ -119,12 +119,16 @@ enum Schema {
                 body BLOB NOT NULL,
                 PRIMARY KEY (model, instance)
             ) WITHOUT ROWID;
-            CREATE VIEW IF NOT EXISTS current_values AS
-            SELECT i.model AS model, e.property AS property, i.instance AS instance,
-                e.time AS time, e.counter AS counter, e.replica AS replica, e.type AS type, e.value AS value
-            FROM instance_values AS i, pathbase_entries(i.body) AS e;
+            CREATE VIEW IF NOT EXISTS current_values AS \(currentValuesSelect);
             """)
     }
+
+    /// The rows of the `current_values` view: every entry of every body, as a record.
+    static let currentValuesSelect = """
+        SELECT i.model AS model, e.property AS property, i.instance AS instance,
+            e.time AS time, e.counter AS counter, e.replica AS replica, e.type AS type, e.value AS value
+        FROM instance_values AS i, pathbase_entries(i.body) AS e
+        """
 
     /// A table of records (the columns of ``recordColumns``) with a primary key.
     private static func valueTableSQL(_ name: String, primaryKey: String) -> String {
