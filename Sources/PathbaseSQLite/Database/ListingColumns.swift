@@ -117,10 +117,9 @@ final class ListingColumns: RowMirror {
         }
     }
 
-    /// Keeps the rows of a query statement that returns its matches' values
-    /// (``QuerySQL/readsValues``: instance, type, value, property; each instance's rows
-    /// together), and returns the matches that are active — whose status (property 0) is
-    /// `.created` — in the statement's order. A listed model keeps what it has; another
+    /// Keeps the bodies of a query statement that returns its matches with their bodies
+    /// (``QuerySQL/readsValues``: instance, body), and returns the matches that are active —
+    /// whose status (property 0) is `.created` — in the statement's order. A listed model keeps what it has; another
     /// query's matches are replaced. Past what it keeps, the ids are still returned and the
     /// values are read from the file.
     func keepMatches(of model: ModelKey, from statement: Statement, connection: OpaquePointer) throws(SQLiteDatabaseError) -> [InstanceKey] {
@@ -129,31 +128,17 @@ final class ListingColumns: RowMirror {
         var keeping = index.map { models[$0].model.keepsSomeInstances } ?? true
         let rows = KeptRows(expectedInstances: 16, complete: false)
         var ids: [InstanceKey] = []
-        var current: (instance: InstanceKey, isActive: Bool)?
-        func endInstance() {
-            guard let current else { return }
-            if current.isActive {
-                ids.append(current.instance)
-            } else if keeping {
-                rows.dropLastInstance()
-            }
-        }
         while try statement.hasRow() {
             let instance = InstanceKey(truncatingIfNeeded: statement.int64(at: 0))
-            if instance != current?.instance {
-                endInstance()
-                current = (instance, false)
-            }
-            if statement.int64(at: 3) == Int64(PropertyKey.instanceId) {
-                let integer = sqlite3_column_type(statement.handle, 2) == SQLITE_INTEGER ? statement.int64(at: 2) : nil
-                current?.isActive = ActiveStatus.holds(tag: statement.int64(at: 1), integer: integer)
-            }
+            guard let status = try statement.bodyEntry(at: 1, property: PropertyKey.instanceId),
+                  ActiveStatus.holds(tag: status.entry.tag, integer: status.entry.kind == PATHBASE_KIND_INTEGER ? status.entry.integer : nil)
+            else { continue }
+            ids.append(instance)
             if keeping {
-                rows.append(instance: instance, row: statement)
+                rows.append(instance: instance, body: statement, column: 1)
                 if rows.isFull { keeping = false }
             }
         }
-        endInstance()
         if keeping {
             rows.sortInstances()
             if let index {
@@ -296,19 +281,6 @@ private final class KeptRows {
     /// then dropped and the reads go to the file.
     private(set) var isFull = false
 
-    /// Adds the current row of `row` (instance, type, value, property); an instance's rows
-    /// come together.
-    func append(instance: InstanceKey, row: Statement) {
-        guard slots.count < ListingColumns.maximumRows else {
-            isFull = true
-            return
-        }
-        if instances.last?.instance != instance { instances.append((instance, slots.count, slots.count)) }
-        properties.append(PropertyKey(truncatingIfNeeded: row.int64(at: 3)))
-        slots.append(slot(of: row))
-        instances[instances.count - 1].endRow = slots.count
-    }
-
     /// Adds the entries of an instance's body (the current row's column `column`).
     func append(instance: InstanceKey, body row: Statement, column: Int32) {
         row.withBytes(at: column) { body in
@@ -355,38 +327,6 @@ private final class KeptRows {
             return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(start), length: byteCount - start)
         default: return KeptSlot(tag: tag, storageClass: SQLITE_NULL, payload: 0, length: 0)
         }
-    }
-
-    /// The slot of a row's value; ``KeptSlot/unkept`` if its storage class is not the one
-    /// its tag writes (a file edited by hand): such a value is read from the file.
-    private func slot(of row: Statement) -> KeptSlot {
-        let tag = row.int64(at: 1)
-        let storageClass = sqlite3_column_type(row.handle, 2)
-        guard storageClass == KeptSlot.storageClass(ofTag: tag) || (storageClass == SQLITE_NULL && KeptSlot.mayBeNull(tag: tag)) else {
-            return .unkept
-        }
-        switch storageClass {
-        case SQLITE_INTEGER: return KeptSlot(tag: tag, storageClass: storageClass, payload: row.int64(at: 2), length: 0)
-        case SQLITE_FLOAT: return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(bitPattern: row.double(at: 2).bitPattern), length: 0)
-        case SQLITE_TEXT, SQLITE_BLOB:
-            let start = byteCount
-            row.withBytes(at: 2) { bytes in
-                // Checked before copying: one large blob is not copied either.
-                if byteCount + bytes.count > ListingColumns.maximumBytes { isFull = true } else { copy(bytes) }
-            }
-            return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(start), length: byteCount - start)
-        default: return KeptSlot(tag: tag, storageClass: SQLITE_NULL, payload: 0, length: 0)
-        }
-    }
-
-    /// Forgets the rows of the last instance appended (an inactive match), and the bytes
-    /// of its texts and blobs: those are the last ones copied.
-    func dropLastInstance() {
-        guard let last = instances.popLast() else { return }
-        let dropped = slots[last.firstRow...]
-        if let firstBytes = dropped.first(where: { $0.length > 0 }) { byteCount = Int(firstBytes.payload) }
-        properties.removeSubrange(last.firstRow...)
-        slots.removeSubrange(last.firstRow...)
     }
 
     /// Puts the instances in ascending order, for ``position(of:)``'s binary search, when

@@ -66,12 +66,10 @@ struct QuerySQL {
     /// storage.
     ///
     /// `readingValues`: every match's current values are read next, so the statement
-    /// returns them with the matches, one row per value — (instance, type, value, property),
-    /// an instance's rows together — instead of the caller reading each match with a
-    /// statement of its own. Such a statement does not page: the caller pages, and checks
-    /// each match's status from its rows (property 0). Without a sort it is not ordered
-    /// either: the caller sorts the ids, so that SQLite does not sort every value in a
-    /// temporary b-tree.
+    /// returns each match with its body — (instance, body) — instead of the caller reading
+    /// each match with a statement of its own. Such a statement does not page: the caller
+    /// pages, and checks each match's status from its body. Without a sort it is not
+    /// ordered either: the caller sorts the ids.
     init?(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, readingValues: Bool = false) {
         readsValues = readingValues
         var builder = Builder(model: model, startsFromCondition: Self.hasRequiredCondition(predicate))
@@ -122,15 +120,14 @@ struct QuerySQL {
             checksStatus = true
         }
         if readingValues {
-            // Each match's values, in property order, from its body.
+            // Each match with its body: its values and its status.
             text = """
-                SELECT \(instance), v.type, v.value, v.property FROM \(from)
-                CROSS JOIN pathbase_entries(s.body) v
+                SELECT \(instance), s.body FROM \(from)
                 WHERE \(conditions.joined(separator: " AND "))
                 """
             sources = prefixParameters + builder.whereParameters
             if sort != nil {
-                text += "\nORDER BY \(order), v.property"
+                text += "\nORDER BY \(order)"
                 sources += builder.orderParameters
             }
             checksStatus = false
