@@ -19,6 +19,7 @@
 // P)` are the value indexes. Every function is deterministic and innocuous: indexes and the
 // `current_values` view may use them.
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "CPathbaseBodies.h"
@@ -174,6 +175,21 @@ static void resultValue(sqlite3_context *context, const pathbase_entry *entry) {
     }
 }
 
+/// The columns of `pathbase_entries`, and the fields the scalar functions read.
+enum { columnProperty, columnType, columnValue, columnTime, columnCounter, columnReplica, columnBody };
+
+static void resultColumn(sqlite3_context *context, const pathbase_entry *entry, int column) {
+    switch (column) {
+    case columnProperty: sqlite3_result_int64(context, entry->property); break;
+    case columnType: sqlite3_result_int64(context, entry->tag); break;
+    case columnValue: resultValue(context, entry); break;
+    case columnTime: sqlite3_result_int64(context, entry->time); break;
+    case columnCounter: sqlite3_result_int64(context, entry->counter); break;
+    case columnReplica: sqlite3_result_int64(context, entry->replica); break;
+    default: sqlite3_result_null(context); break;
+    }
+}
+
 /// The entry an SQL call names with (body, property); 0 (result NULL) when there is none.
 static int entryOfArguments(sqlite3_context *context, sqlite3_value **arguments, pathbase_entry *entry) {
     const unsigned char *body = sqlite3_value_blob(arguments[0]);
@@ -187,34 +203,15 @@ static int entryOfArguments(sqlite3_context *context, sqlite3_value **arguments,
     return found;
 }
 
-static void typeFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
+/// pathbase_type, pathbase_value, pathbase_time, pathbase_counter, pathbase_replica
+/// (body, property): one field of a property's entry, the column of `pathbase_entries`
+/// its user data names.
+static void fieldFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
     (void)count;
     pathbase_entry entry;
-    if (entryOfArguments(context, arguments, &entry)) sqlite3_result_int64(context, entry.tag);
-}
-
-static void valueFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
-    (void)count;
-    pathbase_entry entry;
-    if (entryOfArguments(context, arguments, &entry)) resultValue(context, &entry);
-}
-
-static void timeFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
-    (void)count;
-    pathbase_entry entry;
-    if (entryOfArguments(context, arguments, &entry)) sqlite3_result_int64(context, entry.time);
-}
-
-static void counterFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
-    (void)count;
-    pathbase_entry entry;
-    if (entryOfArguments(context, arguments, &entry)) sqlite3_result_int64(context, entry.counter);
-}
-
-static void replicaFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
-    (void)count;
-    pathbase_entry entry;
-    if (entryOfArguments(context, arguments, &entry)) sqlite3_result_int64(context, entry.replica);
+    if (entryOfArguments(context, arguments, &entry)) {
+        resultColumn(context, &entry, (int)(intptr_t)sqlite3_user_data(context));
+    }
 }
 
 int pathbase_body_is_valid(const unsigned char *body, int length) {
@@ -327,8 +324,6 @@ static void packFinal(sqlite3_context *context) {
 
 // MARK: pathbase_entries(body)
 
-enum { columnProperty, columnType, columnValue, columnTime, columnCounter, columnReplica, columnBody };
-
 typedef struct {
     sqlite3_vtab_cursor base;
     unsigned char *body;
@@ -425,16 +420,7 @@ static int entriesEof(sqlite3_vtab_cursor *cursor) {
 }
 
 static int entriesColumn(sqlite3_vtab_cursor *cursor, sqlite3_context *context, int column) {
-    const pathbase_entry *entry = &((entriesCursor *)cursor)->entry;
-    switch (column) {
-    case columnProperty: sqlite3_result_int64(context, entry->property); break;
-    case columnType: sqlite3_result_int64(context, entry->tag); break;
-    case columnValue: resultValue(context, entry); break;
-    case columnTime: sqlite3_result_int64(context, entry->time); break;
-    case columnCounter: sqlite3_result_int64(context, entry->counter); break;
-    case columnReplica: sqlite3_result_int64(context, entry->replica); break;
-    default: sqlite3_result_null(context); break;
-    }
+    resultColumn(context, &((entriesCursor *)cursor)->entry, column);
     return SQLITE_OK;
 }
 
@@ -462,15 +448,16 @@ static sqlite3_module entriesModule = {
 int pathbase_register_bodies(void *connection) {
     sqlite3 *db = connection;
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-    struct { const char *name; void (*function)(sqlite3_context *, int, sqlite3_value **); } scalars[] = {
-        { "pathbase_type", typeFunction },
-        { "pathbase_value", valueFunction },
-        { "pathbase_time", timeFunction },
-        { "pathbase_counter", counterFunction },
-        { "pathbase_replica", replicaFunction },
+    struct { const char *name; int column; } fields[] = {
+        { "pathbase_type", columnType },
+        { "pathbase_value", columnValue },
+        { "pathbase_time", columnTime },
+        { "pathbase_counter", columnCounter },
+        { "pathbase_replica", columnReplica },
     };
-    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
-        int code = sqlite3_create_function_v2(db, scalars[i].name, 2, flags, 0, scalars[i].function, 0, 0, 0);
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        void *column = (void *)(intptr_t)fields[i].column;
+        int code = sqlite3_create_function_v2(db, fields[i].name, 2, flags, column, fieldFunction, 0, 0, 0);
         if (code != SQLITE_OK) return code;
     }
     int code = sqlite3_create_function_v2(db, "pathbase_is_body", 1, flags, 0, isBodyFunction, 0, 0, 0);

@@ -102,7 +102,7 @@ final class PendingWrites: RowMirror {
         // The records whose times `record_times` gets: every row with history, the current
         // ones without.
         var times: [(path: Path, timestamp: Pathbase.Timestamp)] = []
-        var superseded: [Record] = []
+        var superseded: [Row] = []
         for merge in merges {
             superseded += merge.superseded
             if !keepsHistory {
@@ -139,14 +139,6 @@ final class PendingWrites: RowMirror {
                 try run(statement, connection: connection)
             }
         }
-    }
-
-    /// A record as `superseded_records` stores it.
-    struct Record {
-        let path: Path
-        let timestamp: Pathbase.Timestamp
-        let tag: Int64
-        let value: StoredValue
     }
 
     /// The stored body of an instance; empty when it has none.
@@ -253,17 +245,25 @@ private struct BodyMerge {
     let instance: InstanceID
     /// The body as stored.
     let stored: InstanceBody
-    /// The current record of each property after the rows merged so far.
-    private var current: [Int: Slot] = [:]
+    /// The current record of each property after the rows merged so far, in property
+    /// order (a body's order: its entries come sorted, rows are inserted in place).
+    private var slots: [Slot]
     private(set) var isChanged = false
     /// Records that are not current (for `superseded_records`).
-    private(set) var superseded: [PendingWrites.Record] = []
+    private(set) var superseded: [PendingWrites.Row] = []
     /// Stored entries replaced (their times go, without history).
     private(set) var replacedTimes: [(path: Path, timestamp: Pathbase.Timestamp)] = []
 
     enum Slot {
         case stored(InstanceBody.Entry)
         case row(PendingWrites.Row)
+
+        var property: PropertyKey {
+            switch self {
+            case .stored(let entry): entry.property
+            case .row(let row): row.path.property
+            }
+        }
 
         var timestamp: Pathbase.Timestamp {
             switch self {
@@ -276,27 +276,26 @@ private struct BodyMerge {
     init(instance: InstanceID, body: InstanceBody) throws(SQLiteDatabaseError) {
         self.instance = instance
         self.stored = body
-        for entry in try body.entries() {
-            current[entry.property] = .stored(entry)
-        }
+        slots = try body.entries().map { .stored($0) }
     }
 
     /// Merges one row, newest-wins.
     mutating func merge(_ row: PendingWrites.Row, keepsHistory: Bool, becameCurrent: (PendingWrites.Row) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
-        let property = row.path.property
-        guard let existing = current[property] else {
-            current[property] = .row(row)
+        let index = slotIndex(of: row.path.property)
+        guard index < slots.count, slots[index].property == row.path.property else {
+            slots.insert(.row(row), at: index)
             isChanged = true
             if row.isMirrored { try becameCurrent(row) }
             return
         }
+        let existing = slots[index]
         if row.timestamp == existing.timestamp {
             // The same record again: it is current already.
             if row.isMirrored { try becameCurrent(row) }
             return
         }
         guard row.timestamp > existing.timestamp else {
-            if keepsHistory { superseded.append(PendingWrites.Record(path: row.path, timestamp: row.timestamp, tag: row.tag, value: row.value)) }
+            if keepsHistory { superseded.append(row) }
             return
         }
         switch existing {
@@ -307,17 +306,28 @@ private struct BodyMerge {
                 replacedTimes.append((row.path, entry.timestamp))
             }
         case .row(let earlier):
-            if keepsHistory { superseded.append(PendingWrites.Record(path: earlier.path, timestamp: earlier.timestamp, tag: earlier.tag, value: earlier.value)) }
+            if keepsHistory { superseded.append(earlier) }
         }
-        current[property] = .row(row)
+        slots[index] = .row(row)
         isChanged = true
         if row.isMirrored { try becameCurrent(row) }
+    }
+
+    /// The index of `property`'s slot, or where it goes.
+    private func slotIndex(of property: PropertyKey) -> Int {
+        var low = 0
+        var high = slots.count
+        while low < high {
+            let middle = (low + high) / 2
+            if slots[middle].property < property { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// The times of the rows that are current after the merge (without history, what
     /// `record_times` gets).
     var newTimes: [(path: Path, timestamp: Pathbase.Timestamp)] {
-        current.values.compactMap { slot in
+        slots.compactMap { slot in
             if case .row(let row) = slot { return (row.path, row.timestamp) }
             return nil
         }
@@ -327,11 +337,10 @@ private struct BodyMerge {
     func bytes() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(stored.bytes.count + 64)
-        for property in current.keys.sorted() {
-            switch current[property] {
+        for slot in slots {
+            switch slot {
             case .stored(let entry): bytes += stored.bytes[entry.range]
             case .row(let row): InstanceBody.append(row.path.property, tag: row.tag, timestamp: row.timestamp, value: row.value, to: &bytes)
-            case nil: break
             }
         }
         return bytes

@@ -292,28 +292,36 @@ extension SQLiteDatabase {
     }
 
     func readRecords(at path: Path) throws(SQLiteDatabaseError) -> [Record] {
-        _ = try openHandle()
-        let statement = keepsHistory ? statements.selectRecordsAtPath : statements.selectCurrent
-        statement.bindPath(path)
-        defer { statement.reset() }
         var records: [Record] = []
-        while try statement.hasRow() {
-            records.append(Record(path: path, timestamp: statement.timestamp(at: 2), value: try codec.anyValue(from: statement, tag: 0, value: 1)))
+        try forEachRecord(at: path) { columns, timestamp throws(SQLiteDatabaseError) in
+            records.append(Record(path: path, timestamp: timestamp, value: try codec.anyValue(from: columns, tag: 0, value: 1)))
         }
         return records
     }
 
     func readHistory<Value: DatabaseValue>(of path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> [Timestamped<Value>] {
-        _ = try openHandle()
-        let statement = keepsHistory ? statements.selectRecordsAtPath : statements.selectCurrent
-        statement.bindPath(path)
-        defer { statement.reset() }
         var values: [Timestamped<Value>] = []
-        while try statement.hasRow() {
-            if let value = try codec.decode(type, from: statement, tag: 0, value: 1) {
-                values.append(Timestamped(value: value, timestamp: statement.timestamp(at: 2)))
+        try forEachRecord(at: path) { columns, timestamp throws(SQLiteDatabaseError) in
+            if let value = try codec.decode(type, from: columns, tag: 0, value: 1) {
+                values.append(Timestamped(value: value, timestamp: timestamp))
             }
         }
         return values
+    }
+
+    /// Calls `body` with each record of `path`, oldest first, as columns (0 its type tag,
+    /// 1 its value) and its timestamp: with history every record, without it the current one.
+    private func forEachRecord(at path: Path, _ body: (any ValueColumns, Timestamp) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
+        _ = try openHandle()
+        guard keepsHistory else {
+            _ = try withCurrentRow(path) { entry throws(SQLiteDatabaseError) -> Void? in try body(entry, entry.timestamp) }
+            return
+        }
+        let statement = statements.selectRecordsAtPath
+        statement.bindPath(path)
+        defer { statement.reset() }
+        while try statement.hasRow() {
+            try body(statement, statement.timestamp(at: 2))
+        }
     }
 }

@@ -17,9 +17,6 @@ struct Statements {
     let rollbackToSavepoint: Statement
     let releaseSavepoint: Statement
 
-    /// (?1 model, ?2 property, ?3 instance) → (type, value, time, counter, replica).
-    let selectCurrent: Statement
-
     /// (?1 model, ?2 instance) → (body): what `get` reads.
     let selectBody: Statement
 
@@ -79,10 +76,6 @@ struct Statements {
         savepoint = try make("SAVEPOINT pathbase_batch")
         rollbackToSavepoint = try make("ROLLBACK TO pathbase_batch")
         releaseSavepoint = try make("RELEASE pathbase_batch")
-        selectCurrent = try make("""
-            SELECT type, value, time, counter, replica FROM current_values
-            WHERE model = ?1 AND property = ?2 AND instance = ?3
-            """)
         selectBody = try make("SELECT body FROM instance_values WHERE model = ?1 AND instance = ?2")
         // Each side is a range of its primary key: SQLite merges them (no sort).
         selectRecordAt = try make("""
@@ -174,7 +167,7 @@ struct Statements {
     func finalize() {
         for statement in [
             begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
-            beginDeferred, selectCurrent, selectBody, selectRecordAt, selectCurrentStatuses,
+            beginDeferred, selectBody, selectRecordAt, selectCurrentStatuses,
             selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRecordsAtPath,
             selectNewestCurrent, deleteListMembers, insertListMember, selectListReferrers,
         ] {

@@ -28,7 +28,7 @@ final class ActiveInstances: RowMirror {
         if let set = sets[model] { return set }
         if scanStatement == nil {
             scanStatement = try Statement(
-                sql: "SELECT instance FROM current_values WHERE model = ?1 AND property = \(PropertyKey.instanceId) AND \(ActiveStatus.sql())",
+                sql: "SELECT instance FROM instance_values WHERE model = ?1 AND \(ActiveStatus.sql(body: "body"))",
                 connection: connection
             )
         }

@@ -5,12 +5,6 @@ import Pathbase
 /// ``ActiveInstances`` and the matches a listing keeps (``ListingColumns``), which must agree.
 enum ActiveStatus {
 
-    /// The condition on a status row of `current_values`, its columns prefixed by `alias`.
-    static func sql(alias: String? = nil) -> String {
-        let prefix = alias.map { $0 + "." } ?? ""
-        return "\(prefix)type = \(ValueTag.status.rawValue) AND \(prefix)value = \(InstanceStatus.created.rawValue)"
-    }
-
     /// The condition on an instance body (`body` names its column).
     static func sql(body: String) -> String {
         let status = Schema.valueExpressions(property: PropertyKey.instanceId, body: body)

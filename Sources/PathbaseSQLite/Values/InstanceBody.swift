@@ -36,14 +36,14 @@ struct InstanceBody {
     }
 
     /// The record an entry holds, for `path` (its property's).
-    func record(_ entry: Entry, path: Path) -> PendingWrites.Record {
+    func record(_ entry: Entry, path: Path) -> PendingWrites.Row {
         bytes.withUnsafeBufferPointer { buffer in
             var offset = Int32(entry.range.lowerBound)
             var decoded = pathbase_entry()
             guard let base = buffer.baseAddress, pathbase_body_next(base, Int32(buffer.count), &offset, &decoded) == 1 else {
-                return PendingWrites.Record(path: path, timestamp: entry.timestamp, tag: ValueTag.null.rawValue, value: .null)
+                return PendingWrites.Row(path: path, timestamp: entry.timestamp, tag: ValueTag.null.rawValue, value: .null)
             }
-            return PendingWrites.Record(path: path, timestamp: entry.timestamp, tag: decoded.tag, value: decoded.storedValue)
+            return PendingWrites.Row(path: path, timestamp: entry.timestamp, tag: decoded.tag, value: decoded.storedValue)
         }
     }
 
