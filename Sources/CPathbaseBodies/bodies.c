@@ -26,15 +26,31 @@
 
 // MARK: Varints
 
-static int readVarint(const unsigned char *bytes, int length, int *offset, uint64_t *value) {
+/// Where a body is read, and where it ends: kept in registers while an entry is read.
+typedef struct {
+    const unsigned char *at;
+    const unsigned char *end;
+} reader;
+
+static int readLongVarint(reader *r, uint64_t *value) {
     uint64_t result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-        if (*offset >= length) return 0;
-        unsigned char byte = bytes[(*offset)++];
+        if (r->at >= r->end) return 0;
+        unsigned char byte = *r->at++;
         result |= (uint64_t)(byte & 0x7f) << shift;
         if (!(byte & 0x80)) { *value = result; return 1; }
     }
     return 0;
+}
+
+// Inlined: most varints of a body are one byte (properties, tags, counters, small
+// integers), and a call per varint cost more than reading it.
+static inline __attribute__((always_inline)) int readVarint(reader *r, uint64_t *value) {
+    if (r->at < r->end && *r->at < 0x80) {
+        *value = *r->at++;
+        return 1;
+    }
+    return readLongVarint(r, value);
 }
 
 static int varintSize(uint64_t value) {
@@ -53,9 +69,12 @@ static int putVarint(unsigned char *out, uint64_t value) {
 static uint64_t zigzag(int64_t value) { return ((uint64_t)value << 1) ^ (uint64_t)(value >> 63); }
 static int64_t unzigzag(uint64_t value) { return (int64_t)(value >> 1) ^ -(int64_t)(value & 1); }
 
-static int64_t readFixed(const unsigned char *bytes) {
-    uint64_t value = 0;
-    for (int i = 0; i < 8; i++) value |= (uint64_t)bytes[i] << (8 * i);
+static inline int64_t readFixed(const unsigned char *bytes) {
+    uint64_t value;
+    memcpy(&value, bytes, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    value = __builtin_bswap64(value);
+#endif
     return (int64_t)value;
 }
 
@@ -65,59 +84,83 @@ static void putFixed(unsigned char *out, int64_t value) {
 
 // MARK: Entries
 
-int pathbase_body_next(const unsigned char *body, int length, int *offset, pathbase_entry *entry) {
-    if (*offset >= length) return 0;
-    uint64_t property, tag, counter, replica, integer, size;
-    if (!readVarint(body, length, offset, &property) || !readVarint(body, length, offset, &tag)) return -1;
-    if (length - *offset < 8) return -1;
-    entry->time = readFixed(body + *offset);
-    *offset += 8;
-    if (!readVarint(body, length, offset, &counter) || !readVarint(body, length, offset, &replica)) return -1;
-    if (*offset >= length || counter > UINT32_MAX || replica > UINT32_MAX) return -1;
-    entry->property = unzigzag(property);
-    entry->tag = unzigzag(tag);
-    entry->counter = (uint32_t)counter;
-    entry->replica = (uint32_t)replica;
-    entry->kind = body[(*offset)++];
-    entry->integer = 0;
-    entry->real = 0;
-    entry->bytes = 0;
-    entry->length = 0;
-    switch (entry->kind) {
+/// Reads the rest of an entry after its property: into `entry` when `decode`, else only
+/// steps over it (a search skipping earlier entries). 1, or -1 when the bytes are not an
+/// entry. Inlined, so that each use keeps only the work it needs.
+static inline __attribute__((always_inline)) int readEntryRest(reader *r, pathbase_entry *entry, int decode) {
+    uint64_t tag, counter, replica, number;
+    if (!readVarint(r, &tag) || r->end - r->at < 8) return -1;
+    const unsigned char *time = r->at;
+    r->at += 8;
+    if (!readVarint(r, &counter) || !readVarint(r, &replica) || r->at >= r->end) return -1;
+    if (counter > UINT32_MAX || replica > UINT32_MAX) return -1;
+    int kind = *r->at++;
+    if (decode) {
+        entry->tag = unzigzag(tag);
+        entry->time = readFixed(time);
+        entry->counter = (uint32_t)counter;
+        entry->replica = (uint32_t)replica;
+        entry->kind = kind;
+        entry->integer = 0;
+        entry->real = 0;
+        entry->bytes = 0;
+        entry->length = 0;
+    }
+    switch (kind) {
     case PATHBASE_KIND_NULL:
         return 1;
     case PATHBASE_KIND_INTEGER:
-        if (!readVarint(body, length, offset, &integer)) return -1;
-        entry->integer = unzigzag(integer);
+        if (!readVarint(r, &number)) return -1;
+        if (decode) entry->integer = unzigzag(number);
         return 1;
-    case PATHBASE_KIND_REAL: {
-        if (length - *offset < 8) return -1;
-        int64_t bits = readFixed(body + *offset);
-        memcpy(&entry->real, &bits, 8);
-        *offset += 8;
+    case PATHBASE_KIND_REAL:
+        if (r->end - r->at < 8) return -1;
+        if (decode) {
+            int64_t bits = readFixed(r->at);
+            memcpy(&entry->real, &bits, 8);
+        }
+        r->at += 8;
         return 1;
-    }
     case PATHBASE_KIND_TEXT:
     case PATHBASE_KIND_BLOB:
-        if (!readVarint(body, length, offset, &size) || size > (uint64_t)(length - *offset)) return -1;
-        entry->bytes = body + *offset;
-        entry->length = (int)size;
-        *offset += (int)size;
+        if (!readVarint(r, &number) || number > (uint64_t)(r->end - r->at)) return -1;
+        if (decode) {
+            entry->bytes = r->at;
+            entry->length = (int)number;
+        }
+        r->at += number;
         return 1;
     default:
         return -1;
     }
 }
 
+int pathbase_body_next(const unsigned char *body, int length, int *offset, pathbase_entry *entry) {
+    if (*offset >= length) return 0;
+    reader r = { body + *offset, body + length };
+    uint64_t property;
+    if (!readVarint(&r, &property) || readEntryRest(&r, entry, 1) < 0) return -1;
+    entry->property = unzigzag(property);
+    *offset = (int)(r.at - body);
+    return 1;
+}
+
 int pathbase_body_find(const unsigned char *body, int length, int64_t property, pathbase_entry *entry) {
-    int offset = 0;
-    for (;;) {
-        int read = pathbase_body_next(body, length, &offset, entry);
-        if (read <= 0) return read;
-        if (entry->property == property) return 1;
-        // Ascending properties: the entry would have come by now.
-        if (entry->property > property) return 0;
+    reader r = { body, body + length };
+    while (r.at < r.end) {
+        uint64_t read;
+        if (!readVarint(&r, &read)) return -1;
+        int64_t found = unzigzag(read);
+        // Ascending properties: past it, the entry would have come by now.
+        if (found > property) return 0;
+        if (found == property) {
+            entry->property = found;
+            return readEntryRest(&r, entry, 1);
+        }
+        // Earlier entries are stepped over, not decoded.
+        if (readEntryRest(&r, entry, 0) < 0) return -1;
     }
+    return 0;
 }
 
 int pathbase_entry_size(const pathbase_entry *entry) {

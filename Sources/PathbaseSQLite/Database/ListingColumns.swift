@@ -9,7 +9,7 @@ import Pathbase
 ///
 /// Listing a model's current instances inside a transaction (`read { }` or `batch { }`)
 /// scans the model's range of `instance_values` (one body per instance, which holds its
-/// status too) and answers later reads of its properties from memory.
+/// status too), keeps the bodies, and answers later reads of its properties from them.
 ///
 /// The rows stay in the scan's order, and a read finds its instance from where the last
 /// read was (a listing reads instance after instance), by binary search otherwise: no
@@ -20,10 +20,8 @@ import Pathbase
 /// change what a transaction sees, and everything is dropped when the transaction ends, when
 /// it or one of its savepoints rolls back, and when this connection changed any row since
 /// the values were read (`sqlite3_total_changes64`); a model must be listed again after
-/// that. A model with more than ``maximumRows`` values, or whose texts and blobs exceed
-/// ``maximumBytes``, is not kept (memory), and a value
-/// whose storage class is not the one its tag writes (a file edited by hand) is read from
-/// the file, as without the columns.
+/// that. A model whose bodies exceed ``maximumBytes`` is not kept (memory), and a body that
+/// does not read (a damaged file) is read from the file, which reports it.
 ///
 /// A query's matches are kept the same way, only their instances: a collection decoding
 /// them says so first (``willRead(_:instances:connection:)``), and each instance is read
@@ -32,11 +30,9 @@ import Pathbase
 /// statuses come from the kept rows too. Used while holding the database's lock.
 final class ListingColumns: RowMirror {
 
-    /// The most values one kept model may have: about 60 bytes each.
-    static let maximumRows = 1_000_000
-
-    /// The most bytes of texts and blobs one kept model may have: a listing of a model with
-    /// large `Data` values reads them from the file rather than copying them all.
+    /// The most bytes of bodies one kept model may have: a listing of a model with large
+    /// `Data` values, or of very many instances, reads them from the file rather than
+    /// copying them all.
     static let maximumBytes = 64 << 20
 
     /// What a read of a path finds here.
@@ -45,8 +41,9 @@ final class ListingColumns: RowMirror {
         case notKept
         /// The model is kept and the path has no current value.
         case absent
-        /// The path's current value.
-        case kept(KeptValue)
+        /// The path's current record, read from the kept body (valid until the kept rows
+        /// change: this connection writes, or the transaction ends; read it at once).
+        case kept(BodyEntryColumns)
     }
 
     /// What is known of a listed model.
@@ -174,7 +171,7 @@ final class ListingColumns: RowMirror {
     /// The statuses of `model` read from its kept values, ascending, when every value of it
     /// is kept; `nil` when not, or when a status must be read from the file.
     func keptStatuses(
-        of model: ModelKey, connection: OpaquePointer, _ decode: (KeptValue) throws(SQLiteDatabaseError) -> InstanceStatus?
+        of model: ModelKey, connection: OpaquePointer, _ decode: (BodyEntryColumns) throws(SQLiteDatabaseError) -> InstanceStatus?
     ) throws(SQLiteDatabaseError) -> [(InstanceKey, InstanceStatus)]? {
         guard !models.isEmpty else { return nil }
         dropIfChanged(connection: connection)
@@ -242,90 +239,63 @@ final class ListingColumns: RowMirror {
     }
 }
 
-/// One model's current values, each instance's together, with where the last read found
-/// its instance: all of them (`complete`), or those of some instances. The instances are
-/// searched in ascending order (``sortInstances()`` when a query's matches came in another).
+/// One model's current values: each instance's body, copied as the file holds it, with
+/// where the last read found its instance: all of them (`complete`), or those of some
+/// instances. The instances are searched in ascending order (``sortInstances()`` when a
+/// query's matches came in another). A read finds its entry in the body as a read from the
+/// file does (`pathbase_body_find`), and reads it through the same ``BodyEntryColumns``.
 ///
-/// Plain data only: each value is a fixed-size ``KeptSlot``, and the bytes of texts and
-/// blobs are copied into one buffer. Keeping a `String` or `Data` per value cost an
-/// allocation per value when scanning and, freeing them through generic value witnesses,
-/// a fifth of a collection's `fetch()` when the transaction ended.
+/// Plain data only: the bodies are copied into one buffer. Decoding them into a slot per
+/// value when scanning cost more than the scan itself; a `String` or `Data` per value cost
+/// an allocation each and, freed through generic value witnesses, a fifth of a
+/// collection's `fetch()` when the transaction ended.
 private final class KeptRows {
     /// Whether every instance of the model is here: an instance that isn't has no values.
     /// Otherwise its values are read from the file.
     let complete: Bool
-    /// Each instance once, ascending, with its rows in ``properties`` and ``slots``.
+    /// Each instance once, ascending, with where its body is in ``bytes``.
     // Unchecked exclusivity as in ``ListingColumns``.
-    @exclusivity(unchecked) private var instances: [(instance: InstanceKey, firstRow: Int, endRow: Int)] = []
-    @exclusivity(unchecked) private var properties: [PropertyKey] = []
-    @exclusivity(unchecked) private var slots: [KeptSlot] = []
-    /// The bytes of the kept texts and blobs; grown while rows are added, never after.
+    @exclusivity(unchecked) private var instances: [(instance: InstanceKey, start: Int, length: Int)] = []
+    /// The kept bodies; grown while rows are added, never after.
     private var bytes: UnsafeMutableRawPointer?
     private var byteCount = 0
     private var byteCapacity = 0
     /// The index in ``instances`` of the last read's instance.
     @exclusivity(unchecked) private var cursor = 0
+    /// The entries of the body at ``decodedPosition``, decoded at its first read: reads of
+    /// an instance's properties follow one another, and searching the body for each
+    /// (stepping over the entries before it) cost more than decoding it once.
+    @exclusivity(unchecked) private var decoded: [pathbase_entry] = []
+    @exclusivity(unchecked) private var decodedPosition = -1
+    /// Whether the body at ``decodedPosition`` does not read (reads go to the file).
+    private var decodedIsMalformed = false
 
     init(expectedInstances: Int, complete: Bool) {
         self.complete = complete
         instances.reserveCapacity(expectedInstances)
-        properties.reserveCapacity(expectedInstances * 6)
-        slots.reserveCapacity(expectedInstances * 6)
+        decoded.reserveCapacity(16)
     }
 
     deinit {
         bytes?.deallocate()
     }
 
-    /// Whether more rows or bytes than ``ListingColumns`` keeps were offered: the rows are
-    /// then dropped and the reads go to the file.
+    /// Whether more bytes than ``ListingColumns`` keeps were offered: the rows are then
+    /// dropped and the reads go to the file.
     private(set) var isFull = false
 
-    /// Adds the entries of an instance's body (the current row's column `column`).
+    /// Adds an instance's body (the current row's column `column`).
     func append(instance: InstanceKey, body row: Statement, column: Int32) {
         row.withBytes(at: column) { body in
-            guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-            var offset: Int32 = 0
-            var entry = pathbase_entry()
-            // A malformed body keeps what it read before: the rest reads from the file,
-            // which reports it.
-            while pathbase_body_next(base, Int32(body.count), &offset, &entry) == 1 {
-                guard slots.count < ListingColumns.maximumRows else {
-                    isFull = true
-                    return
-                }
-                if instances.last?.instance != instance { instances.append((instance, slots.count, slots.count)) }
-                properties.append(PropertyKey(truncatingIfNeeded: entry.property))
-                slots.append(slot(of: entry))
-                instances[instances.count - 1].endRow = slots.count
+            // Checked before copying: one large body is not copied either.
+            guard byteCount + body.count <= ListingColumns.maximumBytes else {
+                isFull = true
+                return
             }
-        }
-    }
-
-    /// The slot of a body entry's value; ``KeptSlot/unkept`` if its kind is not the one its
-    /// tag writes (a file edited by hand): such a value is read from the file.
-    private func slot(of entry: pathbase_entry) -> KeptSlot {
-        let storageClass: Int32 = switch entry.kind {
-        case PATHBASE_KIND_INTEGER: SQLITE_INTEGER
-        case PATHBASE_KIND_REAL: SQLITE_FLOAT
-        case PATHBASE_KIND_TEXT: SQLITE_TEXT
-        case PATHBASE_KIND_BLOB: SQLITE_BLOB
-        default: SQLITE_NULL
-        }
-        let tag = entry.tag
-        guard storageClass == KeptSlot.storageClass(ofTag: tag) || (storageClass == SQLITE_NULL && KeptSlot.mayBeNull(tag: tag)) else {
-            return .unkept
-        }
-        switch storageClass {
-        case SQLITE_INTEGER: return KeptSlot(tag: tag, storageClass: storageClass, payload: entry.integer, length: 0)
-        case SQLITE_FLOAT: return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(bitPattern: entry.real.bitPattern), length: 0)
-        case SQLITE_TEXT, SQLITE_BLOB:
-            let start = byteCount
-            let bytes = UnsafeRawBufferPointer(start: entry.bytes, count: Int(entry.length))
-            // Checked before copying: one large blob is not copied either.
-            if byteCount + bytes.count > ListingColumns.maximumBytes { isFull = true } else { copy(bytes) }
-            return KeptSlot(tag: tag, storageClass: storageClass, payload: Int64(start), length: byteCount - start)
-        default: return KeptSlot(tag: tag, storageClass: SQLITE_NULL, payload: 0, length: 0)
+            instances.append((instance, byteCount, body.count))
+            copy(body)
+            // The decoded entries point into the bytes, which may have moved.
+            decodedPosition = -1
         }
     }
 
@@ -365,39 +335,64 @@ private final class KeptRows {
     func value(instance: InstanceKey, property: PropertyKey) -> ListingColumns.Lookup {
         guard let found = position(of: instance) else { return complete ? .absent : .notKept }
         cursor = found
-        for row in rows(of: found) where properties[row] == property {
-            return value(at: row).map { .kept($0) } ?? .notKept
+        if found != decodedPosition { decode(at: found) }
+        guard !decodedIsMalformed else { return .notKept }
+        for entry in decoded where entry.property == Int64(property) {
+            return .kept(BodyEntryColumns(entry: entry))
         }
         return .absent
     }
 
+    /// Decodes the entries of the body at `position` in ``instances``.
+    private func decode(at position: Int) {
+        decoded.removeAll(keepingCapacity: true)
+        decodedPosition = position
+        decodedIsMalformed = false
+        let kept = instances[position]
+        guard kept.length > 0, let base = bytes?.advanced(by: kept.start).assumingMemoryBound(to: UInt8.self) else { return }
+        var offset: Int32 = 0
+        var entry = pathbase_entry()
+        while true {
+            switch pathbase_body_next(base, Int32(kept.length), &offset, &entry) {
+            case 1: decoded.append(entry)
+            case 0: return
+            default:
+                decodedIsMalformed = true
+                return
+            }
+        }
+    }
+
     /// Each instance's status (its value of property 0) as `decode` reads it, ascending,
     /// leaving out those it reads as none; `nil` if one must be read from the file.
-    func statuses(_ decode: (KeptValue) throws(SQLiteDatabaseError) -> InstanceStatus?) throws(SQLiteDatabaseError) -> [(InstanceKey, InstanceStatus)]? {
+    func statuses(_ decode: (BodyEntryColumns) throws(SQLiteDatabaseError) -> InstanceStatus?) throws(SQLiteDatabaseError) -> [(InstanceKey, InstanceStatus)]? {
         var statuses: [(InstanceKey, InstanceStatus)] = []
         statuses.reserveCapacity(instances.count)
         for position in instances.indices {
-            // Property keys may be negative: the status is not always the first row.
-            for row in rows(of: position) where properties[row] == PropertyKey.instanceId {
-                guard let kept = value(at: row) else { return nil }
-                if let status = try decode(kept) { statuses.append((instances[position].instance, status)) }
+            switch entry(at: position, property: PropertyKey.instanceId) {
+            case .kept(let status):
+                if let status = try decode(status) { statuses.append((instances[position].instance, status)) }
+            case .absent:
                 break
+            case .notKept:
+                return nil
             }
         }
         return statuses
     }
 
-    /// The rows of the instance at `position` in ``instances``.
-    private func rows(of position: Int) -> Range<Int> {
-        instances[position].firstRow ..< instances[position].endRow
-    }
-
-    /// The value of a row; `nil` for one to read from the file.
-    private func value(at row: Int) -> KeptValue? {
-        let slot = slots[row]
-        guard slot.storageClass != KeptSlot.unkept.storageClass else { return nil }
-        let kept = slot.length > 0 ? bytes.map { UnsafeRawBufferPointer(start: $0.advanced(by: Int(slot.payload)), count: slot.length) } : nil
-        return KeptValue(slot: slot, bytes: kept ?? UnsafeRawBufferPointer(start: nil, count: 0))
+    /// The entry of `property` in the body of the instance at `position` in ``instances``;
+    /// ``ListingColumns/Lookup/notKept`` for a malformed body, whose reads from the file
+    /// report it.
+    private func entry(at position: Int, property: PropertyKey) -> ListingColumns.Lookup {
+        let kept = instances[position]
+        guard kept.length > 0, let base = bytes?.advanced(by: kept.start).assumingMemoryBound(to: UInt8.self) else { return .absent }
+        var entry = pathbase_entry()
+        switch pathbase_body_find(base, Int32(kept.length), Int64(property), &entry) {
+        case 1: return .kept(BodyEntryColumns(entry: entry))
+        case 0: return .absent
+        default: return .notKept
+        }
     }
 
     /// The index of `instance` in ``instances``: at the cursor or just after it when reads
@@ -411,81 +406,5 @@ private final class KeptRows {
             if instances[middle].instance < instance { low = middle + 1 } else { high = middle }
         }
         return low < instances.count && instances[low].instance == instance ? low : nil
-    }
-}
-
-/// A kept value as plain data: its tag, SQLite storage class, and the integer, the bits of
-/// the real, or where its bytes are in ``KeptRows``'s buffer.
-private struct KeptSlot {
-    let tag: Int64
-    let storageClass: Int32
-    let payload: Int64
-    let length: Int
-
-    /// A value to read from the file.
-    static let unkept = KeptSlot(tag: 0, storageClass: 0, payload: 0, length: 0)
-
-    /// The storage class a value of this tag is written as.
-    static func storageClass(ofTag tag: Int64) -> Int32 {
-        if tag >= ValueTag.codableBase { return SQLITE_BLOB }
-        switch ValueTag(rawValue: tag) {
-        case .null, nil: return SQLITE_NULL
-        case .bool, .int, .int8, .int16, .int32, .int64, .uint, .uint8, .uint16, .uint32, .uint64, .status: return SQLITE_INTEGER
-        case .double, .float, .date: return SQLITE_FLOAT
-        case .string: return SQLITE_TEXT
-        case .data, .integerArray: return SQLITE_BLOB
-        }
-    }
-
-    /// Floating point NaN is stored as NULL.
-    static func mayBeNull(tag: Int64) -> Bool {
-        tag == ValueTag.double.rawValue || tag == ValueTag.float.rawValue || tag == ValueTag.date.rawValue
-    }
-}
-
-/// A current value kept in memory, read as SQLite reads a row of `current_values`: its tag
-/// in column 0 and its value in column 1. Like a statement's row, its bytes are valid only
-/// until the kept rows change (this connection writes, or the transaction ends): read at
-/// once. Without its timestamp: listings read values, and a timestamped read goes to the
-/// file.
-struct KeptValue: ValueColumns {
-
-    static let tagColumn: Int32 = 0
-    static let valueColumn: Int32 = 1
-
-    private let slot: KeptSlot
-    private let bytes: UnsafeRawBufferPointer
-
-    fileprivate init(slot: KeptSlot, bytes: UnsafeRawBufferPointer) {
-        self.slot = slot
-        self.bytes = bytes
-    }
-
-    // MARK: ValueColumns, with SQLite's conversions of the storage classes kept here
-
-    func int64(at column: Int32) -> Int64 {
-        guard column == Self.valueColumn else { return slot.tag }
-        return slot.storageClass == SQLITE_INTEGER ? slot.payload : 0
-    }
-
-    func double(at column: Int32) -> Double {
-        slot.storageClass == SQLITE_FLOAT ? Double(bitPattern: UInt64(bitPattern: slot.payload)) : 0
-    }
-
-    func isNull(at column: Int32) -> Bool {
-        slot.storageClass == SQLITE_NULL
-    }
-
-    func string(at column: Int32) -> String {
-        slot.storageClass == SQLITE_TEXT ? String(decoding: bytes, as: UTF8.self) : ""
-    }
-
-    func data(at column: Int32) -> Data {
-        guard slot.storageClass == SQLITE_BLOB, let base = bytes.baseAddress else { return Data() }
-        return Data(bytes: base, count: bytes.count)
-    }
-
-    func withBytes<Result>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try body(slot.storageClass == SQLITE_BLOB ? bytes : UnsafeRawBufferPointer(start: nil, count: 0))
     }
 }

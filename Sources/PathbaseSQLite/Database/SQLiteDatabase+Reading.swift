@@ -172,7 +172,7 @@ extension SQLiteDatabase {
             case .absent:
                 return nil
             case .kept(let kept):
-                return try codec.decode(type, from: kept, tag: KeptValue.tagColumn, value: KeptValue.valueColumn)
+                return try codec.decode(type, from: kept, tag: 0, value: 1)
             case .notKept:
                 break
             }
@@ -242,7 +242,7 @@ extension SQLiteDatabase {
             // follow, and the bodies hold the statuses: one scan keeps both.
             try listingColumns.willReadAll(model, connection: handle)
             if let kept = try listingColumns.keptStatuses(of: model, connection: handle, { kept throws(SQLiteDatabaseError) in
-                try listedStatus(from: kept, tag: KeptValue.tagColumn, value: KeptValue.valueColumn)
+                try listedStatus(from: kept, tag: 0, value: 1)
             }) {
                 return kept
             }

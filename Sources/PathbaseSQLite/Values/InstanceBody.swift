@@ -108,7 +108,8 @@ extension pathbase_entry {
 
 /// One entry of an instance body, read as SQLite reads a row of the `current_values` view:
 /// column 0 its type tag, 1 its value (with SQLite's conversions between storage classes),
-/// 2–4 its timestamp. Its bytes are the statement's: valid until the statement moves on.
+/// 2–4 its timestamp. Its bytes are the body's (a statement's row, or a body a listing keeps):
+/// valid until that moves on.
 struct BodyEntryColumns: ValueColumns {
 
     let entry: pathbase_entry

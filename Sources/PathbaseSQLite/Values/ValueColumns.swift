@@ -1,7 +1,7 @@
 import Foundation
 
 /// The columns of a stored row that decoding a value reads: a prepared statement's current
-/// row, or a value kept in memory (``KeptValue``). Columns are 0-based, as in SQLite, and
+/// row, or an entry of an instance body (``BodyEntryColumns``). Columns are 0-based, as in SQLite, and
 /// read with SQLite's conversions (NULL reads as 0, 0.0, "" or empty bytes).
 protocol ValueColumns {
     func int64(at column: Int32) -> Int64
