@@ -99,6 +99,17 @@ struct InstanceBodyTests {
             let result = body.withUnsafeBufferPointer { pathbase_body_find($0.baseAddress, Int32($0.count), entry.property, &found) }
             #expect(result == 1 && found.property == entry.property && found.time == entry.time && found.tag == entry.tag)
         }
+        // A search steps over earlier entries: one between two entries is absent, and one
+        // past a cut is malformed, never read past the end.
+        let gaps = zip(written, written.dropFirst()).filter { $1.property - $0.property > 1 }
+        for (before, _) in gaps.prefix(3) {
+            var found = pathbase_entry()
+            #expect(body.withUnsafeBufferPointer { pathbase_body_find($0.baseAddress, Int32($0.count), before.property + 1, &found) } == 0)
+        }
+        if let last = written.last {
+            var found = pathbase_entry()
+            #expect(cut.withUnsafeBufferPointer { pathbase_body_find($0.baseAddress, Int32($0.count), last.property, &found) } == -1)
+        }
     }
 
     @Test("SQL reads a body's values and their types through the registered functions, and the current_values view shows each entry")
@@ -161,6 +172,17 @@ struct InstanceBodyTests {
         #expect(throws: SQLiteDatabaseError.self) {
             let _: Timestamped<String>? = try database.fetch(Path(model: Person.modelId, instance: 1, property: 1))
         }
+        // A listing keeps the damaged body as it is: the instance without a readable status
+        // is not listed, and a read of it goes to the file, which reports it.
+        let reported = errors.errors.count
+        let listed = try database.read { database.all(of: Person.self).map(\.name) }
+        #expect(listed == ["Bob"])
+        let inListing: String? = try database.read {
+            _ = database.all(of: Person.self)
+            return database.get(Path(model: Person.modelId, instance: 1, property: 1))
+        }
+        #expect(inListing == nil)
+        #expect(errors.errors.count > reported)
     }
 }
 
