@@ -242,8 +242,9 @@ final class ListingColumns: RowMirror {
 /// One model's current values: each instance's body, copied as the file holds it, with
 /// where the last read found its instance: all of them (`complete`), or those of some
 /// instances. The instances are searched in ascending order (``sortInstances()`` when a
-/// query's matches came in another). A read finds its entry in the body as a read from the
-/// file does (`pathbase_body_find`), and reads it through the same ``BodyEntryColumns``.
+/// query's matches came in another). The first read of an instance decodes its body (the
+/// statuses are found in each with `pathbase_body_find`), and its entries are read through
+/// ``BodyEntryColumns``, as reads from the file are.
 ///
 /// Plain data only: the bodies are copied into one buffer. Decoding them into a slot per
 /// value when scanning cost more than the scan itself; a `String` or `Data` per value cost
