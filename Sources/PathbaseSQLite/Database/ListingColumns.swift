@@ -348,20 +348,7 @@ private final class KeptRows {
     private func decode(at position: Int) {
         decoded.removeAll(keepingCapacity: true)
         decodedPosition = position
-        decodedIsMalformed = false
-        let kept = instances[position]
-        guard kept.length > 0, let base = bytes?.advanced(by: kept.start).assumingMemoryBound(to: UInt8.self) else { return }
-        var offset: Int32 = 0
-        var entry = pathbase_entry()
-        while true {
-            switch pathbase_body_next(base, Int32(kept.length), &offset, &entry) {
-            case 1: decoded.append(entry)
-            case 0: return
-            default:
-                decodedIsMalformed = true
-                return
-            }
-        }
+        decodedIsMalformed = !InstanceBody.forEachEntry(in: body(at: position)) { entry, _ in decoded.append(entry) }
     }
 
     /// Each instance's status (its value of property 0) as `decode` reads it, ascending,
@@ -386,14 +373,20 @@ private final class KeptRows {
     /// ``ListingColumns/Lookup/notKept`` for a malformed body, whose reads from the file
     /// report it.
     private func entry(at position: Int, property: PropertyKey) -> ListingColumns.Lookup {
-        let kept = instances[position]
-        guard kept.length > 0, let base = bytes?.advanced(by: kept.start).assumingMemoryBound(to: UInt8.self) else { return .absent }
+        let body = body(at: position)
+        guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .absent }
         var entry = pathbase_entry()
-        switch pathbase_body_find(base, Int32(kept.length), Int64(property), &entry) {
+        switch pathbase_body_find(base, Int32(body.count), Int64(property), &entry) {
         case 1: return .kept(BodyEntryColumns(entry: entry))
         case 0: return .absent
         default: return .notKept
         }
+    }
+
+    /// The kept body of the instance at `position` in ``instances``.
+    private func body(at position: Int) -> UnsafeRawBufferPointer {
+        let kept = instances[position]
+        return UnsafeRawBufferPointer(start: kept.length > 0 ? bytes?.advanced(by: kept.start) : nil, count: kept.length)
     }
 
     /// The index of `instance` in ``instances``: at the cursor or just after it when reads

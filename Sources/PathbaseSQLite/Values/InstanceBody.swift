@@ -19,20 +19,31 @@ struct InstanceBody {
     /// The entries in property order; throws when the bytes are not a body.
     func entries() throws(SQLiteDatabaseError) -> [Entry] {
         var entries: [Entry] = []
-        let malformed = bytes.withUnsafeBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            var offset: Int32 = 0
-            var entry = pathbase_entry()
-            while true {
-                let start = Int(offset)
-                let read = pathbase_body_next(base, Int32(buffer.count), &offset, &entry)
-                if read == 0 { return false }
-                if read < 0 { return true }
-                entries.append(Entry(property: PropertyKey(entry.property), timestamp: entry.timestamp, range: start ..< Int(offset)))
+        let wellFormed = bytes.withUnsafeBytes { body in
+            Self.forEachEntry(in: body) { entry, range in
+                entries.append(Entry(property: PropertyKey(entry.property), timestamp: entry.timestamp, range: range))
             }
         }
-        if malformed { throw .sqlite(code: SQLITE_CORRUPT, message: "a malformed instance body") }
+        guard wellFormed else { throw .sqlite(code: SQLITE_CORRUPT, message: "a malformed instance body") }
         return entries
+    }
+
+    /// Calls `visit` with each entry of a body, in order, and where it is in the bytes;
+    /// `false` when the bytes stop being a body (the entries before were visited). An
+    /// entry's bytes point into `body`.
+    @inline(__always)
+    static func forEachEntry(in body: UnsafeRawBufferPointer, _ visit: (pathbase_entry, Range<Int>) -> Void) -> Bool {
+        guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+        var offset: Int32 = 0
+        var entry = pathbase_entry()
+        while true {
+            let start = Int(offset)
+            switch pathbase_body_next(base, Int32(body.count), &offset, &entry) {
+            case 1: visit(entry, start ..< Int(offset))
+            case 0: return true
+            default: return false
+            }
+        }
     }
 
     /// The record an entry holds, for `path` (its property's).
