@@ -67,6 +67,29 @@ struct ListingColumnsTests {
         #expect(added == ["Dan", "5"])
     }
 
+    @Test("The batch's own writes go into the listing: it stays kept, and reads every value as the committed file does")
+    func writesGoThroughToTheListing() throws {
+        let database = try SQLiteDatabase()
+        Self.fill(database)
+        let alice = InstanceID(model: Person.modelId, instance: 1)
+        let dan = InstanceID(model: Person.modelId, instance: 4)
+        let inside = try database.batch { () -> [String] in
+            _ = database.all(of: Person.self)
+            database.get(id: 1, of: Person.self)?.name = "Alicia"
+            database.get(id: 2, of: Person.self)?.delete()
+            Person.create(in: database, id: 4, name: "Dan", age: 5).friends = [try #require(database.get(id: 1, of: Person.self))]
+            // A read of a path that waits writes every waiting write first.
+            #expect(database.get(id: 4, of: Person.self)?.name == "Dan")
+            // Written through rather than dropped: both bodies are kept, the new one in order.
+            #expect(database.listingColumns.keptBody(of: alice) != nil)
+            #expect(database.listingColumns.keptBody(of: dan)?.isEmpty == false)
+            let people = Self.snapshot(database.all(of: Person.self))
+            return people
+        }
+        #expect(inside == Self.snapshot(database.all(of: Person.self)))
+        #expect(inside.map { $0.prefix(8) } == ["1 Alicia", "4 Dan 5 "])
+    }
+
     @Test("What a rolled-back nested batch wrote is not read from the listing afterwards")
     func rolledBackSavepoint() throws {
         let database = try SQLiteDatabase()

@@ -133,9 +133,14 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
             // The name is registered in the same transaction as the writes: if an enclosing
             // batch rolls back, both are gone, and the next save registers it again.
             try layout.checkCatalog(in: database, registering: true)
-            try check(prepared)
-            for write in prepared {
-                stored.append((write.instance, store(write, replacing: replacing, at: inside)))
+            // Each instance's status and keys: one range of the file per instance, read
+            // once for the checks and the writes.
+            database.queryPushdown?.willReadCurrentValues(of: layout.model, instances: prepared.map(\.instance))
+            let states = try check(prepared)
+            // Indices, not `zip`: unspecialized for the app's struct, each step of a zip of
+            // two arrays cost more than checking the struct.
+            for index in prepared.indices {
+                stored.append((prepared[index].instance, store(prepared[index], state: states[index], replacing: replacing, at: inside)))
             }
         }
         // The batch committed, or joined an enclosing one that may still roll back: then
@@ -145,31 +150,54 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         try createIndexes()
     }
 
-    /// Checks prepared writes against what is stored: no id collides with another.
-    private func check(_ prepared: [PreparedWrite]) throws(CollectionError) {
-        var seen: [InstanceKey: String] = [:]
+    /// What is stored of an instance before a save writes it.
+    private struct StoredState {
+        let status: InstanceStatus?
+        let keys: [String]
+    }
+
+    /// Checks prepared writes against what is stored: no id collides with another. Returns
+    /// each one's stored state, `nil` for an instance that an earlier write of the same
+    /// batch writes first (read again when its turn comes).
+    private func check(_ prepared: [PreparedWrite]) throws(CollectionError) -> [StoredState?] {
+        var seen: [InstanceKey: String?] = [:]
+        seen.reserveCapacity(prepared.count)
+        var states: [StoredState?] = []
+        states.reserveCapacity(prepared.count)
         for write in prepared {
-            try layout.checkKeys(layout.storedKeys(in: database, instance: write.instance))
-            guard let origin = write.origin else { continue }
-            if let other = seen[write.instance], other != origin {
-                throw .idCollision(collection: name, id: origin, storedId: other)
+            if let other = seen[write.instance] {
+                if let origin = write.origin, let other, other != origin {
+                    throw .idCollision(collection: name, id: origin, storedId: other)
+                }
+                states.append(nil)
+                continue
             }
-            seen[write.instance] = origin
-            if let stored = layout.storedOrigin(in: database, instance: write.instance), stored != origin {
+            seen[write.instance] = write.origin
+            let state = storedState(of: write.instance)
+            states.append(state)
+            try layout.checkKeys(state.keys)
+            if let origin = write.origin, let stored = layout.storedOrigin(in: database, instance: write.instance), stored != origin {
                 throw .idCollision(collection: name, id: origin, storedId: stored)
             }
         }
+        return states
+    }
+
+    private func storedState(of instance: InstanceKey) -> StoredState {
+        StoredState(status: database.get(.status(model: layout.model, instance: instance)), keys: layout.storedKeys(in: database, instance: instance))
     }
 
     /// Writes one prepared struct; its status last, so an observer that sees it created
     /// reads every field. Returns its fields, the base of its next save once stored.
-    private func store(_ write: PreparedWrite, replacing: Bool, at mark: RollbackMark?) -> FieldSnapshot {
+    private func store(_ write: PreparedWrite, state: StoredState?, replacing: Bool, at mark: RollbackMark?) -> FieldSnapshot {
         let statusPath = Path.status(model: layout.model, instance: write.instance)
-        let status: InstanceStatus? = database.get(statusPath)
+        let state = state ?? storedState(of: write.instance)
+        let status = state.status
         let isActive = status == .created
         // A deleted instance saved again is stored whole, like a new one.
         let replaces = replacing || status == .deleted
-        let storedKeys = status == nil ? [] : layout.storedKeys(in: database, instance: write.instance)
+        // Keys without a status (a partial pull) are not this struct's.
+        let storedKeys = status == nil ? [] : state.keys
         let base = isActive && !replaces ? snapshots.base(for: write.instance, at: mark) : nil
         var snapshot = FieldSnapshot(capacity: write.fields.count)
         for field in write.fields {

@@ -67,8 +67,9 @@ package protocol QueryPushdownDatabase: Database {
     func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?, readingValues: Bool) -> [InstanceKey]?
 
     /// Every current value of these instances of `model` (of every instance when `nil`) is
-    /// about to be read in the running read transaction (a collection decoding a query's
-    /// matches, or all its structs): read them in one pass instead of one lookup per value.
+    /// about to be read in the running transaction (a collection decoding a query's
+    /// matches or all its structs, or checking what is stored of the structs it saves):
+    /// read them in one pass instead of one lookup per value.
     /// Nothing outside a transaction.
     func willReadCurrentValues(of model: ModelKey, instances: [InstanceKey]?)
 }

@@ -105,6 +105,9 @@ final class ListingColumns: RowMirror {
                 rows.append(instance: instance, body: read, column: 1)
                 // Too many to keep: read from the file, as a listing of too many.
                 if rows.isFull { return }
+            } else {
+                // Known to have no values (a struct about to be saved for the first time).
+                rows.appendEmpty(instance: instance)
             }
         }
         if let index {
@@ -192,6 +195,30 @@ final class ListingColumns: RowMirror {
         }
     }
 
+    /// The kept body of an instance, empty when it is known to have none; `nil` when it is
+    /// not kept (read the file). Valid until the kept rows change.
+    func keptBody(of instance: InstanceID) -> UnsafeRawBufferPointer? {
+        guard !models.isEmpty, let entry = models.first(where: { $0.key == instance.model }), case .kept(let rows) = entry.model else { return nil }
+        return rows.keptBody(of: instance.instance)
+    }
+
+    /// This connection wrote these bodies (a flush of pending writes): the kept rows take
+    /// them, so that a listing stays valid through the writes of the transaction that
+    /// listed it (a save checks what is stored, then writes). Only ``PendingWrites``
+    /// writes bodies; ``flushEnded(connection:)`` follows.
+    func bodiesWritten(_ bodies: [(instance: InstanceID, body: [UInt8])]) {
+        for (instance, body) in bodies {
+            guard let index = models.firstIndex(where: { $0.key == instance.model }), case .kept(let rows) = models[index].model else { continue }
+            // Past what a model may keep: its reads go to the file.
+            if !rows.replaceBody(of: instance.instance, with: body) { models[index].model = .tooMany }
+        }
+    }
+
+    /// A flush of pending writes ended: its changes are in the kept rows.
+    func flushEnded(connection: OpaquePointer) {
+        changesWhenListed = sqlite3_total_changes64(connection)
+    }
+
     /// The transaction ended: what it saw may change.
     func transactionEnded() {
         models.removeAll()
@@ -211,7 +238,7 @@ final class ListingColumns: RowMirror {
     }
 
     /// Drops everything when this connection changed a row since the models were listed.
-    private func dropIfChanged(connection: OpaquePointer) {
+    func dropIfChanged(connection: OpaquePointer) {
         let changes = sqlite3_total_changes64(connection)
         if changes != changesWhenListed {
             transactionEnded()
@@ -298,6 +325,37 @@ private final class KeptRows {
             // The decoded entries point into the bytes, which may have moved.
             decodedPosition = -1
         }
+    }
+
+    /// Adds an instance that has no body: its reads find no value.
+    func appendEmpty(instance: InstanceKey) {
+        instances.append((instance, byteCount, 0))
+    }
+
+    /// The body of an instance, empty when it is known to have none; `nil` when it is not
+    /// kept.
+    func keptBody(of instance: InstanceKey) -> UnsafeRawBufferPointer? {
+        guard let found = position(of: instance) else { return complete ? UnsafeRawBufferPointer(start: nil, count: 0) : nil }
+        cursor = found
+        return body(at: found)
+    }
+
+    /// Takes the body an instance has now; `false` when it is more than the rows may keep.
+    func replaceBody(of instance: InstanceKey, with body: [UInt8]) -> Bool {
+        let found = position(of: instance)
+        // Some instances only: one not among them is read from the file.
+        guard found != nil || complete else { return true }
+        guard byteCount + body.count <= ListingColumns.maximumBytes else { return false }
+        let kept = (instance: instance, start: byteCount, length: body.count)
+        body.withUnsafeBytes { copy($0) }
+        if let found {
+            instances[found] = kept
+        } else {
+            instances.insert(kept, at: lowerBound(of: instance))
+        }
+        // The bytes may have moved, and the decoded instance may be this one.
+        decodedPosition = -1
+        return true
     }
 
     /// Puts the instances in ascending order, for ``position(of:)``'s binary search, when
@@ -394,11 +452,17 @@ private final class KeptRows {
     private func position(of instance: InstanceKey) -> Int? {
         if cursor < instances.count, instances[cursor].instance == instance { return cursor }
         if cursor + 1 < instances.count, instances[cursor + 1].instance == instance { return cursor + 1 }
+        let low = lowerBound(of: instance)
+        return low < instances.count && instances[low].instance == instance ? low : nil
+    }
+
+    /// The index of the first instance not below `instance`.
+    private func lowerBound(of instance: InstanceKey) -> Int {
         var low = 0, high = instances.count
         while low < high {
             let middle = (low + high) / 2
             if instances[middle].instance < instance { low = middle + 1 } else { high = middle }
         }
-        return low < instances.count && instances[low].instance == instance ? low : nil
+        return low
     }
 }

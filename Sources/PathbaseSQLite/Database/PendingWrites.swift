@@ -1,3 +1,4 @@
+import CPathbaseBodies
 import GRDBSQLite
 import Pathbase
 
@@ -51,7 +52,12 @@ final class PendingWrites: RowMirror {
     /// replaced record's time (files without history).
     private var deleteRecordTime: Statement?
 
-    init() {
+    /// The bodies listed in the running transaction: a flush reads the bodies it merges
+    /// into from there when it can, and writes the merged ones through to it.
+    private let listing: ListingColumns
+
+    init(listing: ListingColumns) {
+        self.listing = listing
         rows.reserveCapacity(Self.maximumRows)
     }
 
@@ -77,6 +83,8 @@ final class PendingWrites: RowMirror {
     func write(keepsHistory: Bool, connection: OpaquePointer, becameCurrent: (Row) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
         guard !rows.isEmpty else { return }
         defer { forget() }
+        // What the listing keeps is what the file holds before this flush (or nothing).
+        listing.dropIfChanged(connection: connection)
         var merges: [BodyMerge] = []
         for row in rows {
             let instance = InstanceID(model: row.path.model, instance: row.path.instance)
@@ -91,13 +99,18 @@ final class PendingWrites: RowMirror {
         let changed = merges.filter { $0.isChanged }
         if !changed.isEmpty {
             let upsert = try statement(&upsertBodies, count: changed.count, Self.upsertBodiesSQL, connection: connection)
+            var written: [(instance: InstanceID, body: [UInt8])] = []
+            written.reserveCapacity(changed.count)
             for (index, merge) in changed.enumerated() {
                 let parameter = Int32(index * 3 + 1)
+                let body = merge.bytes()
                 upsert.bind(merge.instance.model, at: parameter)
                 upsert.bind(merge.instance.instance, at: parameter + 1)
-                upsert.bind(bytes: merge.bytes(), at: parameter + 2)
+                upsert.bind(bytes: body, at: parameter + 2)
+                written.append((merge.instance, body))
             }
             try run(upsert, connection: connection)
+            listing.bodiesWritten(written)
         }
         // The records whose times `record_times` gets: every row with history, the current
         // ones without.
@@ -139,10 +152,13 @@ final class PendingWrites: RowMirror {
                 try run(statement, connection: connection)
             }
         }
+        // The other tables changed too; the kept bodies are the file's.
+        listing.flushEnded(connection: connection)
     }
 
     /// The stored body of an instance; empty when it has none.
     private func readBody(_ instance: InstanceID, connection: OpaquePointer) throws(SQLiteDatabaseError) -> InstanceBody {
+        if let kept = listing.keptBody(of: instance) { return InstanceBody(bytes: Array(kept)) }
         let statement: Statement
         if let selectBody {
             statement = selectBody
@@ -333,16 +349,34 @@ private struct BodyMerge {
         }
     }
 
-    /// The merged body.
+    /// The merged body: its size first, then each entry written in place (appending
+    /// entry by entry, each grown by zeros first, cost more than the SQL that stores it).
     func bytes() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(stored.bytes.count + 64)
+        var size = 0
         for slot in slots {
             switch slot {
-            case .stored(let entry): bytes += stored.bytes[entry.range]
-            case .row(let row): InstanceBody.append(row.path.property, tag: row.tag, timestamp: row.timestamp, value: row.value, to: &bytes)
+            case .stored(let entry): size += entry.range.count
+            case .row(let row): size += Int(Self.withEntry(of: row) { pathbase_entry_size(&$0) })
             }
         }
-        return bytes
+        return stored.bytes.withUnsafeBytes { storedBytes in
+            [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                guard let base = buffer.baseAddress else { return }
+                for slot in slots {
+                    switch slot {
+                    case .stored(let entry):
+                        guard let source = storedBytes.baseAddress else { continue }
+                        UnsafeMutableRawPointer(base + count).copyMemory(from: source + entry.range.lowerBound, byteCount: entry.range.count)
+                        count += entry.range.count
+                    case .row(let row):
+                        count += Int(Self.withEntry(of: row) { pathbase_entry_put(base + count, &$0) })
+                    }
+                }
+            }
+        }
+    }
+
+    private static func withEntry<Result>(of row: PendingWrites.Row, _ body: (inout pathbase_entry) -> Result) -> Result {
+        InstanceBody.withEntry(row.path.property, tag: row.tag, timestamp: row.timestamp, value: row.value, body)
     }
 }

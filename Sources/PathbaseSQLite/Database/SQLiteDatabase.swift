@@ -88,7 +88,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     /// The properties of models listed in the running transaction, one scan each.
     let listingColumns = ListingColumns()
     let valueIndexes = ValueIndexes()
-    let pendingWrites = PendingWrites()
+    let pendingWrites: PendingWrites
     /// Batch nesting, the batch's first failure, and the caches a rollback must reset.
     let transaction = TransactionState()
 
@@ -118,6 +118,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
 
     private init(location: String?, options: Options) throws(SQLiteDatabaseError) {
         let connection = try Connection(path: location, options: options)
+        pendingWrites = PendingWrites(listing: listingColumns)
         do {
             statements = try Statements(connection: connection.handle)
             codec = try ValueCodec(connection: connection.handle)

@@ -58,44 +58,39 @@ struct InstanceBody {
         }
     }
 
-    /// Appends an entry to body bytes (entries must come in property order).
-    static func append(_ property: PropertyKey, tag: Int64, timestamp: Pathbase.Timestamp, value: StoredValue, to bytes: inout [UInt8]) {
+    /// Calls `body` with the entry of a record, its value's bytes valid inside.
+    @inline(__always)
+    static func withEntry<Result>(_ property: PropertyKey, tag: Int64, timestamp: Pathbase.Timestamp, value: StoredValue, _ body: (inout pathbase_entry) -> Result) -> Result {
         var entry = pathbase_entry()
         entry.property = Int64(property)
         entry.tag = tag
         entry.time = timestamp.time
         entry.counter = timestamp.counter
         entry.replica = timestamp.replica
-        func put(_ payload: UnsafeRawBufferPointer?) {
+        func with(_ payload: UnsafeRawBufferPointer?) -> Result {
             entry.bytes = payload?.baseAddress?.assumingMemoryBound(to: UInt8.self)
             entry.length = Int32(payload?.count ?? 0)
-            let start = bytes.count
-            let size = Int(pathbase_entry_size(&entry))
-            bytes.append(contentsOf: repeatElement(0, count: size))
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                _ = pathbase_entry_put(base + start, &entry)
-            }
+            return body(&entry)
         }
         switch value {
         case .null:
             entry.kind = PATHBASE_KIND_NULL
-            put(nil)
+            return with(nil)
         case .integer(let integer):
             entry.kind = PATHBASE_KIND_INTEGER
             entry.integer = integer
-            put(nil)
+            return with(nil)
         case .real(let real):
             // SQLite holds NaN as NULL; so does a body, so that both read alike.
             entry.kind = real.isNaN ? PATHBASE_KIND_NULL : PATHBASE_KIND_REAL
             entry.real = real
-            put(nil)
+            return with(nil)
         case .text(var text):
             entry.kind = PATHBASE_KIND_TEXT
-            text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+            return text.withUTF8 { with(UnsafeRawBufferPointer($0)) }
         case .blob(let blob):
             entry.kind = PATHBASE_KIND_BLOB
-            blob.withUnsafeBytes { put($0) }
+            return blob.withUnsafeBytes { with($0) }
         }
     }
 }
