@@ -86,13 +86,13 @@ final class PendingWrites: RowMirror {
         // What the listing keeps is what the file holds before this flush (or nothing).
         listing.dropIfChanged(connection: connection)
         var merges: [BodyMerge] = []
-        for row in rows {
-            let instance = InstanceID(model: row.path.model, instance: row.path.instance)
+        for position in rows.indices {
+            let instance = InstanceID(model: rows[position].path.model, instance: rows[position].path.instance)
             if let index = merges.firstIndex(where: { $0.instance == instance }) {
-                try merges[index].merge(row, keepsHistory: keepsHistory, becameCurrent: becameCurrent)
+                try merges[index].merge(rows, at: position, keepsHistory: keepsHistory, becameCurrent: becameCurrent)
             } else {
                 var merge = try BodyMerge(instance: instance, body: try readBody(instance, connection: connection))
-                try merge.merge(row, keepsHistory: keepsHistory, becameCurrent: becameCurrent)
+                try merge.merge(rows, at: position, keepsHistory: keepsHistory, becameCurrent: becameCurrent)
                 merges.append(merge)
             }
         }
@@ -103,7 +103,7 @@ final class PendingWrites: RowMirror {
             written.reserveCapacity(changed.count)
             for (index, merge) in changed.enumerated() {
                 let parameter = Int32(index * 3 + 1)
-                let body = merge.bytes()
+                let body = merge.bytes(rows)
                 upsert.bind(merge.instance.model, at: parameter)
                 upsert.bind(merge.instance.instance, at: parameter + 1)
                 upsert.bind(bytes: body, at: parameter + 2)
@@ -120,7 +120,7 @@ final class PendingWrites: RowMirror {
             superseded += merge.superseded
             if !keepsHistory {
                 for replaced in merge.replacedTimes { try forgetTime(replaced.path, replaced.timestamp, connection: connection) }
-                times += merge.newTimes
+                times += merge.newTimes(rows)
             }
         }
         if keepsHistory { times = rows.map { ($0.path, $0.timestamp) } }
@@ -262,7 +262,9 @@ private struct BodyMerge {
     /// The body as stored.
     let stored: InstanceBody
     /// The current record of each property after the rows merged so far, in property
-    /// order (a body's order: its entries come sorted, rows are inserted in place).
+    /// order (a body's order: its entries come sorted, rows are inserted in place). Plain
+    /// data, so that inserting one moves bytes only (a slot holding its row cost a retain
+    /// and a release per slot moved, and as much again per slot written).
     private var slots: [Slot]
     private(set) var isChanged = false
     /// Records that are not current (for `superseded_records`).
@@ -270,41 +272,37 @@ private struct BodyMerge {
     /// Stored entries replaced (their times go, without history).
     private(set) var replacedTimes: [(path: Path, timestamp: Pathbase.Timestamp)] = []
 
-    enum Slot {
-        case stored(InstanceBody.Entry)
-        case row(PendingWrites.Row)
+    struct Slot {
+        let property: PropertyKey
+        let timestamp: Pathbase.Timestamp
+        let source: Source
+    }
 
-        var property: PropertyKey {
-            switch self {
-            case .stored(let entry): entry.property
-            case .row(let row): row.path.property
-            }
-        }
-
-        var timestamp: Pathbase.Timestamp {
-            switch self {
-            case .stored(let entry): entry.timestamp
-            case .row(let row): row.timestamp
-            }
-        }
+    enum Source {
+        /// An entry of the stored body, at these bytes.
+        case stored(Range<Int>)
+        /// A row of the flush, at this index.
+        case row(Int)
     }
 
     init(instance: InstanceID, body: InstanceBody) throws(SQLiteDatabaseError) {
         self.instance = instance
         self.stored = body
-        slots = try body.entries().map { .stored($0) }
+        slots = try body.entries().map { Slot(property: $0.property, timestamp: $0.timestamp, source: .stored($0.range)) }
     }
 
-    /// Merges one row, newest-wins.
-    mutating func merge(_ row: PendingWrites.Row, keepsHistory: Bool, becameCurrent: (PendingWrites.Row) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
-        let index = slotIndex(of: row.path.property)
-        guard index < slots.count, slots[index].property == row.path.property else {
-            slots.insert(.row(row), at: index)
+    /// Merges the row at `index` of `rows`, newest-wins.
+    mutating func merge(_ rows: [PendingWrites.Row], at index: Int, keepsHistory: Bool, becameCurrent: (PendingWrites.Row) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
+        let row = rows[index]
+        let slot = Slot(property: row.path.property, timestamp: row.timestamp, source: .row(index))
+        let position = slotIndex(of: row.path.property)
+        guard position < slots.count, slots[position].property == row.path.property else {
+            slots.insert(slot, at: position)
             isChanged = true
             if row.isMirrored { try becameCurrent(row) }
             return
         }
-        let existing = slots[index]
+        let existing = slots[position]
         if row.timestamp == existing.timestamp {
             // The same record again: it is current already.
             if row.isMirrored { try becameCurrent(row) }
@@ -314,17 +312,17 @@ private struct BodyMerge {
             if keepsHistory { superseded.append(row) }
             return
         }
-        switch existing {
-        case .stored(let entry):
+        switch existing.source {
+        case .stored(let range):
             if keepsHistory {
-                superseded.append(stored.record(entry, path: row.path))
+                superseded.append(stored.record(InstanceBody.Entry(property: existing.property, timestamp: existing.timestamp, range: range), path: row.path))
             } else {
-                replacedTimes.append((row.path, entry.timestamp))
+                replacedTimes.append((row.path, existing.timestamp))
             }
         case .row(let earlier):
-            if keepsHistory { superseded.append(earlier) }
+            if keepsHistory { superseded.append(rows[earlier]) }
         }
-        slots[index] = .row(row)
+        slots[position] = slot
         isChanged = true
         if row.isMirrored { try becameCurrent(row) }
     }
@@ -342,34 +340,35 @@ private struct BodyMerge {
 
     /// The times of the rows that are current after the merge (without history, what
     /// `record_times` gets).
-    var newTimes: [(path: Path, timestamp: Pathbase.Timestamp)] {
+    func newTimes(_ rows: [PendingWrites.Row]) -> [(path: Path, timestamp: Pathbase.Timestamp)] {
         slots.compactMap { slot in
-            if case .row(let row) = slot { return (row.path, row.timestamp) }
+            if case .row(let index) = slot.source { return (rows[index].path, slot.timestamp) }
             return nil
         }
     }
 
     /// The merged body: its size first, then each entry written in place (appending
     /// entry by entry, each grown by zeros first, cost more than the SQL that stores it).
-    func bytes() -> [UInt8] {
+    func bytes(_ rows: [PendingWrites.Row]) -> [UInt8] {
         var size = 0
         for slot in slots {
-            switch slot {
-            case .stored(let entry): size += entry.range.count
-            case .row(let row): size += Int(Self.withEntry(of: row) { pathbase_entry_size(&$0) })
+            switch slot.source {
+            case .stored(let range): size += range.count
+            case .row(let index): size += Int(Self.withEntry(of: rows[index]) { pathbase_entry_size(&$0) })
             }
         }
         return stored.bytes.withUnsafeBytes { storedBytes in
             [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
                 guard let base = buffer.baseAddress else { return }
                 for slot in slots {
-                    switch slot {
-                    case .stored(let entry):
+                    switch slot.source {
+                    case .stored(let range):
                         guard let source = storedBytes.baseAddress else { continue }
-                        UnsafeMutableRawPointer(base + count).copyMemory(from: source + entry.range.lowerBound, byteCount: entry.range.count)
-                        count += entry.range.count
-                    case .row(let row):
-                        count += Int(Self.withEntry(of: row) { pathbase_entry_put(base + count, &$0) })
+                        UnsafeMutableRawPointer(base + count).copyMemory(from: source + range.lowerBound, byteCount: range.count)
+                        count += range.count
+                    case .row(let index):
+                        let start = count
+                        count += Int(Self.withEntry(of: rows[index]) { pathbase_entry_put(base + start, &$0) })
                     }
                 }
             }
