@@ -17,11 +17,13 @@ import Pathbase
 /// path.
 ///
 /// What is kept is exactly what the file holds for the transaction: other connections can't
-/// change what a transaction sees, and everything is dropped when the transaction ends, when
-/// it or one of its savepoints rolls back, and when this connection changed any row since
-/// the values were read (`sqlite3_total_changes64`); a model must be listed again after
-/// that. A model whose bodies exceed ``maximumBytes`` is not kept (memory), and a body that
-/// does not read (a damaged file) is read from the file, which reports it.
+/// change what a transaction sees; the bodies this connection writes (``PendingWrites``, the
+/// only writer of bodies) are written through to the kept rows. Everything is dropped when
+/// the transaction ends, when it or one of its savepoints rolls back, and when this
+/// connection changed a row otherwise since the values were read (`sqlite3_total_changes64`);
+/// a model must be listed again after that. A model whose bodies exceed ``maximumBytes`` is
+/// not kept (memory), and a body that does not read (a damaged file) is read from the file,
+/// which reports it.
 ///
 /// A query's matches are kept the same way, only their instances: a collection decoding
 /// them says so first (``willRead(_:instances:connection:)``), and each instance is read
