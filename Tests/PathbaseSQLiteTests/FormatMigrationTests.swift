@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Pathbase
-import PathbaseSQLite
+@testable import PathbaseSQLite
 import Testing
 
 @Suite("SQLiteDatabase: files of older format versions are migrated on open")
@@ -123,7 +123,7 @@ struct FormatMigrationTests {
             (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT count(*) FROM list_members"))
         }
         try queue.close()
-        #expect(version == 6)
+        #expect(version == Schema.formatVersion)
         #expect(members == 3)
     }
 
@@ -163,7 +163,7 @@ struct FormatMigrationTests {
             (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")))
         }
         try queue.close()
-        #expect(version == 6)
+        #expect(version == Schema.formatVersion)
         #expect(triggers.isEmpty)
     }
 
@@ -200,7 +200,7 @@ struct FormatMigrationTests {
             )
         }
         try queue.close()
-        #expect(version == 6)
+        #expect(version == Schema.formatVersion)
         #expect(primaryKey == ["model", "instance"])
         // The declared index comes back; the one of the inverse lookup above is new.
         #expect(indexes == ["value_index_1_2", "value_index_1_8"])
@@ -250,7 +250,7 @@ struct FormatMigrationTests {
             )
         }
         try check.close()
-        #expect(version == 6)
+        #expect(version == Schema.formatVersion)
         #expect(!tables.contains("records") && tables.isSuperset(of: ["instance_values", "superseded_records", "record_times"]))
         #expect(superseded == 2) // Bob's ages 40 and 41
     }
@@ -309,7 +309,7 @@ struct FormatMigrationTests {
             )
         }
         try check.close()
-        #expect(version == 6)
+        #expect(version == Schema.formatVersion)
         #expect(!tables.contains("current_values") && tables.contains("instance_values"))
         // The declared index, and the one of the inverse lookup above.
         #expect(indexes.contains("value_index_1_2"))

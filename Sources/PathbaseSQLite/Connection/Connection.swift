@@ -109,11 +109,22 @@ final class Connection {
                 if let wanted, fileKeepsHistory != wanted {
                     throw SQLiteDatabaseError.historyModeMismatch(path: displayPath, fileKeepsHistory: fileKeepsHistory)
                 }
-                // The newest record: the last of `record_times`.
-                let newest = try Row.fetchOne(db, sql: "SELECT time, counter, replica FROM record_times ORDER BY time DESC, counter DESC, replica DESC LIMIT 1")
+                // The newest record: the last of `record_times`, or of the runs that start
+                // within a run's span of the last one.
+                var newest = try Row.fetchOne(db, sql: "SELECT time, counter, replica FROM record_times ORDER BY time DESC, counter DESC, replica DESC LIMIT 1")
                     .map { row in
                         Pathbase.Timestamp(time: row[0], counter: UInt32(truncatingIfNeeded: row[1] as Int64), replica: UInt32(truncatingIfNeeded: row[2] as Int64))
                     }
+                let lastRuns = try Row.fetchAll(db, sql: """
+                    SELECT time, records FROM record_runs WHERE time >= (SELECT max(time) FROM record_runs) - ?
+                    """, arguments: [RecordRun.maximumSpan])
+                for row in lastRuns {
+                    let bytes: Data = row[1] ?? Data()
+                    let records = bytes.withUnsafeBytes { RecordRun.decode($0, firstTime: row[0]) }
+                    for record in records ?? [] where newest.map({ record.timestamp > $0 }) ?? true {
+                        newest = record.timestamp
+                    }
+                }
                 if let handle = db.sqliteConnection {
                     // GRDB's transaction observation (commit and rollback hooks, and the
                     // authorizer that feeds it) expects every statement to run on GRDB's

@@ -17,7 +17,8 @@ import Pathbase
 /// older than it (a sync pull) or the same record again does not. With history, every
 /// record that is not current after the merge — the entries replaced, rows replaced by a
 /// later row of the same flush, rows that arrived older — goes into `superseded_records`,
-/// and every row's time into `record_times` (both ignore a record they hold already).
+/// and every row's path and time into a run of `record_runs` (``RecordRun``; the first
+/// ignores a record it holds already, a record in two runs is read once).
 /// Without history, `record_times` holds the current records' times: a replaced entry's
 /// time goes, the new one's comes. Statuses and reference lists update in-memory mirrors
 /// and `list_members` when they become current (`becameCurrent`). Used while holding the
@@ -51,6 +52,8 @@ final class PendingWrites: RowMirror {
     /// (?1 time, ?2 counter, ?3 replica, ?4 model, ?5 instance, ?6 property): forgets a
     /// replaced record's time (files without history).
     private var deleteRecordTime: Statement?
+    /// (?1 time, ?2 counter, ?3 replica, ?4 records): stores a run of records.
+    private var insertRun: Statement?
 
     /// The bodies listed in the running transaction: a flush reads the bodies it merges
     /// into from there when it can, and writes the merged ones through to it.
@@ -75,7 +78,7 @@ final class PendingWrites: RowMirror {
     }
 
     /// Merges the waiting rows into their instances' bodies and writes them (with history:
-    /// every row's time into `record_times`, and what is not current into
+    /// every row's path and time into `record_runs`, and what is not current into
     /// `superseded_records`), calls `becameCurrent` with each status or list that became its
     /// path's current value, and forgets them; on a failure they are forgotten too (the
     /// batch fails and rolls back). It is several statements: outside a batch, the caller
@@ -112,8 +115,9 @@ final class PendingWrites: RowMirror {
             try run(upsert, connection: connection)
             listing.bodiesWritten(written)
         }
-        // The records whose times `record_times` gets: every row with history, the current
-        // ones without.
+        // With history, every row's path and time goes into one run of `record_runs` (or a
+        // few, see ``RecordRun/maximumSpan``); without, the current ones' into `record_times`.
+        if keepsHistory { try writeRuns(connection: connection) }
         var times: [(path: Path, timestamp: Pathbase.Timestamp)] = []
         var superseded: [Row] = []
         for merge in merges {
@@ -123,7 +127,6 @@ final class PendingWrites: RowMirror {
                 times += merge.newTimes(rows)
             }
         }
-        if keepsHistory { times = rows.map { ($0.path, $0.timestamp) } }
         for start in stride(from: 0, to: times.count, by: Self.maximumRows) {
             let slice = times[start ..< min(times.count, start + Self.maximumRows)]
             let statement = try self.statement(&insertRecordTimes, count: slice.count, Self.insertRecordTimesSQL, connection: connection)
@@ -154,6 +157,28 @@ final class PendingWrites: RowMirror {
         }
         // The other tables changed too; the kept bodies are the file's.
         listing.flushEnded(connection: connection)
+    }
+
+    /// Stores the paths and times of the waiting rows as runs of records.
+    private func writeRuns(connection: OpaquePointer) throws(SQLiteDatabaseError) {
+        var records = rows.map { RecordRun.Record(path: $0.path, timestamp: $0.timestamp) }
+        // Local writes come in timestamp order already.
+        if !zip(records, records.dropFirst()).allSatisfy({ RecordRun.Record.precedes($0, $1) }) {
+            records.sort(by: RecordRun.Record.precedes)
+        }
+        for run in RecordRun.runs(records) {
+            guard let first = run.first else { continue }
+            let statement: Statement
+            if let insertRun {
+                statement = insertRun
+            } else {
+                statement = try Statement(sql: "INSERT INTO record_runs(time, counter, replica, records) VALUES (?1, ?2, ?3, ?4)", connection: connection)
+                insertRun = statement
+            }
+            statement.bind(first.timestamp, at: 1)
+            statement.bind(bytes: RecordRun.encode(run), at: 4)
+            try self.run(statement, connection: connection)
+        }
     }
 
     /// The stored body of an instance; empty when it has none.
@@ -206,6 +231,8 @@ final class PendingWrites: RowMirror {
         selectBody = nil
         deleteRecordTime?.finalize()
         deleteRecordTime = nil
+        insertRun?.finalize()
+        insertRun = nil
         insertRecordTimes = Array(repeating: nil, count: Self.maximumRows)
         upsertBodies = Array(repeating: nil, count: Self.maximumRows)
         insertSuperseded = Array(repeating: nil, count: Self.maximumRows)

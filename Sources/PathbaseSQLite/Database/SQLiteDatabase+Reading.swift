@@ -266,7 +266,84 @@ extension SQLiteDatabase {
         return status == .notCreated ? nil : status
     }
 
+    /// With history: the records of `record_runs` merged with those `record_times` holds
+    /// from before format 7, by timestamp then path, each once.
     func readRecords(after timestamp: Timestamp?, limit: Int?) throws(SQLiteDatabaseError) -> [Record] {
+        let listed = try readListedRecords(after: timestamp, limit: limit)
+        guard keepsHistory else { return listed }
+        let runs = try readRunRecords(after: timestamp, limit: limit)
+        guard !listed.isEmpty else { return runs }
+        var merged = (listed + runs).sorted { RecordRun.Record.precedes(RecordRun.Record(path: $0.path, timestamp: $0.timestamp), RecordRun.Record(path: $1.path, timestamp: $1.timestamp)) }
+        merged = Self.once(merged)
+        if let limit, merged.count > limit { merged.removeLast(merged.count - max(0, limit)) }
+        return merged
+    }
+
+    /// Records in order without the repeats of one (path, timestamp).
+    private static func once(_ sorted: [Record]) -> [Record] {
+        var result: [Record] = []
+        result.reserveCapacity(sorted.count)
+        for record in sorted where result.last.map({ $0.path != record.path || $0.timestamp != record.timestamp }) ?? true {
+            result.append(record)
+        }
+        return result
+    }
+
+    /// The records of `record_runs` after `timestamp`, the first `limit` by timestamp then
+    /// path, each with its value (current, or superseded; a record pruned since is left out).
+    /// Runs are read in the order of their first record, from ``RecordRun/maximumSpan``
+    /// before `timestamp`, until the next run starts after the `limit`th record found.
+    private func readRunRecords(after timestamp: Timestamp?, limit: Int?) throws(SQLiteDatabaseError) -> [Record] {
+        if let limit, limit <= 0 { return [] }
+        let statement = statements.selectRunsFrom
+        statement.bind(timestamp.map { RecordRun.earliestStart(holdingRecordsAfter: $0.time) } ?? Int64.min, at: 1)
+        defer { statement.reset() }
+        var found: [Record] = []
+        // The `limit`th record's timestamp once that many are found: later runs can't come before it.
+        var bound: Timestamp?
+        while try statement.hasRow() {
+            let first = statement.timestamp(at: 0)
+            if let bound, first > bound { break }
+            let run = statement.withBytes(at: 3) { RecordRun.decode($0, firstTime: first.time) }
+            guard let run else { throw .sqlite(code: SQLITE_CORRUPT, message: "a malformed run of records") }
+            for record in run where timestamp.map({ record.timestamp > $0 }) ?? true {
+                if let bound, record.timestamp > bound { continue }
+                if let value = try recordValue(at: record.path, timestamp: record.timestamp) {
+                    found.append(Record(path: record.path, timestamp: record.timestamp, value: value))
+                }
+            }
+            if let limit, found.count >= limit {
+                found.sort { RecordRun.Record.precedes(RecordRun.Record(path: $0.path, timestamp: $0.timestamp), RecordRun.Record(path: $1.path, timestamp: $1.timestamp)) }
+                found = Self.once(found)
+                if found.count > limit { found.removeLast(found.count - max(0, limit)) }
+                if found.count == limit { bound = found.last?.timestamp }
+            }
+        }
+        found.sort { RecordRun.Record.precedes(RecordRun.Record(path: $0.path, timestamp: $0.timestamp), RecordRun.Record(path: $1.path, timestamp: $1.timestamp)) }
+        found = Self.once(found)
+        if let limit, found.count > limit { found.removeLast(found.count - max(0, limit)) }
+        return found
+    }
+
+    /// The value of the record at `path` written at `timestamp`: the current one if it is
+    /// that record, else the superseded one; `nil` when neither is stored (pruned).
+    private func recordValue(at path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) -> (any DatabaseValue)? {
+        let current = try withCurrentRow(path) { row throws(SQLiteDatabaseError) -> (any DatabaseValue)? in
+            row.timestamp == timestamp ? try codec.anyValue(from: row, tag: 0, value: 1) : nil
+        }
+        if let current { return current }
+        let statement = statements.selectSupersededRecord
+        statement.bind(path.model, at: 1)
+        statement.bind(path.instance, at: 2)
+        statement.bind(path.property, at: 3)
+        statement.bind(timestamp, at: 4)
+        defer { statement.reset() }
+        guard try statement.hasRow() else { return nil }
+        return try codec.anyValue(from: statement, tag: 0, value: 1)
+    }
+
+    /// The records `record_times` lists after `timestamp` (without history: the current ones).
+    private func readListedRecords(after timestamp: Timestamp?, limit: Int?) throws(SQLiteDatabaseError) -> [Record] {
         _ = try openHandle()
         let statement = keepsHistory ? statements.selectRecordsAfter : statements.selectCurrentAfter
         if let timestamp {

@@ -48,6 +48,14 @@ struct Statements {
     /// The same over current values, for databases without history.
     let selectCurrentAfter: Statement
 
+    /// (?1 time) → the runs of records starting at or after it, in order: (time, counter,
+    /// replica, records).
+    let selectRunsFrom: Statement
+
+    /// (?1 model, ?2 instance, ?3 property, ?4 time, ?5 counter, ?6 replica) → a superseded
+    /// record's (type, value).
+    let selectSupersededRecord: Statement
+
     /// (?1 model, ?2 property, ?3 instance) → every record of the path, oldest first
     /// (its superseded records, then its current one): (type, value, time, counter, replica).
     let selectRecordsAtPath: Statement
@@ -140,6 +148,14 @@ struct Statements {
             ORDER BY t.time, t.counter, t.replica, t.model, t.instance, t.property
             LIMIT ?4
             """)
+        selectRunsFrom = try make("""
+            SELECT time, counter, replica, records FROM record_runs
+            WHERE time >= ?1 ORDER BY time, counter, replica
+            """)
+        selectSupersededRecord = try make("""
+            SELECT type, value FROM superseded_records
+            WHERE model = ?1 AND instance = ?2 AND property = ?3 AND time = ?4 AND counter = ?5 AND replica = ?6
+            """)
         selectNewestCurrent = try make("""
             SELECT time, counter, replica FROM record_times
             ORDER BY time DESC, counter DESC, replica DESC LIMIT 1
@@ -168,7 +184,8 @@ struct Statements {
         for statement in [
             begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
             beginDeferred, selectBody, selectRecordAt, selectCurrentStatuses,
-            selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRecordsAtPath,
+            selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRunsFrom,
+            selectSupersededRecord, selectRecordsAtPath,
             selectNewestCurrent, deleteListMembers, insertListMember, selectListReferrers,
         ] {
             statement.finalize()

@@ -12,9 +12,10 @@ import Pathbase
 ///   `pathbase_entries(body)`. Statements that are not on a hot path read it.
 /// - `superseded_records`: every other record, when the file keeps history: the values a
 ///   path held before its current one, and records that arrived older than it.
-/// - `record_times`: the timestamp and path of every record (current or superseded) when
-///   the file keeps history, of every current record when it does not, in the order
-///   `records(after:)` returns them.
+/// - `record_runs` (format 7): with history, one row per flush of writes: the paths and
+///   timestamps of the records it wrote, in timestamp order (``RecordRun``).
+/// - `record_times`: a row per record, in the order `records(after:)` returns them: without
+///   history, every current record; with history, the records written before format 7.
 /// - `value_types`: the Swift type names of JSON-encoded `Codable` values (see ``ValueTag``).
 /// - `pathbase_meta`: settings fixed at creation (`keepsHistory`).
 ///
@@ -47,7 +48,7 @@ enum Schema {
 
     /// The storage format this version writes and reads. Raise it for any incompatible
     /// change of tables or value encoding, and migrate older files on open.
-    static let formatVersion = 6
+    static let formatVersion = 7
 
     static let metaTable = "pathbase_meta"
 
@@ -147,7 +148,8 @@ enum Schema {
         """
     }
 
-    /// `superseded_records` and `record_times`; empty in a file without history.
+    /// `superseded_records`, `record_times` and `record_runs` (the first and last empty in a
+    /// file without history).
     private static func createHistoryTables(in db: GRDB.Database) throws {
         try db.execute(sql: valueTableSQL("superseded_records", primaryKey: "model, instance, property, time, counter, replica"))
         try db.execute(sql: """
@@ -160,6 +162,15 @@ enum Schema {
                 property INTEGER NOT NULL,
                 PRIMARY KEY (\(recordTimeColumns))
             ) WITHOUT ROWID
+            """)
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS record_runs (
+                time INTEGER NOT NULL,
+                counter INTEGER NOT NULL,
+                replica INTEGER NOT NULL,
+                records BLOB NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS record_runs_start ON record_runs(time, counter, replica);
             """)
     }
 
@@ -181,9 +192,10 @@ enum Schema {
     /// version 2 loses the trigger that kept them; versions up to 3 get their value tables
     /// rebuilt in the (model, instance, property) order; versions up to 4 move their history
     /// table's records into `record_times`, and into `superseded_records` those that are not
-    /// current; versions up to 5 pack their current values into instance bodies. Value
-    /// indexes of declared collection indexes come back on the bodies (models' value indexes
-    /// come back when queries need them).
+    /// current; versions up to 5 pack their current values into instance bodies (value
+    /// indexes of declared collection indexes come back on the bodies; models' value indexes
+    /// come back when queries need them); versions up to 6 get `record_runs`, their
+    /// `record_times` kept as it is.
     static func migrate(_ db: GRDB.Database, from version: Int, keepsHistory: Bool) throws {
         guard version < formatVersion else { return }
         // `collection_index_M_P` (format 3) and `value_index_M_P` (formats 4 and 5).
@@ -231,25 +243,29 @@ enum Schema {
             }
             try db.execute(sql: "DROP TABLE IF EXISTS records")
         }
-        // Format 5's table of current values becomes bodies; without history, its times
-        // go to `record_times`, which then holds the current records' times.
-        try db.execute(sql: """
-            DROP TRIGGER IF EXISTS current_value_superseded;
-            ALTER TABLE current_values RENAME TO current_values_v5;
-            """)
-        try createInstanceValues(in: db)
-        try db.execute(sql: """
-            INSERT INTO instance_values(model, instance, body)
-            SELECT model, instance, pathbase_pack(property, time, counter, replica, type, value)
-            FROM current_values_v5 GROUP BY model, instance;
-            """)
-        if !keepsHistory {
-            try db.execute(sql: "INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM current_values_v5")
+        if version < 6 {
+            // Format 5's table of current values becomes bodies; without history, its times
+            // go to `record_times`, which then holds the current records' times.
+            try db.execute(sql: """
+                DROP TRIGGER IF EXISTS current_value_superseded;
+                ALTER TABLE current_values RENAME TO current_values_v5;
+                """)
+            try createInstanceValues(in: db)
+            try db.execute(sql: """
+                INSERT INTO instance_values(model, instance, body)
+                SELECT model, instance, pathbase_pack(property, time, counter, replica, type, value)
+                FROM current_values_v5 GROUP BY model, instance;
+                """)
+            if !keepsHistory {
+                try db.execute(sql: "INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM current_values_v5")
+            }
+            try db.execute(sql: "DROP TABLE current_values_v5")
+            for (model, property) in declared {
+                try db.execute(sql: createValueIndexSQL(model: model, property: property))
+            }
         }
-        try db.execute(sql: "DROP TABLE current_values_v5")
-        for (model, property) in declared {
-            try db.execute(sql: createValueIndexSQL(model: model, property: property))
-        }
+        // Format 7 adds `record_runs`; the times in `record_times` stay and are read with it.
+        try createHistoryTables(in: db)
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
     }
 
@@ -261,7 +277,8 @@ enum Schema {
     /// The tables every Pathbase file of a format version has.
     static func tables(ofVersion version: Int) -> Set<String> {
         let first: Set<String> = ["pathbase_meta", "value_types", version >= 6 ? "instance_values" : "current_values"]
-        let history: Set<String> = version >= 5 ? ["superseded_records", "record_times"] : ["records"]
+        let history: Set<String> = version >= 7 ? ["superseded_records", "record_times", "record_runs"]
+            : version >= 5 ? ["superseded_records", "record_times"] : ["records"]
         return first.union(history).union(version >= 2 ? ["list_members"] : [])
     }
 }

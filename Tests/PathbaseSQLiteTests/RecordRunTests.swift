@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import Pathbase
+@testable import PathbaseSQLite
+import Testing
+
+@Suite("SQLiteDatabase: records after a time come from runs of records (format 7), each once, in order")
+struct RecordRunTests {
+
+    /// Every record, read one page of `size` at a time.
+    private static func paged(_ database: SQLiteDatabase, size: Int) -> [Pathbase.Record] {
+        var all: [Pathbase.Record] = []
+        var cursor: Timestamp?
+        while true {
+            let page = database.records(after: cursor, limit: size)
+            all += page
+            guard page.count == size, let last = page.last else { return all }
+            cursor = last.timestamp
+        }
+    }
+
+    private static func key(_ record: Pathbase.Record) -> String {
+        "\(record.timestamp) \(record.path.model)/\(record.path.instance)/\(record.path.property) \(record.value)"
+    }
+
+    @Test("A batched save is one run; its records, with overwrites and deletes, page back in order with their values")
+    func batchIsOneRun() throws {
+        let directory = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: directory.file())
+        try database.batch {
+            for instance in 0 ..< 10 {
+                database.set("name \(instance)", for: Path(model: 1, instance: instance, property: 1))
+                database.set(instance, for: Path(model: 1, instance: instance, property: 2))
+            }
+        }
+        database.set("renamed", for: Path(model: 1, instance: 3, property: 1))
+        let all = database.records(after: nil, limit: nil)
+        #expect(all.count == 21)
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+        // The superseded name comes with its old value, the current one with the new.
+        #expect(all.filter { $0.path == Path(model: 1, instance: 3, property: 1) }.map { "\($0.value)" } == ["name 3", "renamed"])
+        for size in [1, 2, 5, 7] {
+            #expect(Self.paged(database, size: size).map(Self.key) == all.map(Self.key))
+        }
+        let runs = try rawQueue(path: directory.file()).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM record_runs") }
+        // 20 rows in flushes of 16, then one write: three runs, not 21 rows.
+        #expect(runs == 3)
+    }
+
+    @Test("Two connections writing one file interleave their runs in time: pages still come in timestamp order, every record once")
+    func overlappingRunsOfTwoConnections() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file()
+        let first = try SQLiteDatabase(path: path)
+        let second = try SQLiteDatabase(path: path)
+        for round in 0 ..< 20 {
+            let writer = round.isMultiple(of: 2) ? first : second
+            try writer.batch {
+                for property in 1 ... 3 { writer.set(round * 10 + property, for: Path(model: 2, instance: round % 4, property: property)) }
+            }
+        }
+        let all = first.records(after: nil, limit: nil)
+        #expect(all.count == 60)
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+        #expect(Set(all.map(Self.key)).count == 60)
+        for size in [1, 4, 9] {
+            #expect(Self.paged(second, size: size).map(Self.key) == all.map(Self.key))
+        }
+    }
+
+    @Test("Records pulled again, or far apart in time, are listed once and in order after any cursor")
+    func pulledRecords() throws {
+        let database = try SQLiteDatabase()
+        let hour: Int64 = 3_600_000_000
+        let pulled = (0 ..< 6).map { index in
+            Pathbase.Record(path: Path(model: 3, instance: index % 2, property: 1 + index % 3), timestamp: Timestamp(time: 1_000_000 + Int64(index) * hour, counter: 0, replica: 9), value: "v\(index)")
+        }
+        for _ in 0 ..< 2 {
+            try database.batch { for record in pulled { database.apply(record) } }
+        }
+        let all = database.records(after: nil, limit: nil)
+        #expect(all.map(\.timestamp) == pulled.map(\.timestamp))
+        for (index, record) in pulled.enumerated() {
+            #expect(database.records(after: record.timestamp, limit: nil).map(\.timestamp) == pulled.dropFirst(index + 1).map(\.timestamp))
+        }
+        #expect(Self.paged(database, size: 2).map(Self.key) == all.map(Self.key))
+    }
+
+    @Test("A format 6 file keeps the times of its records in record_times: after opening, they page with the new runs, in order")
+    func formatSixTimesStay() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file()
+        do {
+            let database = try SQLiteDatabase(path: path)
+            for instance in 0 ..< 5 { database.set("old \(instance)", for: Path(model: 4, instance: instance, property: 1)) }
+        }
+        // As format 6 stored them: a row of `record_times` per record, no runs.
+        let queue = try rawQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO record_times(time, counter, replica, model, instance, property)
+                SELECT time, counter, replica, model, instance, property FROM current_values;
+                DROP TABLE record_runs;
+                PRAGMA user_version = 6;
+                """)
+        }
+        try queue.close()
+        let database = try SQLiteDatabase(path: path)
+        for instance in 0 ..< 5 { database.set("new \(instance)", for: Path(model: 4, instance: instance, property: 2)) }
+        database.set("old 0 renamed", for: Path(model: 4, instance: 0, property: 1))
+        let all = database.records(after: nil, limit: nil)
+        #expect(all.map { "\($0.value)" } == (0 ..< 5).map { "old \($0)" } + (0 ..< 5).map { "new \($0)" } + ["old 0 renamed"])
+        for size in [1, 3, 4] {
+            #expect(Self.paged(database, size: size).map(Self.key) == all.map(Self.key))
+        }
+    }
+}
