@@ -168,13 +168,7 @@ final class PendingWrites: RowMirror {
         }
         for run in RecordRun.runs(records) {
             guard let first = run.first else { continue }
-            let statement: Statement
-            if let insertRun {
-                statement = insertRun
-            } else {
-                statement = try Statement(sql: "INSERT INTO record_runs(time, counter, replica, records) VALUES (?1, ?2, ?3, ?4)", connection: connection)
-                insertRun = statement
-            }
+            let statement = try prepared(&insertRun, "INSERT INTO record_runs(time, counter, replica, records) VALUES (?1, ?2, ?3, ?4)", connection: connection)
             statement.bind(first.timestamp, at: 1)
             statement.bind(bytes: RecordRun.encode(run), at: 4)
             try self.run(statement, connection: connection)
@@ -184,13 +178,7 @@ final class PendingWrites: RowMirror {
     /// The stored body of an instance; empty when it has none.
     private func readBody(_ instance: InstanceID, connection: OpaquePointer) throws(SQLiteDatabaseError) -> InstanceBody {
         if let kept = listing.keptBody(of: instance) { return InstanceBody(bytes: Array(kept)) }
-        let statement: Statement
-        if let selectBody {
-            statement = selectBody
-        } else {
-            statement = try Statement(sql: "SELECT body FROM instance_values WHERE model = ?1 AND instance = ?2", connection: connection)
-            selectBody = statement
-        }
+        let statement = try prepared(&selectBody, "SELECT body FROM instance_values WHERE model = ?1 AND instance = ?2", connection: connection)
         statement.bind(instance.model, at: 1)
         statement.bind(instance.instance, at: 2)
         defer { statement.reset() }
@@ -200,16 +188,10 @@ final class PendingWrites: RowMirror {
 
     /// Forgets the time of a record that is no longer current (files without history).
     private func forgetTime(_ path: Path, _ timestamp: Pathbase.Timestamp, connection: OpaquePointer) throws(SQLiteDatabaseError) {
-        let statement: Statement
-        if let deleteRecordTime {
-            statement = deleteRecordTime
-        } else {
-            statement = try Statement(sql: """
-                DELETE FROM record_times
-                WHERE time = ?1 AND counter = ?2 AND replica = ?3 AND model = ?4 AND instance = ?5 AND property = ?6
-                """, connection: connection)
-            deleteRecordTime = statement
-        }
+        let statement = try prepared(&deleteRecordTime, """
+            DELETE FROM record_times
+            WHERE time = ?1 AND counter = ?2 AND replica = ?3 AND model = ?4 AND instance = ?5 AND property = ?6
+            """, connection: connection)
         statement.bind(timestamp, at: 1)
         statement.bind(path.model, at: 4)
         statement.bind(path.instance, at: 5)
@@ -237,6 +219,14 @@ final class PendingWrites: RowMirror {
         upsertBodies = Array(repeating: nil, count: Self.maximumRows)
         insertSuperseded = Array(repeating: nil, count: Self.maximumRows)
         rows.removeAll()
+    }
+
+    /// The statement `cache` holds, compiled the first time.
+    private func prepared(_ cache: inout Statement?, _ sql: String, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Statement {
+        if let statement = cache { return statement }
+        let statement = try Statement(sql: sql, connection: connection)
+        cache = statement
+        return statement
     }
 
     /// The statement for `count` rows, compiled the first time.
