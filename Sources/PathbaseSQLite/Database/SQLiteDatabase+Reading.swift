@@ -273,17 +273,17 @@ extension SQLiteDatabase {
         guard keepsHistory else { return listed }
         let runs = try readRunRecords(after: timestamp, limit: limit)
         guard !listed.isEmpty else { return runs }
-        var merged = (listed + runs).sorted { RecordRun.Record.precedes(RecordRun.Record(path: $0.path, timestamp: $0.timestamp), RecordRun.Record(path: $1.path, timestamp: $1.timestamp)) }
-        merged = Self.once(merged)
-        if let limit, merged.count > limit { merged.removeLast(merged.count - max(0, limit)) }
-        return merged
+        return Self.first(limit, of: listed + runs)
     }
 
-    /// Records in order without the repeats of one (path, timestamp).
-    private static func once(_ sorted: [Record]) -> [Record] {
+    /// The first `limit` (all when `nil`) of `records` by timestamp then path, each
+    /// (path, timestamp) once.
+    private static func first(_ limit: Int?, of records: [Record]) -> [Record] {
+        let sorted = records.sorted { RecordRun.precedes($0.path, $0.timestamp, $1.path, $1.timestamp) }
         var result: [Record] = []
-        result.reserveCapacity(sorted.count)
+        result.reserveCapacity(min(sorted.count, limit ?? sorted.count))
         for record in sorted where result.last.map({ $0.path != record.path || $0.timestamp != record.timestamp }) ?? true {
+            if let limit, result.count >= limit { break }
             result.append(record)
         }
         return result
@@ -313,16 +313,11 @@ extension SQLiteDatabase {
                 }
             }
             if let limit, found.count >= limit {
-                found.sort { RecordRun.Record.precedes(RecordRun.Record(path: $0.path, timestamp: $0.timestamp), RecordRun.Record(path: $1.path, timestamp: $1.timestamp)) }
-                found = Self.once(found)
-                if found.count > limit { found.removeLast(found.count - max(0, limit)) }
+                found = Self.first(limit, of: found)
                 if found.count == limit { bound = found.last?.timestamp }
             }
         }
-        found.sort { RecordRun.Record.precedes(RecordRun.Record(path: $0.path, timestamp: $0.timestamp), RecordRun.Record(path: $1.path, timestamp: $1.timestamp)) }
-        found = Self.once(found)
-        if let limit, found.count > limit { found.removeLast(found.count - max(0, limit)) }
-        return found
+        return Self.first(limit, of: found)
     }
 
     /// The value of the record at `path` written at `timestamp`: the current one if it is

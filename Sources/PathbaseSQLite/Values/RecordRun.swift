@@ -22,13 +22,17 @@ enum RecordRun {
         let path: Path
         let timestamp: Pathbase.Timestamp
 
-        /// Timestamp order, then path: the order of `records(after:)`.
         static func precedes(_ a: Record, _ b: Record) -> Bool {
-            if a.timestamp != b.timestamp { return a.timestamp < b.timestamp }
-            if a.path.model != b.path.model { return a.path.model < b.path.model }
-            if a.path.instance != b.path.instance { return a.path.instance < b.path.instance }
-            return a.path.property < b.path.property
+            RecordRun.precedes(a.path, a.timestamp, b.path, b.timestamp)
         }
+    }
+
+    /// Timestamp order, then path: the order of `records(after:)`.
+    static func precedes(_ a: Path, _ aTime: Pathbase.Timestamp, _ b: Path, _ bTime: Pathbase.Timestamp) -> Bool {
+        if aTime != bTime { return aTime < bTime }
+        if a.model != b.model { return a.model < b.model }
+        if a.instance != b.instance { return a.instance < b.instance }
+        return a.property < b.property
     }
 
     /// Records in ``Record/precedes(_:_:)`` order, cut into runs of at most ``maximumSpan``.
