@@ -2,17 +2,30 @@
 //
 // Format 6 keeps an instance's status and the newest record of each of its properties in
 // one row of `instance_values` (model, instance, body) instead of a row per value: listing
-// a model reads one row per instance, and an object is one b-tree entry. A body is its
-// entries in ascending property order, each:
+// a model reads one row per instance, and an object is one b-tree entry. Format 8 writes
+// each record's timestamp against a base the body holds once, so that the records of one
+// replica written close together take a few bytes each instead of thirteen.
+//
+// An empty body is no bytes. Otherwise a body starts with its base, 12 bytes:
+//
+//   time       8 bytes, little-endian
+//   replica    4 bytes, little-endian
+//
+// then its entries in ascending property order, each:
 //
 //   property   zigzag varint
 //   type tag   zigzag varint (the ValueTag of the Swift side)
-//   time       8 bytes, little-endian
+//   time       zigzag varint of the time minus the base's (wrapping)
 //   counter    varint
-//   replica    varint
+//   replica    varint: 0 for the base's replica, else the replica plus one
 //   kind       1 byte: null, integer, real, text or blob (how SQLite holds the value)
 //   value      integer: zigzag varint; real: 8 bytes, little-endian; text and blob: a
 //              varint length, then the bytes; null: nothing
+//
+// An entry's bytes depend on the base only, so a merge copies the entries it keeps as
+// they are into a body with the same base. Format 6 and 7 bodies had no base, and each
+// entry's time as 8 fixed bytes and its replica as a plain varint; `pathbase_body_upgrade`
+// rewrites them.
 //
 // SQL reads bodies through the functions and the table-valued function registered here, so
 // queries filter and sort on packed values, and expression indexes on `pathbase_value(body,
@@ -85,21 +98,28 @@ static void putFixed(unsigned char *out, int64_t value) {
 // MARK: Entries
 
 /// Reads the rest of an entry after its property: into `entry` when `decode`, else only
-/// steps over it (a search skipping earlier entries). 1, or -1 when the bytes are not an
-/// entry. Inlined, so that each use keeps only the work it needs.
-static inline __attribute__((always_inline)) int readEntryRest(reader *r, pathbase_entry *entry, int decode) {
-    uint64_t tag, counter, replica, number;
-    if (!readVarint(r, &tag) || r->end - r->at < 8) return -1;
-    const unsigned char *time = r->at;
-    r->at += 8;
+/// steps over it (a search skipping earlier entries). `base` is the body's, or NULL for a
+/// format 6 entry (fixed time, plain replica). 1, or -1 when the bytes are not an entry.
+/// Inlined, so that each use keeps only the work it needs.
+static inline __attribute__((always_inline)) int readEntryRest(reader *r, const pathbase_base *base, pathbase_entry *entry, int decode) {
+    uint64_t tag, time, counter, replica, number;
+    if (!readVarint(r, &tag)) return -1;
+    if (base) {
+        if (!readVarint(r, &time)) return -1;
+    } else {
+        if (r->end - r->at < 8) return -1;
+        time = (uint64_t)readFixed(r->at);
+        r->at += 8;
+    }
     if (!readVarint(r, &counter) || !readVarint(r, &replica) || r->at >= r->end) return -1;
-    if (counter > UINT32_MAX || replica > UINT32_MAX) return -1;
+    if (counter > UINT32_MAX) return -1;
+    if (base ? replica > (uint64_t)UINT32_MAX + 1 : replica > UINT32_MAX) return -1;
     int kind = *r->at++;
     if (decode) {
         entry->tag = unzigzag(tag);
-        entry->time = readFixed(time);
+        entry->time = base ? (int64_t)((uint64_t)base->time + (uint64_t)unzigzag(time)) : (int64_t)time;
         entry->counter = (uint32_t)counter;
-        entry->replica = (uint32_t)replica;
+        entry->replica = base ? (replica == 0 ? base->replica : (uint32_t)(replica - 1)) : (uint32_t)replica;
         entry->kind = kind;
         entry->integer = 0;
         entry->real = 0;
@@ -135,18 +155,49 @@ static inline __attribute__((always_inline)) int readEntryRest(reader *r, pathba
     }
 }
 
+int pathbase_body_base(const unsigned char *body, int length, pathbase_base *base) {
+    if (length <= 0) return 0;
+    if (length < PATHBASE_BASE_SIZE) return -1;
+    base->time = readFixed(body);
+    uint32_t replica = 0;
+    for (int i = 0; i < 4; i++) replica |= (uint32_t)body[8 + i] << (8 * i);
+    base->replica = replica;
+    return 1;
+}
+
+void pathbase_base_put(unsigned char *out, const pathbase_base *base) {
+    putFixed(out, base->time);
+    for (int i = 0; i < 4; i++) out[8 + i] = (unsigned char)(base->replica >> (8 * i));
+}
+
+/// Where the entries of a body start, and its base: 0 at the end of an empty body, -1
+/// when it is too short to hold a base.
+static inline __attribute__((always_inline)) int openBody(const unsigned char *body, int length, int *offset, pathbase_base *base) {
+    int has = pathbase_body_base(body, length, base);
+    if (has <= 0) return has;
+    if (*offset < PATHBASE_BASE_SIZE) *offset = PATHBASE_BASE_SIZE;
+    return 1;
+}
+
 int pathbase_body_next(const unsigned char *body, int length, int *offset, pathbase_entry *entry) {
+    pathbase_base base;
+    int opened = openBody(body, length, offset, &base);
+    if (opened <= 0) return opened;
     if (*offset >= length) return 0;
     reader r = { body + *offset, body + length };
     uint64_t property;
-    if (!readVarint(&r, &property) || readEntryRest(&r, entry, 1) < 0) return -1;
+    if (!readVarint(&r, &property) || readEntryRest(&r, &base, entry, 1) < 0) return -1;
     entry->property = unzigzag(property);
     *offset = (int)(r.at - body);
     return 1;
 }
 
 int pathbase_body_find(const unsigned char *body, int length, int64_t property, pathbase_entry *entry) {
-    reader r = { body, body + length };
+    pathbase_base base;
+    int offset = 0;
+    int opened = openBody(body, length, &offset, &base);
+    if (opened <= 0) return opened;
+    reader r = { body + offset, body + length };
     while (r.at < r.end) {
         uint64_t read;
         if (!readVarint(&r, &read)) return -1;
@@ -155,17 +206,26 @@ int pathbase_body_find(const unsigned char *body, int length, int64_t property, 
         if (found > property) return 0;
         if (found == property) {
             entry->property = found;
-            return readEntryRest(&r, entry, 1);
+            return readEntryRest(&r, &base, entry, 1);
         }
         // Earlier entries are stepped over, not decoded.
-        if (readEntryRest(&r, entry, 0) < 0) return -1;
+        if (readEntryRest(&r, &base, entry, 0) < 0) return -1;
     }
     return 0;
 }
 
-int pathbase_entry_size(const pathbase_entry *entry) {
-    int size = varintSize(zigzag(entry->property)) + varintSize(zigzag(entry->tag)) + 8
-        + varintSize(entry->counter) + varintSize(entry->replica) + 1;
+/// An entry's time against the base's, zigzagged (wrapping: any two times have one).
+static uint64_t timeAgainst(const pathbase_entry *entry, const pathbase_base *base) {
+    return zigzag((int64_t)((uint64_t)entry->time - (uint64_t)base->time));
+}
+
+static uint64_t replicaAgainst(const pathbase_entry *entry, const pathbase_base *base) {
+    return entry->replica == base->replica ? 0 : (uint64_t)entry->replica + 1;
+}
+
+int pathbase_entry_size(const pathbase_entry *entry, const pathbase_base *base) {
+    int size = varintSize(zigzag(entry->property)) + varintSize(zigzag(entry->tag)) + varintSize(timeAgainst(entry, base))
+        + varintSize(entry->counter) + varintSize(replicaAgainst(entry, base)) + 1;
     switch (entry->kind) {
     case PATHBASE_KIND_INTEGER: return size + varintSize(zigzag(entry->integer));
     case PATHBASE_KIND_REAL: return size + 8;
@@ -175,13 +235,12 @@ int pathbase_entry_size(const pathbase_entry *entry) {
     }
 }
 
-int pathbase_entry_put(unsigned char *out, const pathbase_entry *entry) {
+int pathbase_entry_put(unsigned char *out, const pathbase_entry *entry, const pathbase_base *base) {
     int at = putVarint(out, zigzag(entry->property));
     at += putVarint(out + at, zigzag(entry->tag));
-    putFixed(out + at, entry->time);
-    at += 8;
+    at += putVarint(out + at, timeAgainst(entry, base));
     at += putVarint(out + at, entry->counter);
-    at += putVarint(out + at, entry->replica);
+    at += putVarint(out + at, replicaAgainst(entry, base));
     out[at++] = (unsigned char)entry->kind;
     switch (entry->kind) {
     case PATHBASE_KIND_INTEGER:
@@ -280,13 +339,14 @@ static void isBodyFunction(sqlite3_context *context, int count, sqlite3_value **
 
 // MARK: pathbase_pack(property, time, counter, replica, type, value)
 
-/// The entries an aggregate has seen, each encoded at `offset` of `bytes`; sorted by
-/// property when the body is made.
+/// The entries an aggregate has seen, each encoded at `offset` of `bytes` against the
+/// first one's time and replica (the body's base); sorted by property when the body is made.
 typedef struct {
     unsigned char *bytes;
     int used, capacity;
     struct packed { int64_t property; int offset, size; } *entries;
     int count, entryCapacity;
+    pathbase_base base;
     int failed;
 } packing;
 
@@ -299,6 +359,49 @@ static int grow(void **buffer, int *capacity, int needed, int unit) {
     *buffer = grown;
     *capacity = next;
     return 1;
+}
+
+static void packAdd(packing *state, const pathbase_entry *entry) {
+    if (state->count == 0) state->base = (pathbase_base){ entry->time, entry->replica };
+    int size = pathbase_entry_size(entry, &state->base);
+    if (!grow((void **)&state->bytes, &state->capacity, state->used + size, 1)
+        || !grow((void **)&state->entries, &state->entryCapacity, state->count + 1, sizeof(struct packed))) {
+        state->failed = 1;
+        return;
+    }
+    pathbase_entry_put(state->bytes + state->used, entry, &state->base);
+    state->entries[state->count++] = (struct packed){ entry->property, state->used, size };
+    state->used += size;
+}
+
+static int byProperty(const void *left, const void *right) {
+    int64_t a = ((const struct packed *)left)->property, b = ((const struct packed *)right)->property;
+    return (a > b) - (a < b);
+}
+
+/// Returns the body of the entries added (an empty body for none), and frees them.
+static void packResult(sqlite3_context *context, packing *state) {
+    if (state->failed) {
+        sqlite3_result_error_nomem(context);
+    } else if (state->count == 0) {
+        sqlite3_result_zeroblob(context, 0);
+    } else {
+        unsigned char *body = sqlite3_malloc(PATHBASE_BASE_SIZE + state->used);
+        if (!body) {
+            sqlite3_result_error_nomem(context);
+        } else {
+            qsort(state->entries, (size_t)state->count, sizeof(struct packed), byProperty);
+            pathbase_base_put(body, &state->base);
+            int at = PATHBASE_BASE_SIZE;
+            for (int i = 0; i < state->count; i++) {
+                memcpy(body + at, state->bytes + state->entries[i].offset, (size_t)state->entries[i].size);
+                at += state->entries[i].size;
+            }
+            sqlite3_result_blob(context, body, at, sqlite3_free);
+        }
+    }
+    free(state->bytes);
+    free(state->entries);
 }
 
 static void packStep(sqlite3_context *context, int count, sqlite3_value **arguments) {
@@ -326,43 +429,38 @@ static void packStep(sqlite3_context *context, int count, sqlite3_value **argume
         break;
     default: entry.kind = PATHBASE_KIND_NULL; break;
     }
-    int size = pathbase_entry_size(&entry);
-    if (!grow((void **)&state->bytes, &state->capacity, state->used + size, 1)
-        || !grow((void **)&state->entries, &state->entryCapacity, state->count + 1, sizeof(struct packed))) {
-        state->failed = 1;
-        return;
-    }
-    pathbase_entry_put(state->bytes + state->used, &entry);
-    state->entries[state->count++] = (struct packed){ entry.property, state->used, size };
-    state->used += size;
-}
-
-static int byProperty(const void *left, const void *right) {
-    int64_t a = ((const struct packed *)left)->property, b = ((const struct packed *)right)->property;
-    return (a > b) - (a < b);
+    packAdd(state, &entry);
 }
 
 static void packFinal(sqlite3_context *context) {
     packing *state = sqlite3_aggregate_context(context, 0);
     if (!state) { sqlite3_result_zeroblob(context, 0); return; }
-    if (state->failed) {
-        sqlite3_result_error_nomem(context);
-    } else {
-        unsigned char *body = sqlite3_malloc(state->used > 0 ? state->used : 1);
-        if (!body) {
-            sqlite3_result_error_nomem(context);
-        } else {
-            qsort(state->entries, (size_t)state->count, sizeof(struct packed), byProperty);
-            int at = 0;
-            for (int i = 0; i < state->count; i++) {
-                memcpy(body + at, state->bytes + state->entries[i].offset, (size_t)state->entries[i].size);
-                at += state->entries[i].size;
-            }
-            sqlite3_result_blob(context, body, at, sqlite3_free);
+    packResult(context, state);
+}
+
+// MARK: pathbase_body_upgrade(body)
+
+/// A format 6 or 7 body (entries without a base) as format 8 writes it; an error for bytes
+/// that are not such a body.
+static void upgradeFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
+    (void)count;
+    const unsigned char *body = sqlite3_value_blob(arguments[0]);
+    int length = sqlite3_value_bytes(arguments[0]);
+    packing state = {0};
+    reader r = { body, body ? body + length : body };
+    while (r.at < r.end) {
+        uint64_t property;
+        pathbase_entry entry;
+        if (!readVarint(&r, &property) || readEntryRest(&r, NULL, &entry, 1) < 0) {
+            free(state.bytes);
+            free(state.entries);
+            sqlite3_result_error(context, "pathbase: malformed instance body", -1);
+            return;
         }
+        entry.property = unzigzag(property);
+        packAdd(&state, &entry);
     }
-    free(state->bytes);
-    free(state->entries);
+    packResult(context, &state);
 }
 
 // MARK: pathbase_entries(body)
@@ -506,6 +604,8 @@ int pathbase_register_bodies(void *connection) {
     int code = sqlite3_create_function_v2(db, "pathbase_is_body", 1, flags, 0, isBodyFunction, 0, 0, 0);
     if (code != SQLITE_OK) return code;
     code = sqlite3_create_function_v2(db, "pathbase_pack", 6, flags, 0, 0, packStep, packFinal, 0);
+    if (code != SQLITE_OK) return code;
+    code = sqlite3_create_function_v2(db, "pathbase_body_upgrade", 1, flags, 0, upgradeFunction, 0, 0, 0);
     if (code != SQLITE_OK) return code;
     return sqlite3_create_module_v2(db, "pathbase_entries", &entriesModule, 0, 0);
 }

@@ -315,4 +315,54 @@ struct FormatMigrationTests {
         #expect(indexes.contains("value_index_1_2"))
         #expect(plan.contains("value_index_1_2"))
     }
+
+    @Test("Opening a version 7 file rewrites its bodies and runs against a base: values, history, records after a time, a value index and the clock survive, in fewer bytes", arguments: [true, false])
+    func migratesVersionSeven(keepsHistory: Bool) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("seven.sqlite")
+        let options = SQLiteDatabase.Options(keepsHistory: keepsHistory)
+        let recordsBefore: [Pathbase.Record]
+        do {
+            let database = try SQLiteDatabase(path: path, options: options)
+            try database.batch {
+                for id in 1 ... 40 { Person.create(in: database, id: id, name: "P\(id)", age: id) }
+            }
+            let bob = try #require(database.active(id: 2, of: Person.self))
+            bob.age = 41
+            _ = database.fetch(QueryDescriptor<Person>(where: \.age >= 40, sortBy: \.age))
+            recordsBefore = database.records(after: nil, limit: nil)
+            database.close()
+        }
+        func storedBytes() throws -> Int {
+            let queue = try rawQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT (SELECT sum(length(body)) FROM instance_values) + (SELECT coalesce(sum(length(records)), 0) FROM record_runs)") ?? 0
+            }
+        }
+        let queue = try rawQueue(path: path)
+        try queue.write { db in try downgradeToFormatSeven(db) }
+        try queue.close()
+        let legacyBytes = try storedBytes()
+
+        let database = try SQLiteDatabase(path: path, options: options)
+        let after = database.records(after: nil, limit: nil)
+        #expect(after.map(\.path) == recordsBefore.map(\.path))
+        #expect(after.map(\.timestamp) == recordsBefore.map(\.timestamp))
+        #expect(after.map { "\($0.value)" } == recordsBefore.map { "\($0.value)" })
+        let bob = try #require(database.active(id: 2, of: Person.self))
+        #expect(bob.age == 41 && bob.name == "P2")
+        #expect(database.fetch(QueryDescriptor<Person>(where: \.age >= 39, sortBy: \.age)).map(\.name) == ["P39", "P40", "P2"])
+        #expect(database.history(of: bob.path(of: .age), as: Int.self).map(\.value) == (keepsHistory ? [2, 41] : [41]))
+        bob.age = 42
+        let newest = try #require(database.records(after: nil, limit: nil).last)
+        #expect(newest.path == bob.path(of: .age) && newest.timestamp > recordsBefore.last?.timestamp ?? .zero)
+        #expect(try database.checkIntegrity().isEmpty)
+        database.close()
+        #expect(try storedBytes() < legacyBytes)
+        let check = try rawQueue(path: path)
+        let version = try check.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        try check.close()
+        #expect(version == Schema.formatVersion)
+    }
 }

@@ -6,9 +6,9 @@ import PathbaseSQLite
 import PathbaseTestSupport
 import Testing
 
-/// Storage format 6 keeps an instance's current records packed in one body; these check the
+/// Storage format 6 keeps an instance's current records packed in one body (format 8 writes their timestamps against a base); these check the
 /// bytes (through the C functions every connection registers) and what a damaged body does.
-@Suite("SQLiteDatabase: instance bodies (storage format 6)")
+@Suite("SQLiteDatabase: instance bodies (storage formats 6 and 8)")
 struct InstanceBodyTests {
 
     /// One entry as a test writes it: property, tag, timestamp and a value of one kind.
@@ -24,7 +24,16 @@ struct InstanceBodyTests {
         var bytes: [UInt8] = []
     }
 
-    private static func put(_ written: Written, into body: inout [UInt8]) {
+    /// A body of base `base`, no entries yet.
+    private static func emptyBody(base: pathbase_base) -> [UInt8] {
+        var base = base
+        var body = [UInt8](repeating: 0, count: Int(PATHBASE_BASE_SIZE))
+        body.withUnsafeMutableBufferPointer { pathbase_base_put($0.baseAddress!, &base) }
+        return body
+    }
+
+    private static func put(_ written: Written, base: pathbase_base, into body: inout [UInt8]) {
+        var base = base
         var entry = pathbase_entry()
         entry.property = written.property
         entry.tag = written.tag
@@ -38,9 +47,9 @@ struct InstanceBodyTests {
             entry.bytes = bytes.baseAddress
             entry.length = Int32(bytes.count)
             let start = body.count
-            body += [UInt8](repeating: 0, count: Int(pathbase_entry_size(&entry)))
+            body += [UInt8](repeating: 0, count: Int(pathbase_entry_size(&entry, &base)))
             body.withUnsafeMutableBufferPointer { buffer in
-                #expect(Int(pathbase_entry_put(buffer.baseAddress! + start, &entry)) == buffer.count - start)
+                #expect(Int(pathbase_entry_put(buffer.baseAddress! + start, &entry, &base)) == buffer.count - start)
             }
         }
     }
@@ -84,10 +93,16 @@ struct InstanceBodyTests {
             }
             written.append(entry)
         }
-        var body: [UInt8] = []
-        for entry in written { Self.put(entry, into: &body) }
+        // Entries of the base's replica and time, and of others as far from it as they get.
+        let base = pathbase_base(time: [Int64.min, Int64.max, 0, Int64(bitPattern: random.next())][Int(random.next() % 4)], replica: written[0].replica)
+        var body = Self.emptyBody(base: base)
+        #expect(Self.read(body) == [])
+        for entry in written { Self.put(entry, base: base, into: &body) }
         let read = Self.read(body)
         #expect(read == written)
+        // A body too short to hold its base is malformed; an empty one has no entries.
+        #expect(Self.read(Array(body.prefix(Int(PATHBASE_BASE_SIZE) - 1))) == nil)
+        #expect(Self.read([]) == [])
         let valid = body.withUnsafeBufferPointer { pathbase_body_is_valid($0.baseAddress, Int32($0.count)) }
         #expect(valid == 1)
         // Every prefix that ends inside an entry is malformed, never read past its end.
@@ -156,8 +171,9 @@ struct InstanceBodyTests {
             database.close()
         }
         let queue = try rawQueue(path: path)
+        // A base, then an entry of property 1 cut short: no status, a malformed name.
         try queue.write { db in
-            try db.execute(sql: "UPDATE instance_values SET body = x'0204ffffffff' WHERE model = ? AND instance = 1", arguments: [Person.modelId])
+            try db.execute(sql: "UPDATE instance_values SET body = x'0000000000000000000000000204ffffffff' WHERE model = ? AND instance = 1", arguments: [Person.modelId])
         }
         try queue.close()
 

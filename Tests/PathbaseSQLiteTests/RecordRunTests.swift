@@ -43,8 +43,32 @@ struct RecordRunTests {
             #expect(Self.paged(database, size: size).map(Self.key) == all.map(Self.key))
         }
         let runs = try rawQueue(path: directory.file()).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM record_runs") }
-        // 20 rows in flushes of 16, then one write: three runs, not 21 rows.
-        #expect(runs == 3)
+        // 20 rows in two flushes make one run, then one write: two runs, not 21 rows.
+        #expect(runs == 2)
+    }
+
+    @Test("A run waits for the batch's flushes: reads by time inside the batch see its records, and a nested batch that throws leaves none of its own")
+    func runFollowsTheBatch() throws {
+        let directory = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: directory.file())
+        struct Thrown: Error {}
+        try database.batch {
+            for instance in 0 ..< 40 { database.set(instance, for: Path(model: 2, instance: instance, property: 1)) }
+            #expect(database.records(after: nil, limit: nil).count == 40)
+            for instance in 40 ..< 60 { database.set(instance, for: Path(model: 2, instance: instance, property: 1)) }
+            #expect(throws: Thrown.self) {
+                try database.batch {
+                    for instance in 60 ..< 100 { database.set(instance, for: Path(model: 2, instance: instance, property: 1)) }
+                    #expect(database.records(after: nil, limit: nil).count == 100)
+                    throw Thrown()
+                }
+            }
+            for instance in 100 ..< 110 { database.set(instance, for: Path(model: 2, instance: instance, property: 1)) }
+        }
+        let instances = database.records(after: nil, limit: nil).map(\.path.instance)
+        #expect(instances == Array(0 ..< 60) + Array(100 ..< 110))
+        let reopened = try SQLiteDatabase(path: directory.file())
+        #expect(reopened.records(after: nil, limit: nil).map(\.path.instance) == instances)
     }
 
     @Test("Two connections writing one file interleave their runs in time: pages still come in timestamp order, every record once")
@@ -94,15 +118,16 @@ struct RecordRunTests {
             let database = try SQLiteDatabase(path: path)
             for instance in 0 ..< 5 { database.set("old \(instance)", for: Path(model: 4, instance: instance, property: 1)) }
         }
-        // As format 6 stored them: a row of `record_times` per record, no runs.
+        // As format 6 stored them: a row of `record_times` per record, no runs, bodies
+        // without a base.
         let queue = try rawQueue(path: path)
         try queue.write { db in
             try db.execute(sql: """
                 INSERT INTO record_times(time, counter, replica, model, instance, property)
                 SELECT time, counter, replica, model, instance, property FROM current_values;
-                DROP TABLE record_runs;
-                PRAGMA user_version = 6;
                 """)
+            try downgradeToFormatSeven(db)
+            try db.execute(sql: "DROP TABLE record_runs; PRAGMA user_version = 6;")
         }
         try queue.close()
         let database = try SQLiteDatabase(path: path)

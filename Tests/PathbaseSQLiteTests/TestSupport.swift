@@ -2,7 +2,7 @@ import CPathbaseBodies
 import Foundation
 import GRDB
 import Pathbase
-import PathbaseSQLite
+@testable import PathbaseSQLite
 
 /// A GRDB queue on a file, for tests that read or edit a Pathbase file by hand: it can read
 /// instance bodies (the `current_values` view, `pathbase_pack`, value indexes), as every
@@ -89,4 +89,63 @@ final class Person {
 final class Item {
     @Property(id: 1) var title: String
     @Property(id: 2) var count: Int
+}
+
+/// Rewrites a file of the current format as format 7 wrote it: bodies without a base (each
+/// entry's time in 8 fixed bytes, its replica a plain varint) and runs with every record
+/// whole. Format 6 stored its bodies the same way. The value indexes go: they can't read
+/// such bodies (queries make them again).
+func downgradeToFormatSeven(_ db: GRDB.Database) throws {
+    for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL") {
+        try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
+    }
+    func varint(_ value: UInt64, into bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+    func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+    func fixed(_ value: Int64, into bytes: inout [UInt8]) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> UInt64(shift))) }
+    }
+    for row in try Row.fetchAll(db, sql: "SELECT model, instance, body FROM instance_values") {
+        let body: [UInt8] = [UInt8](row[2] as Data)
+        var legacy: [UInt8] = []
+        var offset: Int32 = 0
+        var entry = pathbase_entry()
+        while body.withUnsafeBufferPointer({ pathbase_body_next($0.baseAddress, Int32($0.count), &offset, &entry) }) == 1 {
+            varint(zigzag(entry.property), into: &legacy)
+            varint(zigzag(entry.tag), into: &legacy)
+            fixed(entry.time, into: &legacy)
+            varint(UInt64(entry.counter), into: &legacy)
+            varint(UInt64(entry.replica), into: &legacy)
+            legacy.append(UInt8(entry.kind))
+            switch entry.kind {
+            case PATHBASE_KIND_INTEGER: varint(zigzag(entry.integer), into: &legacy)
+            case PATHBASE_KIND_REAL: fixed(Int64(bitPattern: entry.real.bitPattern), into: &legacy)
+            case PATHBASE_KIND_TEXT, PATHBASE_KIND_BLOB:
+                varint(UInt64(entry.length), into: &legacy)
+                legacy += UnsafeBufferPointer(start: entry.bytes, count: Int(entry.length))
+            default: break
+            }
+        }
+        try db.execute(sql: "UPDATE instance_values SET body = ? WHERE model = ? AND instance = ?", arguments: [Data(legacy), row[0] as Int64, row[1] as Int64])
+    }
+    for row in try Row.fetchAll(db, sql: "SELECT rowid, time, replica, records FROM record_runs") {
+        let records = (row[3] as Data).withUnsafeBytes { RecordRun.decode($0, firstTime: row[1], firstReplica: UInt32(truncatingIfNeeded: row[2] as Int64)) } ?? []
+        var legacy: [UInt8] = []
+        for record in records {
+            varint(UInt64(bitPattern: Int64(record.path.model)), into: &legacy)
+            varint(UInt64(bitPattern: Int64(record.path.instance)), into: &legacy)
+            varint(UInt64(bitPattern: Int64(record.path.property)), into: &legacy)
+            varint(UInt64(bitPattern: record.timestamp.time &- (row[1] as Int64)), into: &legacy)
+            varint(UInt64(record.timestamp.counter), into: &legacy)
+            varint(UInt64(record.timestamp.replica), into: &legacy)
+        }
+        try db.execute(sql: "UPDATE record_runs SET records = ? WHERE rowid = ?", arguments: [Data(legacy), row[0] as Int64])
+    }
+    try db.execute(sql: "PRAGMA user_version = 7")
 }

@@ -83,14 +83,17 @@ final class RawSQLite {
         entry.time = time
         entry.counter = 0
         entry.replica = 1
-        var body: [UInt8] = []
+        // The body's base: the stored body's, else this record's time and replica.
+        var base = pathbase_base(time: time, replica: 1)
+        var body = [UInt8](repeating: 0, count: Int(PATHBASE_BASE_SIZE))
         sqlite3_bind_int64(selectBody, 1, Int64(model))
         sqlite3_bind_int64(selectBody, 2, Int64(instance))
         var replaced: pathbase_entry?
         if sqlite3_step(selectBody) == SQLITE_ROW, let stored = sqlite3_column_blob(selectBody, 0)?.assumingMemoryBound(to: UInt8.self) {
             let length = sqlite3_column_bytes(selectBody, 0)
-            var offset: Int32 = 0
-            var start: Int32 = 0
+            _ = pathbase_body_base(stored, length, &base)
+            var offset = PATHBASE_BASE_SIZE
+            var start = PATHBASE_BASE_SIZE
             var existing = pathbase_entry()
             var placed = false
             while pathbase_body_next(stored, length, &offset, &existing) == 1 {
@@ -98,16 +101,16 @@ final class RawSQLite {
                     placed = true
                     if existing.property == entry.property {
                         replaced = existing
-                        append(entry, to: &body)
+                        append(entry, base: base, to: &body)
                         start = offset
                         continue
                     }
-                    append(entry, to: &body)
+                    append(entry, base: base, to: &body)
                 }
                 body.append(contentsOf: UnsafeBufferPointer(start: stored + Int(start), count: Int(offset - start)))
                 start = offset
             }
-            if !placed { append(entry, to: &body) }
+            if !placed { append(entry, base: base, to: &body) }
             if let replaced {
                 sqlite3_bind_int64(insertSuperseded, 1, Int64(model))
                 sqlite3_bind_int64(insertSuperseded, 2, Int64(property))
@@ -124,13 +127,16 @@ final class RawSQLite {
                 }
             }
         } else {
-            append(entry, to: &body)
+            append(entry, base: base, to: &body)
         }
         if replaced != nil {
             sqlite3_step(insertSuperseded)
             sqlite3_reset(insertSuperseded)
         }
         sqlite3_reset(selectBody)
+        body.withUnsafeMutableBufferPointer { buffer in
+            if let start = buffer.baseAddress { pathbase_base_put(start, &base) }
+        }
         sqlite3_bind_int64(upsertBody, 1, Int64(model))
         sqlite3_bind_int64(upsertBody, 2, Int64(instance))
         body.withUnsafeBytes { _ = sqlite3_bind_blob(upsertBody, 3, $0.baseAddress, Int32($0.count), Self.transient) }
@@ -147,12 +153,13 @@ final class RawSQLite {
     /// SQLITE_TRANSIENT: SQLite copies the bytes before the buffer goes away.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    private func append(_ entry: pathbase_entry, to body: inout [UInt8]) {
+    private func append(_ entry: pathbase_entry, base: pathbase_base, to body: inout [UInt8]) {
         var entry = entry
+        var base = base
         let start = body.count
-        body.append(contentsOf: repeatElement(0, count: Int(pathbase_entry_size(&entry))))
+        body.append(contentsOf: repeatElement(0, count: Int(pathbase_entry_size(&entry, &base))))
         body.withUnsafeMutableBufferPointer { buffer in
-            if let base = buffer.baseAddress { _ = pathbase_entry_put(base + start, &entry) }
+            if let address = buffer.baseAddress { _ = pathbase_entry_put(address + start, &entry, &base) }
         }
     }
 

@@ -11,7 +11,7 @@ enum SQLiteBenchmark {
 
     static func run() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { if ProcessInfo.processInfo.environment["PATHBASE_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(at: directory) } }
 
         let count = BenchScale.count(100_000, smoke: 200)
         let names = benchNames(count)

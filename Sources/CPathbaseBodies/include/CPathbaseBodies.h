@@ -19,6 +19,15 @@ typedef struct {
     int length;
 } pathbase_entry;
 
+/// The base a body's entries write their timestamps against (see bodies.c).
+typedef struct {
+    int64_t time;
+    uint32_t replica;
+} pathbase_base;
+
+/// The bytes a base takes at the start of a non-empty body.
+#define PATHBASE_BASE_SIZE 12
+
 #define PATHBASE_KIND_NULL 0
 #define PATHBASE_KIND_INTEGER 1
 #define PATHBASE_KIND_REAL 2
@@ -36,16 +45,24 @@ int pathbase_body_find(const unsigned char *body, int length, int64_t property, 
 /// Whether the bytes are a well-formed body: entries that read, in ascending property order.
 int pathbase_body_is_valid(const unsigned char *body, int length);
 
-/// The bytes `entry` takes in a body.
-int pathbase_entry_size(const pathbase_entry *entry);
+/// Reads a body's base: 1 when read, 0 for an empty body (no base), -1 when the body is
+/// too short to hold one.
+int pathbase_body_base(const unsigned char *body, int length, pathbase_base *base);
 
-/// Writes `entry` at `out` (room for `pathbase_entry_size(entry)` bytes); the bytes written.
-int pathbase_entry_put(unsigned char *out, const pathbase_entry *entry);
+/// Writes `base` at `out` (room for `PATHBASE_BASE_SIZE` bytes).
+void pathbase_base_put(unsigned char *out, const pathbase_base *base);
+
+/// The bytes `entry` takes in a body of base `base`.
+int pathbase_entry_size(const pathbase_entry *entry, const pathbase_base *base);
+
+/// Writes `entry` at `out` (room for `pathbase_entry_size(entry, base)` bytes) for a body
+/// of base `base`; the bytes written.
+int pathbase_entry_put(unsigned char *out, const pathbase_entry *entry, const pathbase_base *base);
 
 /// Registers on a connection (a `sqlite3 *`) what SQL needs to read bodies: the functions
 /// `pathbase_type`, `pathbase_value`, `pathbase_time`, `pathbase_counter`,
 /// `pathbase_replica` (body, property), `pathbase_is_body(body)`, the aggregate `pathbase_pack(property, time, counter,
-/// replica, type, value)` and the table-valued function `pathbase_entries(body)`. Returns
+/// replica, type, value)`, `pathbase_body_upgrade(body)` (a format 6 body to format 8) and the table-valued function `pathbase_entries(body)`. Returns
 /// an SQLite result code.
 int pathbase_register_bodies(void *connection);
 

@@ -116,11 +116,12 @@ final class Connection {
                         Pathbase.Timestamp(time: row[0], counter: UInt32(truncatingIfNeeded: row[1] as Int64), replica: UInt32(truncatingIfNeeded: row[2] as Int64))
                     }
                 let lastRuns = try Row.fetchAll(db, sql: """
-                    SELECT time, records FROM record_runs WHERE time >= (SELECT max(time) FROM record_runs) - ?
+                    SELECT time, replica, records FROM record_runs WHERE time >= (SELECT max(time) FROM record_runs) - ?
                     """, arguments: [RecordRun.maximumSpan])
                 for row in lastRuns {
-                    let bytes: Data = row[1] ?? Data()
-                    let records = bytes.withUnsafeBytes { RecordRun.decode($0, firstTime: row[0]) }
+                    let bytes: Data = row[2] ?? Data()
+                    let replica = UInt32(truncatingIfNeeded: row[1] as Int64)
+                    let records = bytes.withUnsafeBytes { RecordRun.decode($0, firstTime: row[0], firstReplica: replica) }
                     for record in records ?? [] where newest.map({ record.timestamp > $0 }) ?? true {
                         newest = record.timestamp
                     }

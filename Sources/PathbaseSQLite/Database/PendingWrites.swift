@@ -29,6 +29,11 @@ final class PendingWrites: RowMirror {
     /// statements of every size stay small.
     static let maximumRows = 16
 
+    /// Records per run of `record_runs`: the paths and times of several flushes wait for
+    /// one row, so that a batch's runs take a few bytes per record and a row each few
+    /// hundred records. A blob of this many spans a few pages.
+    static let maximumRunRecords = 1024
+
     struct Row {
         let path: Path
         let timestamp: Pathbase.Timestamp
@@ -43,6 +48,8 @@ final class PendingWrites: RowMirror {
 
     /// Checked by every read: unchecked exclusivity, as the database's lock guards it.
     @exclusivity(unchecked) private var rows: [Row] = []
+    /// With history, the paths and times of the rows flushed since the last run was written.
+    private var runRecords: [RecordRun.Record] = []
     /// The multi-row statements by row count (index 0 holds one row).
     private var insertRecordTimes: [Statement?] = Array(repeating: nil, count: maximumRows)
     private var upsertBodies: [Statement?] = Array(repeating: nil, count: maximumRows)
@@ -78,13 +85,15 @@ final class PendingWrites: RowMirror {
     }
 
     /// Merges the waiting rows into their instances' bodies and writes them (with history:
-    /// every row's path and time into `record_runs`, and what is not current into
-    /// `superseded_records`), calls `becameCurrent` with each status or list that became its
-    /// path's current value, and forgets them; on a failure they are forgotten too (the
-    /// batch fails and rolls back). It is several statements: outside a batch, the caller
+    /// what is not current into `superseded_records`, and every row's path and time into
+    /// the next run of `record_runs`), calls `becameCurrent` with each status or list that
+    /// became its path's current value, and forgets them; on a failure they are forgotten
+    /// too (the batch fails and rolls back). The run is written when it is full, and when
+    /// `endingRun`: before a savepoint is set or released, before the commit, and before
+    /// records are read by time. It is several statements: outside a batch, the caller
     /// runs it in a transaction.
-    func write(keepsHistory: Bool, connection: OpaquePointer, becameCurrent: (Row) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
-        guard !rows.isEmpty else { return }
+    func write(keepsHistory: Bool, endingRun: Bool, connection: OpaquePointer, becameCurrent: (Row) throws(SQLiteDatabaseError) -> Void) throws(SQLiteDatabaseError) {
+        guard !rows.isEmpty || (endingRun && !runRecords.isEmpty) else { return }
         defer { forget() }
         // What the listing keeps is what the file holds before this flush (or nothing).
         listing.dropIfChanged(connection: connection)
@@ -115,9 +124,12 @@ final class PendingWrites: RowMirror {
             try run(upsert, connection: connection)
             listing.bodiesWritten(written)
         }
-        // With history, every row's path and time goes into one run of `record_runs` (or a
-        // few, see ``RecordRun/maximumSpan``); without, the current ones' into `record_times`.
-        if keepsHistory { try writeRuns(connection: connection) }
+        // With history, every row's path and time goes into a run of `record_runs`; without,
+        // the current ones' into `record_times`.
+        if keepsHistory {
+            for row in rows { runRecords.append(RecordRun.Record(path: row.path, timestamp: row.timestamp)) }
+            if endingRun || runRecords.count >= Self.maximumRunRecords { try writeRuns(connection: connection) }
+        }
         var times: [(path: Path, timestamp: Pathbase.Timestamp)] = []
         var superseded: [Row] = []
         for merge in merges {
@@ -159,9 +171,11 @@ final class PendingWrites: RowMirror {
         listing.flushEnded(connection: connection)
     }
 
-    /// Stores the paths and times of the waiting rows as runs of records.
+    /// Stores the paths and times of the flushed rows as a run of records (or a few, see
+    /// ``RecordRun/maximumSpan``).
     private func writeRuns(connection: OpaquePointer) throws(SQLiteDatabaseError) {
-        var records = rows.map { RecordRun.Record(path: $0.path, timestamp: $0.timestamp) }
+        var records = runRecords
+        runRecords.removeAll(keepingCapacity: true)
         // Local writes come in timestamp order already.
         if !zip(records, records.dropFirst()).allSatisfy({ RecordRun.Record.precedes($0, $1) }) {
             records.sort(by: RecordRun.Record.precedes)
@@ -201,6 +215,7 @@ final class PendingWrites: RowMirror {
 
     func rowsRolledBack() {
         forget()
+        runRecords.removeAll(keepingCapacity: true)
     }
 
     private func forget() {
@@ -219,6 +234,7 @@ final class PendingWrites: RowMirror {
         upsertBodies = Array(repeating: nil, count: Self.maximumRows)
         insertSuperseded = Array(repeating: nil, count: Self.maximumRows)
         rows.removeAll()
+        runRecords.removeAll()
     }
 
     /// The statement `cache` holds, compiled the first time.
@@ -366,26 +382,40 @@ private struct BodyMerge {
 
     /// The merged body: its size first, then each entry written in place (appending
     /// entry by entry, each grown by zeros first, cost more than the SQL that stores it).
+    /// It keeps the stored body's base, so that the stored entries it keeps are copied as
+    /// they are; a new body takes its first row's time and replica.
     func bytes(_ rows: [PendingWrites.Row]) -> [UInt8] {
-        var size = 0
+        guard let firstSlot = slots.first else { return [] }
+        var base = pathbase_base()
+        let hasBase = stored.bytes.withUnsafeBufferPointer { body in
+            body.baseAddress.map { pathbase_body_base($0, Int32(body.count), &base) == 1 } ?? false
+        }
+        if !hasBase {
+            // A stored body without a base is empty (`entries()` checked it): every slot is a row.
+            base.time = firstSlot.timestamp.time
+            base.replica = firstSlot.timestamp.replica
+        }
+        var size = Int(PATHBASE_BASE_SIZE)
         for slot in slots {
             switch slot.source {
             case .stored(let range): size += range.count
-            case .row(let index): size += Int(Self.withEntry(of: rows[index]) { pathbase_entry_size(&$0) })
+            case .row(let index): size += Int(Self.withEntry(of: rows[index]) { pathbase_entry_size(&$0, &base) })
             }
         }
         return stored.bytes.withUnsafeBytes { storedBytes in
             [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-                guard let base = buffer.baseAddress else { return }
+                guard let start = buffer.baseAddress else { return }
+                pathbase_base_put(start, &base)
+                count = Int(PATHBASE_BASE_SIZE)
                 for slot in slots {
                     switch slot.source {
                     case .stored(let range):
                         guard let source = storedBytes.baseAddress else { continue }
-                        UnsafeMutableRawPointer(base + count).copyMemory(from: source + range.lowerBound, byteCount: range.count)
+                        UnsafeMutableRawPointer(start + count).copyMemory(from: source + range.lowerBound, byteCount: range.count)
                         count += range.count
                     case .row(let index):
-                        let start = count
-                        count += Int(Self.withEntry(of: rows[index]) { pathbase_entry_put(base + start, &$0) })
+                        let at = count
+                        count += Int(Self.withEntry(of: rows[index]) { pathbase_entry_put(start + at, &$0, &base) })
                     }
                 }
             }

@@ -65,7 +65,7 @@ extension SQLiteDatabase {
             throw error
         }
         do throws(SQLiteDatabaseError) {
-            try writePending(try writeHandle())
+            try writePending(try writeHandle(), endingRun: true)
         } catch {
             // The transaction's failure now (writePending recorded it): thrown below.
             transaction.failed(error)
@@ -86,8 +86,9 @@ extension SQLiteDatabase {
     private func runSavepoint<Result>(_ body: () throws -> Result) throws -> Result {
         if let failure = transaction.failure { throw failure }
         do {
-            // Pending writes belong before the savepoint: a rollback to it must keep them.
-            _ = try openHandle()
+            // Pending writes and their run belong before the savepoint: a rollback to it
+            // must keep them.
+            try writePending(try writeHandle(), endingRun: true)
             try execute(statements.savepoint)
         } catch {
             transaction.failed(error)
@@ -115,7 +116,7 @@ extension SQLiteDatabase {
         }
         if let failure = transaction.failure { throw failure }
         do {
-            _ = try openHandle()
+            try writePending(try writeHandle(), endingRun: true)
             try execute(statements.releaseSavepoint)
         } catch {
             transaction.failed(error)

@@ -269,6 +269,8 @@ extension SQLiteDatabase {
     /// With history: the records of `record_runs` merged with those `record_times` holds
     /// from before format 7, by timestamp then path, each once.
     func readRecords(after timestamp: Timestamp?, limit: Int?) throws(SQLiteDatabaseError) -> [Record] {
+        // The batch's records not yet in a run are written first.
+        if transaction.inBatch { try writePending(try writeHandle(), endingRun: true) }
         let listed = try readListedRecords(after: timestamp, limit: limit)
         guard keepsHistory else { return listed }
         let runs = try readRunRecords(after: timestamp, limit: limit)
@@ -304,7 +306,7 @@ extension SQLiteDatabase {
         while try statement.hasRow() {
             let first = statement.timestamp(at: 0)
             if let bound, first > bound { break }
-            let run = statement.withBytes(at: 3) { RecordRun.decode($0, firstTime: first.time) }
+            let run = statement.withBytes(at: 3) { RecordRun.decode($0, firstTime: first.time, firstReplica: first.replica) }
             guard let run else { throw .sqlite(code: SQLITE_CORRUPT, message: "a malformed run of records") }
             for record in run where timestamp.map({ record.timestamp > $0 }) ?? true {
                 if let bound, record.timestamp > bound { continue }

@@ -83,7 +83,7 @@ extension SQLiteDatabase {
             try execute(statements.begin)
             do throws(SQLiteDatabaseError) {
                 pendingWrites.append(row)
-                try pendingWrites.write(keepsHistory: keepsHistory, connection: handle, becameCurrent: becameCurrent)
+                try pendingWrites.write(keepsHistory: keepsHistory, endingRun: true, connection: handle, becameCurrent: becameCurrent)
                 try execute(statements.commit)
             } catch {
                 rollback()

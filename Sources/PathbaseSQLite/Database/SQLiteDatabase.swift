@@ -216,10 +216,12 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         return handle
     }
 
-    /// Writes the batch's pending writes; a failure fails the batch.
-    func writePending(_ handle: OpaquePointer) throws(SQLiteDatabaseError) {
+    /// Writes the batch's pending writes, and with `endingRun` the run of records they
+    /// add to (``PendingWrites/write(keepsHistory:endingRun:connection:becameCurrent:)``);
+    /// a failure fails the batch.
+    func writePending(_ handle: OpaquePointer, endingRun: Bool = false) throws(SQLiteDatabaseError) {
         do throws(SQLiteDatabaseError) {
-            try pendingWrites.write(keepsHistory: keepsHistory, connection: handle, becameCurrent: becameCurrent)
+            try pendingWrites.write(keepsHistory: keepsHistory, endingRun: endingRun, connection: handle, becameCurrent: becameCurrent)
         } catch {
             transaction.failed(error)
             throw error

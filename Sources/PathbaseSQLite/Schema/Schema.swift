@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Pathbase
 
 /// The tables of a Pathbase SQLite file, and its format version.
@@ -48,7 +49,7 @@ enum Schema {
 
     /// The storage format this version writes and reads. Raise it for any incompatible
     /// change of tables or value encoding, and migrate older files on open.
-    static let formatVersion = 7
+    static let formatVersion = 8
 
     static let metaTable = "pathbase_meta"
 
@@ -195,7 +196,8 @@ enum Schema {
     /// current; versions up to 5 pack their current values into instance bodies (value
     /// indexes of declared collection indexes come back on the bodies; models' value indexes
     /// come back when queries need them); versions up to 6 get `record_runs`, their
-    /// `record_times` kept as it is.
+    /// `record_times` kept as it is; versions 6 and 7 get their bodies, and version 7 its
+    /// runs, rewritten against a base (format 8).
     static func migrate(_ db: GRDB.Database, from version: Int, keepsHistory: Bool) throws {
         guard version < formatVersion else { return }
         // `collection_index_M_P` (format 3) and `value_index_M_P` (formats 4 and 5).
@@ -264,9 +266,35 @@ enum Schema {
                 try db.execute(sql: createValueIndexSQL(model: model, property: property))
             }
         }
+        if (6 ... 7).contains(version) {
+            // Format 8 writes a body's timestamps against a base it holds once. The value
+            // indexes can't read the old bodies: they go, and come back on the new ones.
+            let indexes = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL")
+            for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL") {
+                try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
+            }
+            try db.execute(sql: "UPDATE instance_values SET body = pathbase_body_upgrade(body)")
+            for index in indexes { try db.execute(sql: index) }
+        }
+        if version == 7 {
+            // Format 8 writes a run's records against the one before.
+            try upgradeRuns(in: db)
+        }
         // Format 7 adds `record_runs`; the times in `record_times` stay and are read with it.
         try createHistoryTables(in: db)
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
+    }
+
+    /// Rewrites every run of a format 7 file as format 8 writes it.
+    private static func upgradeRuns(in db: GRDB.Database) throws {
+        let runs = try Row.fetchAll(db, sql: "SELECT rowid, time, records FROM record_runs")
+        for row in runs {
+            let bytes: Data = row[2] ?? Data()
+            guard let records = bytes.withUnsafeBytes({ RecordRun.decodeFormat7($0, firstTime: row[1]) }) else {
+                throw SQLiteDatabaseError.sqlite(code: SQLITE_CORRUPT, message: "a malformed run of records")
+            }
+            try db.execute(sql: "UPDATE record_runs SET records = ? WHERE rowid = ?", arguments: [Data(RecordRun.encode(records[...])), row[0] as Int64])
+        }
     }
 
     /// The `keepsHistory` setting stored in the file.

@@ -34,7 +34,8 @@ struct InstanceBody {
     @inline(__always)
     static func forEachEntry(in body: UnsafeRawBufferPointer, _ visit: (pathbase_entry, Range<Int>) -> Void) -> Bool {
         guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
-        var offset: Int32 = 0
+        // The entries start after the base (a body too short for one reads as malformed).
+        var offset = body.isEmpty ? 0 : PATHBASE_BASE_SIZE
         var entry = pathbase_entry()
         while true {
             let start = Int(offset)

@@ -1,18 +1,23 @@
 import Pathbase
 
-/// The records one flush wrote, as a row of `record_runs` holds them (storage format 7):
-/// the first record's timestamp in the row's columns, every record's path and timestamp in
-/// one blob, in timestamp order. One row per flush instead of one per record: the per-record
-/// rows of `record_times` (a b-tree insert with a uniqueness check each) were a third of a
-/// batched save.
+/// The records a batch wrote, as a row of `record_runs` holds them (storage format 7): the
+/// first record's timestamp in the row's columns, every record's path and timestamp in one
+/// blob, in timestamp order. One row per run of records instead of one per record: the
+/// per-record rows of `record_times` (a b-tree insert with a uniqueness check each) were a
+/// third of a batched save. A run holds up to ``PendingWrites/maximumRunRecords`` records.
 ///
 /// A run spans at most ``maximumSpan`` of time, so that the runs holding records after a
 /// timestamp start no earlier than that much before it. Runs of two connections, or of a
 /// pull of old records, may overlap in time; ``SQLiteDatabase`` merges them by timestamp,
 /// and a record written twice (pulled again) is listed once.
 ///
-/// The blob, per record: model, instance and property (their bit patterns as varints), the
-/// time after the first record's (varint), the counter and the replica (varints).
+/// The blob (format 8) writes each record against the one before it, so that an object's
+/// records take a few bytes each: a flags byte (the model, the instance, the replica
+/// differ from the previous record's), those that differ (varints of their bit patterns),
+/// then the property (a varint of its bit pattern), the time after the previous record's
+/// and the counter (varints). Before the first record, the model and instance are 0, and
+/// the time and replica the row's. Format 7 wrote each record whole: model, instance,
+/// property, the time after the first record's, counter and replica (``decodeFormat7(_:firstTime:)``).
 enum RecordRun {
 
     /// The widest span of time one run covers, in microseconds.
@@ -59,25 +64,64 @@ enum RecordRun {
         return overflow ? .min : start
     }
 
+    private static let modelChanged: UInt8 = 1
+    private static let instanceChanged: UInt8 = 2
+    private static let replicaChanged: UInt8 = 4
+
     /// The blob of a run (its first record's timestamp goes into the row's columns).
     static func encode(_ run: ArraySlice<Record>) -> [UInt8] {
         guard let first = run.first else { return [] }
-        // Six varints of at most ten bytes per record.
-        return [UInt8](unsafeUninitializedCapacity: run.count * 60) { buffer, count in
+        // A flags byte and six varints of at most ten bytes per record.
+        return [UInt8](unsafeUninitializedCapacity: run.count * 61) { buffer, count in
             guard let base = buffer.baseAddress else { return }
+            var model = 0, instance = 0
+            var time = first.timestamp.time, replica = first.timestamp.replica
             for record in run {
-                count = putVarint(UInt64(bitPattern: Int64(record.path.model)), at: base, count)
-                count = putVarint(UInt64(bitPattern: Int64(record.path.instance)), at: base, count)
-                count = putVarint(UInt64(bitPattern: Int64(record.path.property)), at: base, count)
-                count = putVarint(UInt64(bitPattern: record.timestamp.time &- first.timestamp.time), at: base, count)
-                count = putVarint(UInt64(record.timestamp.counter), at: base, count)
-                count = putVarint(UInt64(record.timestamp.replica), at: base, count)
+                let path = record.path, timestamp = record.timestamp
+                var flags: UInt8 = 0
+                if path.model != model { flags |= modelChanged }
+                if path.instance != instance { flags |= instanceChanged }
+                if timestamp.replica != replica { flags |= replicaChanged }
+                base[count] = flags
+                count += 1
+                if path.model != model { count = putVarint(UInt64(bitPattern: Int64(path.model)), at: base, count) }
+                if path.instance != instance { count = putVarint(UInt64(bitPattern: Int64(path.instance)), at: base, count) }
+                if timestamp.replica != replica { count = putVarint(UInt64(timestamp.replica), at: base, count) }
+                count = putVarint(UInt64(bitPattern: Int64(path.property)), at: base, count)
+                count = putVarint(UInt64(bitPattern: timestamp.time &- time), at: base, count)
+                count = putVarint(UInt64(timestamp.counter), at: base, count)
+                (model, instance, time, replica) = (path.model, path.instance, timestamp.time, timestamp.replica)
             }
         }
     }
 
     /// The records of a run's blob; `nil` when the bytes are not a run.
-    static func decode(_ bytes: UnsafeRawBufferPointer, firstTime: Int64) -> [Record]? {
+    static func decode(_ bytes: UnsafeRawBufferPointer, firstTime: Int64, firstReplica: UInt32) -> [Record]? {
+        var records: [Record] = []
+        var offset = 0
+        var model: UInt64 = 0, instance: UInt64 = 0, replica = UInt64(firstReplica)
+        var time = firstTime
+        while offset < bytes.count {
+            let flags = bytes[offset]
+            offset += 1
+            guard flags & ~(modelChanged | instanceChanged | replicaChanged) == 0 else { return nil }
+            if flags & modelChanged != 0 { guard let read = readVarint(bytes, &offset) else { return nil }; model = read }
+            if flags & instanceChanged != 0 { guard let read = readVarint(bytes, &offset) else { return nil }; instance = read }
+            if flags & replicaChanged != 0 { guard let read = readVarint(bytes, &offset) else { return nil }; replica = read }
+            guard let property = readVarint(bytes, &offset), let delta = readVarint(bytes, &offset),
+                  let counter = readVarint(bytes, &offset),
+                  let counter32 = UInt32(exactly: counter), let replica32 = UInt32(exactly: replica)
+            else { return nil }
+            time = time &+ Int64(bitPattern: delta)
+            let path = Path(model: Int(Int64(bitPattern: model)), instance: Int(Int64(bitPattern: instance)), property: Int(Int64(bitPattern: property)))
+            records.append(Record(path: path, timestamp: Pathbase.Timestamp(time: time, counter: counter32, replica: replica32)))
+        }
+        return records
+    }
+
+    /// The records of a format 7 run's blob (each record whole); `nil` when the bytes are
+    /// not one. Read once, when a format 7 file is migrated.
+    static func decodeFormat7(_ bytes: UnsafeRawBufferPointer, firstTime: Int64) -> [Record]? {
         var records: [Record] = []
         var offset = 0
         while offset < bytes.count {
