@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Pathbase
 @testable import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 @Suite("SQLiteDatabase: records after a time come from runs of records (format 7), each once, in order")
@@ -138,5 +139,30 @@ struct RecordRunTests {
         for size in [1, 3, 4] {
             #expect(Self.paged(database, size: size).map(Self.key) == all.map(Self.key))
         }
+    }
+
+    @Test("A run's blob reads back every path and timestamp written, whatever keys, replicas and gaps; other bytes read as no run", arguments: [1, 2, 3] as [UInt64])
+    func encodingRoundTrip(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let keys = [0, 1, -1, Int.min, Int.max, 1 << 40]
+        var time = Int64(bitPattern: random.next()) / 4
+        var records: [RecordRun.Record] = []
+        for _ in 0 ..< 200 {
+            // Records of one instance in a row, then a jump elsewhere, as batches write them.
+            time += Int64(random.next() % 3 == 0 ? random.next() % 5_000_000 : 0)
+            let pick = { (random: inout SplitMix64) in random.next() % 4 == 0 ? keys[Int(random.next() % UInt64(keys.count))] : Int(random.next() % 100) }
+            let path = Path(model: pick(&random), instance: pick(&random), property: pick(&random))
+            let replica: UInt32 = random.next() % 5 == 0 ? .max : 7
+            records.append(RecordRun.Record(path: path, timestamp: Timestamp(time: time, counter: UInt32(truncatingIfNeeded: random.next() % 70_000), replica: replica)))
+        }
+        records.sort(by: RecordRun.Record.precedes)
+        let first = try #require(records.first)
+        let bytes = RecordRun.encode(records[...])
+        let decoded = bytes.withUnsafeBytes { RecordRun.decode($0, firstTime: first.timestamp.time, firstReplica: first.timestamp.replica) }
+        #expect(decoded?.map(\.path) == records.map(\.path))
+        #expect(decoded?.map(\.timestamp) == records.map(\.timestamp))
+        // Cut inside a record, or an unknown flag: not a run.
+        #expect(bytes.dropLast().withUnsafeBytes { RecordRun.decode($0, firstTime: 0, firstReplica: 0) } == nil)
+        #expect(([0x80] + bytes).withUnsafeBytes { RecordRun.decode($0, firstTime: 0, firstReplica: 0) } == nil)
     }
 }

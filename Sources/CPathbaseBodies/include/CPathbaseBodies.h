@@ -61,9 +61,10 @@ int pathbase_entry_put(unsigned char *out, const pathbase_entry *entry, const pa
 
 /// Registers on a connection (a `sqlite3 *`) what SQL needs to read bodies: the functions
 /// `pathbase_type`, `pathbase_value`, `pathbase_time`, `pathbase_counter`,
-/// `pathbase_replica` (body, property), `pathbase_is_body(body)`, the aggregate `pathbase_pack(property, time, counter,
-/// replica, type, value)`, `pathbase_body_upgrade(body)` (a format 6 body to format 8) and the table-valued function `pathbase_entries(body)`. Returns
-/// an SQLite result code.
+/// `pathbase_replica` (body, property), `pathbase_is_body(body)`, the aggregate
+/// `pathbase_pack(property, time, counter, replica, type, value)`,
+/// `pathbase_body_upgrade(body)` (a format 6 or 7 body as format 8 writes it) and the
+/// table-valued function `pathbase_entries(body)`. Returns an SQLite result code.
 int pathbase_register_bodies(void *connection);
 
 #endif

@@ -13,8 +13,9 @@ import Pathbase
 ///   `pathbase_entries(body)`. Statements that are not on a hot path read it.
 /// - `superseded_records`: every other record, when the file keeps history: the values a
 ///   path held before its current one, and records that arrived older than it.
-/// - `record_runs` (format 7): with history, one row per flush of writes: the paths and
-///   timestamps of the records it wrote, in timestamp order (``RecordRun``).
+/// - `record_runs` (format 7): with history, one row per run of a batch's records (up to
+///   ``PendingWrites/maximumRunRecords``): their paths and timestamps, in timestamp order
+///   (``RecordRun``; format 8 writes each against the one before).
 /// - `record_times`: a row per record, in the order `records(after:)` returns them: without
 ///   history, every current record; with history, the records written before format 7.
 /// - `value_types`: the Swift type names of JSON-encoded `Codable` values (see ``ValueTag``).

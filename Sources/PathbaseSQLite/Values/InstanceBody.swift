@@ -4,7 +4,8 @@ import GRDBSQLite
 import Pathbase
 
 /// The packed current records of one instance, as `instance_values` stores them (storage
-/// format 6; `Sources/CPathbaseBodies/bodies.c` defines the bytes and reads them).
+/// format 6, timestamps against the body's base since format 8; `Sources/CPathbaseBodies/bodies.c`
+/// defines the bytes and reads them).
 struct InstanceBody {
 
     let bytes: [UInt8]

@@ -113,8 +113,7 @@ enum RecordRun {
                   let counter32 = UInt32(exactly: counter), let replica32 = UInt32(exactly: replica)
             else { return nil }
             time = time &+ Int64(bitPattern: delta)
-            let path = Path(model: Int(Int64(bitPattern: model)), instance: Int(Int64(bitPattern: instance)), property: Int(Int64(bitPattern: property)))
-            records.append(Record(path: path, timestamp: Pathbase.Timestamp(time: time, counter: counter32, replica: replica32)))
+            records.append(Record(path: path(model, instance, property), timestamp: Pathbase.Timestamp(time: time, counter: counter32, replica: replica32)))
         }
         return records
     }
@@ -130,11 +129,15 @@ enum RecordRun {
                   let counter = readVarint(bytes, &offset), let replica = readVarint(bytes, &offset),
                   let counter32 = UInt32(exactly: counter), let replica32 = UInt32(exactly: replica)
             else { return nil }
-            let path = Path(model: Int(Int64(bitPattern: model)), instance: Int(Int64(bitPattern: instance)), property: Int(Int64(bitPattern: property)))
             let timestamp = Pathbase.Timestamp(time: firstTime &+ Int64(bitPattern: delta), counter: counter32, replica: replica32)
-            records.append(Record(path: path, timestamp: timestamp))
+            records.append(Record(path: path(model, instance, property), timestamp: timestamp))
         }
         return records
+    }
+
+    /// The path of a record's varints (bit patterns of its keys).
+    private static func path(_ model: UInt64, _ instance: UInt64, _ property: UInt64) -> Path {
+        Path(model: Int(Int64(bitPattern: model)), instance: Int(Int64(bitPattern: instance)), property: Int(Int64(bitPattern: property)))
     }
 
     /// Writes a varint at `offset`; the offset after it.
