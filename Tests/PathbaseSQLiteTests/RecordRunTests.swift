@@ -165,4 +165,24 @@ struct RecordRunTests {
         #expect(bytes.dropLast().withUnsafeBytes { RecordRun.decode($0, firstTime: 0, firstReplica: 0) } == nil)
         #expect(([0x80] + bytes).withUnsafeBytes { RecordRun.decode($0, firstTime: 0, firstReplica: 0) } == nil)
     }
+
+    @Test("After reopening, the clock goes on after the newest record of the last runs, one of another replica among them")
+    func clockSeedsFromRuns() throws {
+        let directory = TemporaryDirectory()
+        let future = Timestamp(time: Timestamp(latestAt: Date()).time + 3_600_000_000, counter: 9, replica: 0xABCD_EF01)
+        do {
+            let database = try SQLiteDatabase(path: directory.file())
+            try database.batch {
+                for instance in 0 ..< 30 { database.set(instance, for: Path(model: 3, instance: instance, property: 1)) }
+                try database.store("pulled", for: Path(model: 3, instance: 0, property: 2), timestamp: future)
+                database.set(99, for: Path(model: 3, instance: 1, property: 1))
+            }
+            #expect(database.records(after: nil, limit: nil).last?.timestamp == future)
+        }
+        let reopened = try SQLiteDatabase(path: directory.file())
+        reopened.set("after", for: Path(model: 3, instance: 5, property: 2))
+        let last = try #require(reopened.records(after: nil, limit: nil).last)
+        #expect(last.path == Path(model: 3, instance: 5, property: 2))
+        #expect(last.timestamp > future)
+    }
 }
