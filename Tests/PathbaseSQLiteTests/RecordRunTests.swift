@@ -185,4 +185,31 @@ struct RecordRunTests {
         #expect(last.path == Path(model: 3, instance: 5, property: 2))
         #expect(last.timestamp > future)
     }
+
+    @Test("Pruning takes the pruned records out of the runs: a run of pruned records goes, one with others keeps those")
+    func pruningShrinksRuns() throws {
+        let directory = TemporaryDirectory()
+        let database = try SQLiteDatabase(path: directory.file())
+        // Ten versions of instance 0, one of instance 1 in the same runs; then a later run.
+        for version in 0 ..< 10 {
+            try database.batch {
+                database.set(version, for: Path(model: 5, instance: 0, property: 1))
+                if version == 0 { database.set("kept", for: Path(model: 5, instance: 1, property: 1)) }
+            }
+        }
+        let cut = database.clock.now()
+        database.set(10, for: Path(model: 5, instance: 0, property: 1))
+        try database.prune(before: cut)
+        let listed = database.records(after: nil, limit: nil)
+        #expect(listed.map { "\($0.value)" } == ["kept", "9", "10"])
+        database.close()
+        let runs = try rawQueue(path: directory.file()).read { db in
+            try Row.fetchAll(db, sql: "SELECT time, replica, records FROM record_runs ORDER BY time").map { row in
+                (row[2] as Data).withUnsafeBytes { RecordRun.decode($0, firstTime: row[0], firstReplica: UInt32(truncatingIfNeeded: row[1] as Int64)) } ?? []
+            }
+        }
+        // The first run keeps "kept" (current); the runs of versions 1–8 are gone.
+        #expect(runs.map(\.count) == [1, 1, 1])
+        #expect(runs.flatMap { $0 }.map(\.timestamp) == listed.map(\.timestamp))
+    }
 }

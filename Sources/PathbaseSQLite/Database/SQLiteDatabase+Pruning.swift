@@ -52,6 +52,7 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
                     delete.bind(timestamp, at: 1)
                     try execute(delete)
                 }
+                try pruneRuns(before: timestamp, handle: handle)
                 let start = max(try readPrunedBefore(handle) ?? timestamp, timestamp)
                 let store = try Statement(sql: "INSERT OR REPLACE INTO pathbase_meta(key, value) VALUES ('prunedBefore', ?)", connection: handle)
                 defer { store.finalize() }
@@ -64,6 +65,46 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
             }
             // Give the freed pages back to the file system.
             try run("VACUUM", on: handle)
+        }
+    }
+
+    /// Takes the records pruned away out of the runs that may hold them: a run keeps its
+    /// records still stored (current, superseded, or after `timestamp`), and goes when none is.
+    private func pruneRuns(before timestamp: Timestamp, handle: OpaquePointer) throws(SQLiteDatabaseError) {
+        let select = try Statement(sql: "SELECT rowid, time, replica, records FROM record_runs WHERE time <= ?1", connection: handle)
+        defer { select.finalize() }
+        select.bind(timestamp.time, at: 1)
+        var changed: [(row: Int64, kept: [RecordRun.Record])] = []
+        while try select.hasRow() {
+            let row = select.int64(at: 0)
+            let first = Timestamp(time: select.int64(at: 1), counter: 0, replica: UInt32(truncatingIfNeeded: select.int64(at: 2)))
+            guard let records = select.withBytes(at: 3, { RecordRun.decode($0, firstTime: first.time, firstReplica: first.replica) }) else {
+                throw .sqlite(code: SQLITE_CORRUPT, message: "a malformed run of records")
+            }
+            var kept: [RecordRun.Record] = []
+            for record in records {
+                if record.timestamp > timestamp {
+                    kept.append(record)
+                } else if try recordValue(at: record.path, timestamp: record.timestamp) != nil {
+                    kept.append(record)
+                }
+            }
+            if kept.count < records.count { changed.append((row, kept)) }
+        }
+        let delete = try Statement(sql: "DELETE FROM record_runs WHERE rowid = ?1", connection: handle)
+        defer { delete.finalize() }
+        let update = try Statement(sql: "UPDATE record_runs SET time = ?2, counter = ?3, replica = ?4, records = ?5 WHERE rowid = ?1", connection: handle)
+        defer { update.finalize() }
+        for (row, kept) in changed {
+            guard let first = kept.first else {
+                delete.bind(row, at: 1)
+                try execute(delete)
+                continue
+            }
+            update.bind(row, at: 1)
+            update.bind(first.timestamp, at: 2)
+            update.bind(bytes: RecordRun.encode(kept[...]), at: 5)
+            try execute(update)
         }
     }
 

@@ -324,7 +324,7 @@ extension SQLiteDatabase {
 
     /// The value of the record at `path` written at `timestamp`: the current one if it is
     /// that record, else the superseded one; `nil` when neither is stored (pruned).
-    private func recordValue(at path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) -> (any DatabaseValue)? {
+    func recordValue(at path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) -> (any DatabaseValue)? {
         let current = try withCurrentRow(path) { row throws(SQLiteDatabaseError) -> (any DatabaseValue)? in
             row.timestamp == timestamp ? try codec.anyValue(from: row, tag: 0, value: 1) : nil
         }
