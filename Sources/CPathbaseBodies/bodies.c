@@ -214,6 +214,24 @@ int pathbase_body_find(const unsigned char *body, int length, int64_t property, 
     return 0;
 }
 
+int pathbase_body_decode(const unsigned char *body, int length, pathbase_entry *entries, int capacity) {
+    pathbase_base base;
+    int offset = 0;
+    int opened = openBody(body, length, &offset, &base);
+    if (opened <= 0) return opened;
+    reader r = { body + offset, body + length };
+    int count = 0;
+    pathbase_entry overflow;
+    while (r.at < r.end) {
+        uint64_t property;
+        pathbase_entry *entry = count < capacity ? &entries[count] : &overflow;
+        if (!readVarint(&r, &property) || readEntryRest(&r, &base, entry, 1) < 0) return -1;
+        entry->property = unzigzag(property);
+        count++;
+    }
+    return count;
+}
+
 /// An entry's time against the base's, zigzagged (wrapping: any two times have one).
 static uint64_t timeAgainst(const pathbase_entry *entry, const pathbase_base *base) {
     return zigzag((int64_t)((uint64_t)entry->time - (uint64_t)base->time));

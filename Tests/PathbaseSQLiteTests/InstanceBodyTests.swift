@@ -100,6 +100,12 @@ struct InstanceBodyTests {
         for entry in written { Self.put(entry, base: base, into: &body) }
         let read = Self.read(body)
         #expect(read == written)
+        // Decoded in one call: the count when short of room, then every entry.
+        var entries = [pathbase_entry](repeating: pathbase_entry(), count: written.count)
+        #expect(body.withUnsafeBufferPointer { pathbase_body_decode($0.baseAddress, Int32($0.count), &entries, 3) } == Int32(written.count))
+        #expect(body.withUnsafeBufferPointer { pathbase_body_decode($0.baseAddress, Int32($0.count), &entries, Int32(entries.count)) } == Int32(written.count))
+        #expect(entries.map { [$0.property, $0.tag, $0.time, Int64($0.counter), Int64($0.replica), Int64($0.kind)] }
+            == written.map { [$0.property, $0.tag, $0.time, Int64($0.counter), Int64($0.replica), Int64($0.kind)] })
         // A body too short to hold its base is malformed; an empty one has no entries.
         #expect(Self.read(Array(body.prefix(Int(PATHBASE_BASE_SIZE) - 1))) == nil)
         #expect(Self.read([]) == [])
@@ -109,6 +115,7 @@ struct InstanceBodyTests {
         var cut = body
         cut.removeLast(1 + Int(random.next() % 8))
         #expect(Self.read(cut) == nil)
+        #expect(cut.withUnsafeBufferPointer { pathbase_body_decode($0.baseAddress, Int32($0.count), &entries, Int32(entries.count)) } == -1)
         for entry in written.shuffled(using: &random).prefix(5) {
             var found = pathbase_entry()
             let result = body.withUnsafeBufferPointer { pathbase_body_find($0.baseAddress, Int32($0.count), entry.property, &found) }

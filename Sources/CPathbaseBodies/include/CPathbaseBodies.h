@@ -42,6 +42,12 @@ int pathbase_body_next(const unsigned char *body, int length, int *offset, pathb
 /// is malformed.
 int pathbase_body_find(const unsigned char *body, int length, int64_t property, pathbase_entry *entry);
 
+/// Decodes every entry of a body, in order, into `entries` (room for `capacity`): the
+/// number of entries, which is more than `capacity` when they did not all fit (call again
+/// with room for that many), or -1 when the body is malformed. One call per body: reading
+/// entry by entry read the base and crossed into C once per entry.
+int pathbase_body_decode(const unsigned char *body, int length, pathbase_entry *entries, int capacity);
+
 /// Whether the bytes are a well-formed body: entries that read, in ascending property order.
 int pathbase_body_is_valid(const unsigned char *body, int length);
 

@@ -295,7 +295,11 @@ private final class KeptRows {
     /// The entries of the body at ``decodedPosition``, decoded at its first read: reads of
     /// an instance's properties follow one another, and searching the body for each
     /// (stepping over the entries before it) cost more than decoding it once.
-    @exclusivity(unchecked) private var decoded: [pathbase_entry] = []
+    /// Room for ``decodedCapacity`` entries, ``decodedCount`` of them decoded (C fills it
+    /// in one call per body).
+    @exclusivity(unchecked) private var decoded: UnsafeMutablePointer<pathbase_entry>
+    @exclusivity(unchecked) private var decodedCapacity = 16
+    @exclusivity(unchecked) private var decodedCount = 0
     @exclusivity(unchecked) private var decodedPosition = -1
     /// Whether the body at ``decodedPosition`` does not read (reads go to the file).
     private var decodedIsMalformed = false
@@ -303,11 +307,12 @@ private final class KeptRows {
     init(expectedInstances: Int, complete: Bool) {
         self.complete = complete
         instances.reserveCapacity(expectedInstances)
-        decoded.reserveCapacity(16)
+        decoded = .allocate(capacity: decodedCapacity)
     }
 
     deinit {
         bytes?.deallocate()
+        decoded.deallocate()
     }
 
     /// Whether more bytes than ``ListingColumns`` keeps were offered: the rows are then
@@ -398,17 +403,28 @@ private final class KeptRows {
         cursor = found
         if found != decodedPosition { decode(at: found) }
         guard !decodedIsMalformed else { return .notKept }
-        for entry in decoded where entry.property == Int64(property) {
-            return .kept(BodyEntryColumns(entry: entry))
+        for index in 0 ..< decodedCount where decoded[index].property == Int64(property) {
+            return .kept(BodyEntryColumns(entry: decoded[index]))
         }
         return .absent
     }
 
     /// Decodes the entries of the body at `position` in ``instances``.
     private func decode(at position: Int) {
-        decoded.removeAll(keepingCapacity: true)
         decodedPosition = position
-        decodedIsMalformed = !InstanceBody.forEachEntry(in: body(at: position)) { entry, _ in decoded.append(entry) }
+        decodedCount = 0
+        decodedIsMalformed = false
+        let body = body(at: position)
+        guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var count = Int(pathbase_body_decode(base, Int32(body.count), decoded, Int32(decodedCapacity)))
+        if count > decodedCapacity {
+            decoded.deallocate()
+            decodedCapacity = count
+            decoded = .allocate(capacity: count)
+            count = Int(pathbase_body_decode(base, Int32(body.count), decoded, Int32(decodedCapacity)))
+        }
+        decodedIsMalformed = count < 0
+        decodedCount = max(0, count)
     }
 
     /// Each instance's status (its value of property 0) as `decode` reads it, ascending,
