@@ -147,5 +147,11 @@ func downgradeToFormatSeven(_ db: GRDB.Database) throws {
         }
         try db.execute(sql: "UPDATE record_runs SET records = ? WHERE rowid = ?", arguments: [Data(legacy), row[0] as Int64])
     }
-    try db.execute(sql: "PRAGMA user_version = 7")
+    // Format 7's table had no end time.
+    try db.execute(sql: """
+        DROP INDEX record_runs_start;
+        ALTER TABLE record_runs DROP COLUMN end_time;
+        CREATE INDEX record_runs_start ON record_runs(time, counter, replica);
+        PRAGMA user_version = 7;
+        """)
 }

@@ -29,7 +29,7 @@ enum MemoryBenchmark {
         }
 
         // Sync reads the records page by page. Baseline: the same pages sliced from a sorted array.
-        let paging = RecordPagingWorkload(instances: BenchScale.count(20_000, smoke: 200))
+        let paging = mustSucceed { try RecordPagingWorkload(instances: BenchScale.count(20_000, smoke: 200)) }
         compare("history.records-after-page", operations: paging.records.count, { paging.pageDatabase() }, baseline: { paging.pageArray() })
 
         // Per-operation cost from 10^4 to 10^6 instances.
@@ -184,18 +184,25 @@ final class HistoryAtDateWorkload {
     }
 }
 
-/// Pages through the records of an in-memory history database (instances × 5 properties,
-/// written once) 500 at a time, and through the same records in a sorted array.
+/// Pages through the records of a history database (instances × 5 properties, written
+/// once, in batches of 1000 instances where the database has batches) 500 at a time, and
+/// through the same records in a sorted array.
 final class RecordPagingWorkload {
     static let pageSize = 500
-    let database = InMemoryHistoryDatabase()
+    let database: any HistoryDatabase
     /// The database's records, oldest first.
     let records: [Record]
 
-    init(instances: Int) {
-        for instance in 0 ..< instances {
-            for property in 1 ... 5 {
-                database.set(instance &* property, for: Path(model: 1, instance: instance, property: property))
+    /// `batch` runs a group of writes (the database's `batch`, where it has one).
+    init(instances: Int, database: any HistoryDatabase = InMemoryHistoryDatabase(), batch: (() -> Void) throws -> Void = { $0() }) throws {
+        self.database = database
+        for start in stride(from: 0, to: instances, by: 1000) {
+            try batch {
+                for instance in start ..< min(instances, start + 1000) {
+                    for property in 1 ... 5 {
+                        database.set(instance &* property, for: Path(model: 1, instance: instance, property: property))
+                    }
+                }
             }
         }
         records = database.records(after: nil, limit: nil)

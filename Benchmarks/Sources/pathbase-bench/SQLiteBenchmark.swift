@@ -85,6 +85,13 @@ enum SQLiteBenchmark {
 
         try allAtDateLine()
 
+        // Sync reads the records page by page (format 8: from runs, each value looked up).
+        if BenchScale.runs("sqlite.records-after-page") {
+            let file = try freshDatabase("paging")
+            let paging = try RecordPagingWorkload(instances: BenchScale.count(20_000, smoke: 200), database: file) { body in try file.batch(body) }
+            compare("sqlite.records-after-page", operations: paging.records.count, rounds: 3, { paging.pageDatabase() }, baseline: { paging.pageArray() })
+        }
+
         try ObjectBenchmark.run()
 
         // Per-operation cost from 10^4 to 10^6 instances. One operation is one instance

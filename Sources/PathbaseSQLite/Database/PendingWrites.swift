@@ -59,7 +59,7 @@ final class PendingWrites: RowMirror {
     /// (?1 time, ?2 counter, ?3 replica, ?4 model, ?5 instance, ?6 property): forgets a
     /// replaced record's time (files without history).
     private var deleteRecordTime: Statement?
-    /// (?1 time, ?2 counter, ?3 replica, ?4 records): stores a run of records.
+    /// (?1 time, ?2 counter, ?3 replica, ?4 end time, ?5 records): stores a run of records.
     private var insertRun: Statement?
 
     /// The bodies listed in the running transaction: a flush reads the bodies it merges
@@ -182,9 +182,10 @@ final class PendingWrites: RowMirror {
         }
         for run in RecordRun.runs(records) {
             guard let first = run.first else { continue }
-            let statement = try prepared(&insertRun, "INSERT INTO record_runs(time, counter, replica, records) VALUES (?1, ?2, ?3, ?4)", connection: connection)
+            let statement = try prepared(&insertRun, "INSERT INTO record_runs(time, counter, replica, end_time, records) VALUES (?1, ?2, ?3, ?4, ?5)", connection: connection)
             statement.bind(first.timestamp, at: 1)
-            statement.bind(bytes: RecordRun.encode(run), at: 4)
+            statement.bind(run.last?.timestamp.time ?? first.timestamp.time, at: 4)
+            statement.bind(bytes: RecordRun.encode(run), at: 5)
             try self.run(statement, connection: connection)
         }
     }

@@ -75,6 +75,7 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
         defer { select.finalize() }
         select.bind(timestamp.time, at: 1)
         var changed: [(row: Int64, kept: [RecordRun.Record])] = []
+        var recent = RecentBody()
         while try select.hasRow() {
             let row = select.int64(at: 0)
             let first = Timestamp(time: select.int64(at: 1), counter: 0, replica: UInt32(truncatingIfNeeded: select.int64(at: 2)))
@@ -85,7 +86,7 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
             for record in records {
                 if record.timestamp > timestamp {
                     kept.append(record)
-                } else if try recordValue(at: record.path, timestamp: record.timestamp) != nil {
+                } else if try recordValue(at: record.path, timestamp: record.timestamp, recent: &recent) != nil {
                     kept.append(record)
                 }
             }
@@ -93,7 +94,7 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
         }
         let delete = try Statement(sql: "DELETE FROM record_runs WHERE rowid = ?1", connection: handle)
         defer { delete.finalize() }
-        let update = try Statement(sql: "UPDATE record_runs SET time = ?2, counter = ?3, replica = ?4, records = ?5 WHERE rowid = ?1", connection: handle)
+        let update = try Statement(sql: "UPDATE record_runs SET time = ?2, counter = ?3, replica = ?4, end_time = ?5, records = ?6 WHERE rowid = ?1", connection: handle)
         defer { update.finalize() }
         for (row, kept) in changed {
             guard let first = kept.first else {
@@ -103,7 +104,8 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
             }
             update.bind(row, at: 1)
             update.bind(first.timestamp, at: 2)
-            update.bind(bytes: RecordRun.encode(kept[...]), at: 5)
+            update.bind(kept.last?.timestamp.time ?? first.timestamp.time, at: 5)
+            update.bind(bytes: RecordRun.encode(kept[...]), at: 6)
             try execute(update)
         }
     }

@@ -1,3 +1,4 @@
+import CPathbaseBodies
 import GRDBSQLite
 import Pathbase
 
@@ -294,13 +295,17 @@ extension SQLiteDatabase {
     /// The records of `record_runs` after `timestamp`, the first `limit` by timestamp then
     /// path, each with its value (current, or superseded; a record pruned since is left out).
     /// Runs are read in the order of their first record, from ``RecordRun/maximumSpan``
-    /// before `timestamp`, until the next run starts after the `limit`th record found.
+    /// before `timestamp`, until the next run starts after the `limit`th record found; a run
+    /// whose last record is older than `timestamp`'s time is skipped by the index.
     private func readRunRecords(after timestamp: Timestamp?, limit: Int?) throws(SQLiteDatabaseError) -> [Record] {
         if let limit, limit <= 0 { return [] }
         let statement = statements.selectRunsFrom
         statement.bind(timestamp.map { RecordRun.earliestStart(holdingRecordsAfter: $0.time) } ?? Int64.min, at: 1)
+        // A run that ends before the cursor's time holds nothing after it: left unread.
+        statement.bind(timestamp?.time ?? Int64.min, at: 2)
         defer { statement.reset() }
         var found: [Record] = []
+        var recent = RecentBody()
         // The `limit`th record's timestamp once that many are found: later runs can't come before it.
         var bound: Timestamp?
         while try statement.hasRow() {
@@ -308,10 +313,18 @@ extension SQLiteDatabase {
             if let bound, first > bound { break }
             let run = statement.withBytes(at: 3) { RecordRun.decode($0, firstTime: first.time, firstReplica: first.replica) }
             guard let run else { throw .sqlite(code: SQLITE_CORRUPT, message: "a malformed run of records") }
+            // A run's records are in order: once it gave `limit` records, its later ones come
+            // after all of those and can't be among the first `limit`.
+            var fromRun = 0
+            var previous: RecordRun.Record?
             for record in run where timestamp.map({ record.timestamp > $0 }) ?? true {
-                if let bound, record.timestamp > bound { continue }
-                if let value = try recordValue(at: record.path, timestamp: record.timestamp) {
+                if let bound, record.timestamp > bound { break }
+                if let limit, fromRun >= limit { break }
+                if let value = try recordValue(at: record.path, timestamp: record.timestamp, recent: &recent) {
                     found.append(Record(path: record.path, timestamp: record.timestamp, value: value))
+                    // A record pulled twice is listed once: it counts once.
+                    if previous.map({ $0.path != record.path || $0.timestamp != record.timestamp }) ?? true { fromRun += 1 }
+                    previous = record
                 }
             }
             if let limit, found.count >= limit {
@@ -322,11 +335,34 @@ extension SQLiteDatabase {
         return Self.first(limit, of: found)
     }
 
+    /// The body of the instance whose records were looked up last: a run lists an instance's
+    /// records one after another, and reading its body once for all of them took a third
+    /// of the lookups' time.
+    struct RecentBody {
+        var instance: InstanceID?
+        var bytes: [UInt8] = []
+    }
+
     /// The value of the record at `path` written at `timestamp`: the current one if it is
     /// that record, else the superseded one; `nil` when neither is stored (pruned).
-    func recordValue(at path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) -> (any DatabaseValue)? {
-        let current = try withCurrentRow(path) { row throws(SQLiteDatabaseError) -> (any DatabaseValue)? in
-            row.timestamp == timestamp ? try codec.anyValue(from: row, tag: 0, value: 1) : nil
+    func recordValue(at path: Path, timestamp: Timestamp, recent: inout RecentBody) throws(SQLiteDatabaseError) -> (any DatabaseValue)? {
+        let instance = InstanceID(model: path.model, instance: path.instance)
+        if recent.instance != instance {
+            let statement = statements.selectBody
+            statement.bind(path.model, at: 1)
+            statement.bind(path.instance, at: 2)
+            defer { statement.reset() }
+            recent.bytes = try statement.hasRow() ? statement.withBytes(at: 0) { Array($0) } : []
+            recent.instance = instance
+        }
+        let current = try recent.bytes.withUnsafeBufferPointer { body throws(SQLiteDatabaseError) -> (any DatabaseValue)? in
+            guard let base = body.baseAddress else { return nil }
+            var entry = pathbase_entry()
+            switch pathbase_body_find(base, Int32(body.count), Int64(path.property), &entry) {
+            case 1: return entry.timestamp == timestamp ? try codec.anyValue(from: BodyEntryColumns(entry: entry), tag: 0, value: 1) : nil
+            case 0: return nil
+            default: throw .sqlite(code: SQLITE_CORRUPT, message: "a malformed instance body")
+            }
         }
         if let current { return current }
         let statement = statements.selectSupersededRecord

@@ -150,7 +150,7 @@ struct Statements {
             """)
         selectRunsFrom = try make("""
             SELECT time, counter, replica, records FROM record_runs
-            WHERE time >= ?1 ORDER BY time, counter, replica
+            WHERE time >= ?1 AND end_time >= ?2 ORDER BY time, counter, replica
             """)
         selectSupersededRecord = try make("""
             SELECT type, value FROM superseded_records

@@ -15,7 +15,8 @@ import Pathbase
 ///   path held before its current one, and records that arrived older than it.
 /// - `record_runs` (format 7): with history, one row per run of a batch's records (up to
 ///   ``PendingWrites/maximumRunRecords``): their paths and timestamps, in timestamp order
-///   (``RecordRun``; format 8 writes each against the one before).
+///   (``RecordRun``; format 8 writes each against the one before, and indexes a run's
+///   last time beside its first, so that paging skips the runs before the cursor).
 /// - `record_times`: a row per record, in the order `records(after:)` returns them: without
 ///   history, every current record; with history, the records written before format 7.
 /// - `value_types`: the Swift type names of JSON-encoded `Codable` values (see ``ValueTag``).
@@ -170,9 +171,10 @@ enum Schema {
                 time INTEGER NOT NULL,
                 counter INTEGER NOT NULL,
                 replica INTEGER NOT NULL,
+                end_time INTEGER NOT NULL,
                 records BLOB NOT NULL
             );
-            CREATE INDEX IF NOT EXISTS record_runs_start ON record_runs(time, counter, replica);
+            CREATE INDEX IF NOT EXISTS record_runs_start ON record_runs(time, counter, replica, end_time);
             """)
     }
 
@@ -278,7 +280,12 @@ enum Schema {
             for index in indexes { try db.execute(sql: index) }
         }
         if version == 7 {
-            // Format 8 writes a run's records against the one before.
+            // Format 8 writes a run's records against the one before, and keeps its last
+            // time beside its first, in the index too.
+            try db.execute(sql: """
+                DROP INDEX record_runs_start;
+                ALTER TABLE record_runs ADD COLUMN end_time INTEGER NOT NULL DEFAULT 0;
+                """)
             try upgradeRuns(in: db)
         }
         // Format 7 adds `record_runs`; the times in `record_times` stay and are read with it.
@@ -294,7 +301,10 @@ enum Schema {
             guard let records = bytes.withUnsafeBytes({ RecordRun.decodeFormat7($0, firstTime: row[1]) }) else {
                 throw SQLiteDatabaseError.sqlite(code: SQLITE_CORRUPT, message: "a malformed run of records")
             }
-            try db.execute(sql: "UPDATE record_runs SET records = ? WHERE rowid = ?", arguments: [Data(RecordRun.encode(records[...])), row[0] as Int64])
+            try db.execute(
+                sql: "UPDATE record_runs SET records = ?, end_time = ? WHERE rowid = ?",
+                arguments: [Data(RecordRun.encode(records[...])), records.last?.timestamp.time ?? (row[1] as Int64), row[0] as Int64]
+            )
         }
     }
 

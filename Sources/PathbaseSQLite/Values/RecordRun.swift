@@ -1,8 +1,8 @@
 import Pathbase
 
 /// The records a batch wrote, as a row of `record_runs` holds them (storage format 7): the
-/// first record's timestamp in the row's columns, every record's path and timestamp in one
-/// blob, in timestamp order. One row per run of records instead of one per record: the
+/// first record's timestamp and (format 8) the last record's time in the row's columns,
+/// every record's path and timestamp in one blob, in timestamp order. One row per run of records instead of one per record: the
 /// per-record rows of `record_times` (a b-tree insert with a uniqueness check each) were a
 /// third of a batched save. A run holds up to ``PendingWrites/maximumRunRecords`` records.
 ///
