@@ -316,7 +316,7 @@ struct FormatMigrationTests {
         #expect(plan.contains("value_index_1_2"))
     }
 
-    @Test("Opening a version 7 file rewrites its bodies and runs against a base: values, history, records after a time, a value index and the clock survive, in fewer bytes", arguments: [true, false])
+    @Test("Opening a version 7 file rewrites its bodies and runs against a base: values, history, records after a time, a value index (made again) and the clock survive, in fewer bytes", arguments: [true, false])
     func migratesVersionSeven(keepsHistory: Bool) throws {
         let directory = TemporaryDirectory()
         let path = directory.file("seven.sqlite")
@@ -341,8 +341,11 @@ struct FormatMigrationTests {
             }
         }
         let queue = try rawQueue(path: path)
-        try queue.write { db in try downgradeToFormatSeven(db) }
+        let indexes = try queue.write { db in try downgradeToFormatSeven(db) }
         try queue.close()
+        // The value index of the query above, as format 7 had it.
+        #expect(indexes.count == 1)
+        try restoreIndexes(indexes, of: path)
         let legacyBytes = try storedBytes()
 
         let database = try SQLiteDatabase(path: path, options: options)
@@ -361,8 +364,16 @@ struct FormatMigrationTests {
         database.close()
         #expect(try storedBytes() < legacyBytes)
         let check = try rawQueue(path: path)
-        let version = try check.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        let (version, plan) = try check.read { db in
+            (
+                try Int.fetchOne(db, sql: "PRAGMA user_version"),
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT instance FROM instance_values WHERE model = \(Person.modelId) AND pathbase_type(body, 2) = 2 AND pathbase_value(body, 2) >= 40")
+                    .map { $0["detail"] as String? ?? "" }.joined()
+            )
+        }
         try check.close()
         #expect(version == Schema.formatVersion)
+        // The value index came back, read from the new bodies (the query above used it).
+        #expect(plan.contains("value_index_\(Person.modelId)_2"))
     }
 }

@@ -93,12 +93,12 @@ final class Item {
 
 /// Rewrites a file of the current format as format 7 wrote it: bodies without a base (each
 /// entry's time in 8 fixed bytes, its replica a plain varint) and runs with every record
-/// whole. Format 6 stored its bodies the same way. The value indexes go: they can't read
-/// such bodies (queries make them again).
-func downgradeToFormatSeven(_ db: GRDB.Database) throws {
-    for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL") {
-        try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
-    }
+/// whole. Format 6 stored its bodies the same way. The value indexes go, since their
+/// functions can't read such bodies; returns their SQL (see ``restoreIndexes(_:of:)``).
+@discardableResult
+func downgradeToFormatSeven(_ db: GRDB.Database) throws -> [String] {
+    let indexes = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL")
+    for index in indexes { try db.execute(sql: "DROP INDEX \((index[0] as String).quotedDatabaseIdentifier)") }
     func varint(_ value: UInt64, into bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
@@ -154,4 +154,20 @@ func downgradeToFormatSeven(_ db: GRDB.Database) throws {
         CREATE INDEX record_runs_start ON record_runs(time, counter, replica);
         PRAGMA user_version = 7;
         """)
+    return indexes.map { $0[1] as String }
+}
+
+/// Makes value indexes again on a file whose bodies the registered functions can't read
+/// (a format 7 file): through a connection where the functions they call are stand-ins that
+/// read nothing, so every entry holds NULL. A migration that keeps such an index unchanged
+/// answers queries wrongly; one that reads through it before rewriting it fails.
+func restoreIndexes(_ indexes: [String], of path: String) throws {
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+        for name in ["pathbase_type", "pathbase_value"] {
+            db.add(function: DatabaseFunction(name, argumentCount: 2, pure: true) { _ in nil })
+        }
+        for index in indexes { try db.execute(sql: index) }
+    }
+    try queue.close()
 }

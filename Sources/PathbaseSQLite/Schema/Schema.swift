@@ -272,12 +272,10 @@ enum Schema {
         if (6 ... 7).contains(version) {
             // Format 8 writes a body's timestamps against a base it holds once. The value
             // indexes can't read the old bodies: they go, and come back on the new ones.
-            let indexes = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL")
-            for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL") {
-                try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
-            }
+            let indexes = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL")
+            for index in indexes { try db.execute(sql: "DROP INDEX \((index[0] as String).quotedDatabaseIdentifier)") }
             try db.execute(sql: "UPDATE instance_values SET body = pathbase_body_upgrade(body)")
-            for index in indexes { try db.execute(sql: index) }
+            for index in indexes { try db.execute(sql: index[1] as String) }
         }
         if version == 7 {
             // Format 8 writes a run's records against the one before, and keeps its last
