@@ -458,8 +458,15 @@ static void packFinal(sqlite3_context *context) {
 
 // MARK: pathbase_body_upgrade(body)
 
-/// A format 6 or 7 body (entries without a base) as format 8 writes it; an error for bytes
-/// that are not such a body.
+/// What an old body that does not read becomes: a zero base, then an entry of property 1
+/// whose kind is no kind, then the old bytes, kept for repair by hand. Like a body damaged
+/// after its status, it has no status (its instance is not listed), a read of any other
+/// property reports it malformed, and `pathbase_is_body` (the integrity check) says so.
+static const unsigned char damagedPrefix[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0xff };
+
+/// A format 6 or 7 body (entries without a base) as format 8 writes it; a damaged one
+/// keeps its bytes behind a prefix that reads as damaged (`damagedPrefix`), so that the
+/// rest of the file migrates.
 static void upgradeFunction(sqlite3_context *context, int count, sqlite3_value **arguments) {
     (void)count;
     const unsigned char *body = sqlite3_value_blob(arguments[0]);
@@ -472,7 +479,11 @@ static void upgradeFunction(sqlite3_context *context, int count, sqlite3_value *
         if (!readVarint(&r, &property) || readEntryRest(&r, NULL, &entry, 1) < 0) {
             free(state.bytes);
             free(state.entries);
-            sqlite3_result_error(context, "pathbase: malformed instance body", -1);
+            unsigned char *damaged = sqlite3_malloc((int)sizeof damagedPrefix + length);
+            if (!damaged) { sqlite3_result_error_nomem(context); return; }
+            memcpy(damaged, damagedPrefix, sizeof damagedPrefix);
+            memcpy(damaged + sizeof damagedPrefix, body, (size_t)length);
+            sqlite3_result_blob(context, damaged, (int)sizeof damagedPrefix + length, sqlite3_free);
             return;
         }
         entry.property = unzigzag(property);

@@ -376,4 +376,38 @@ struct FormatMigrationTests {
         // The value index came back, read from the new bodies (the query above used it).
         #expect(plan.contains("value_index_\(Person.modelId)_2"))
     }
+
+    @Test("A version 7 file with a damaged body migrates: that body keeps its bytes and reads as damaged, the others read")
+    func migratesVersionSevenWithDamagedBody() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("damaged.sqlite")
+        do {
+            let database = try SQLiteDatabase(path: path)
+            Person.create(in: database, id: 1, name: "Ada", age: 36)
+            Person.create(in: database, id: 2, name: "Bob", age: 40)
+            database.close()
+        }
+        let queue = try rawQueue(path: path)
+        try queue.write { db in
+            try downgradeToFormatSeven(db)
+            // An entry of property 1 cut short, as format 7 wrote entries.
+            try db.execute(sql: "UPDATE instance_values SET body = x'0204ffffffff' WHERE model = ? AND instance = 1", arguments: [Person.modelId])
+        }
+        try queue.close()
+
+        let database = try SQLiteDatabase(path: path, options: .init(errorHandler: { _ in }))
+        #expect(database.get(id: 2, of: Person.self)?.name == "Bob")
+        #expect(try database.read { database.all(of: Person.self).map(\.name) } == ["Bob"])
+        #expect(try database.checkIntegrity().map(\.description) == ["instance_values \(Path(model: Person.modelId, instance: 1, property: 0)): a malformed instance body: its current values can't be read"])
+        #expect(throws: SQLiteDatabaseError.self) {
+            let _: Timestamped<String>? = try database.fetch(Path(model: Person.modelId, instance: 1, property: 1))
+        }
+        database.close()
+        let check = try rawQueue(path: path)
+        let body = try check.read { db in try Data.fetchOne(db, sql: "SELECT body FROM instance_values WHERE model = ? AND instance = 1", arguments: [Person.modelId]) }
+        try check.close()
+        // The old bytes, behind the prefix that reads as damaged.
+        #expect(body.map { Array($0.suffix(6)) } == [0x02, 0x04, 0xff, 0xff, 0xff, 0xff])
+        #expect(body?.count == 18 + 6)
+    }
 }
