@@ -381,12 +381,7 @@ struct FormatMigrationTests {
     func migratesVersionSevenWithDamagedBody() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("damaged.sqlite")
-        do {
-            let database = try SQLiteDatabase(path: path)
-            Person.create(in: database, id: 1, name: "Ada", age: 36)
-            Person.create(in: database, id: 2, name: "Bob", age: 40)
-            database.close()
-        }
+        try createAdaAndBob(at: path)
         let queue = try rawQueue(path: path)
         try queue.write { db in
             try downgradeToFormatSeven(db)

@@ -171,12 +171,7 @@ struct InstanceBodyTests {
     func damagedBody() throws {
         let directory = TemporaryDirectory()
         let path = directory.file()
-        do {
-            let database = try SQLiteDatabase(path: path)
-            Person.create(in: database, id: 1, name: "Ada", age: 36)
-            Person.create(in: database, id: 2, name: "Bob", age: 40)
-            database.close()
-        }
+        try createAdaAndBob(at: path)
         let queue = try rawQueue(path: path)
         // A base, then an entry of property 1 cut short: no status, a malformed name.
         try queue.write { db in

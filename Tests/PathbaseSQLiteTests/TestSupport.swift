@@ -171,3 +171,12 @@ func restoreIndexes(_ indexes: [String], of path: String) throws {
     }
     try queue.close()
 }
+
+/// A file of the current format with two people, Ada (1) and Bob (2): what the damaged-body
+/// tests damage one of.
+func createAdaAndBob(at path: String) throws {
+    let database = try SQLiteDatabase(path: path)
+    Person.create(in: database, id: 1, name: "Ada", age: 36)
+    Person.create(in: database, id: 2, name: "Bob", age: 40)
+    database.close()
+}
