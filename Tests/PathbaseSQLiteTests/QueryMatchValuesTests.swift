@@ -124,4 +124,47 @@ struct QueryMatchValuesTests {
         #expect(try items.fetch(where: \.group >= 1) == range)
         #expect(try items.fetch(where: \.group >= 1, sortedBy: \.name, descending: true) == sorted)
     }
+
+    private struct Pet: Codable, Identifiable, Equatable {
+        var id: Int
+        var name: String
+    }
+
+    /// Fetches its pet while it decodes: a struct decoded while another one is.
+    private struct Owner: Codable, Identifiable, Equatable {
+        @TaskLocal static var pets: CodableCollection<Pet>?
+        var id: Int
+        var name: String
+        var pet: Pet?
+
+        enum CodingKeys: String, CodingKey { case id, name }
+
+        init(id: Int, name: String, pet: Pet?) {
+            self.id = id
+            self.name = name
+            self.pet = pet
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            pet = try Self.pets?.fetch(id: id)
+            name = try container.decode(String.self, forKey: .name)
+        }
+    }
+
+    @Test("A struct whose init(from:) fetches another struct of the database reads its own fields after it")
+    func structDecodedWhileAnotherIs() throws {
+        let database = try SQLiteDatabase()
+        let owners = database.collection(Owner.self)
+        let pets = database.collection(Pet.self)
+        let expected = (0 ..< 5).map { Owner(id: $0, name: "owner \($0)", pet: Pet(id: $0, name: "pet \($0)")) }
+        try owners.save(expected.map { Owner(id: $0.id, name: $0.name, pet: nil) })
+        try pets.save(expected.compactMap(\.pet))
+        let fetched = try Owner.$pets.withValue(pets) {
+            try database.read { (try owners.fetch(), try owners.fetch(id: 3)) }
+        }
+        #expect(fetched.0 == expected)
+        #expect(fetched.1 == expected[3])
+    }
 }

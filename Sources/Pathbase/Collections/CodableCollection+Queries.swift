@@ -56,7 +56,7 @@ extension CodableCollection {
             of: query, sortedBy: sort.stored, offset: query.offset, limit: query.limit, decoding: true
         ) else { return nil }
         pushdown.willReadCurrentValues(of: layout.model, instances: ids)
-        return try decodeStructs(ids)
+        return try decodeStructs(ids, using: pushdown)
     }
 
     /// The first struct a filter includes in an order, or `nil`.
@@ -141,7 +141,7 @@ extension CodableCollection {
         ) {
             snapshots.expect(ids.count)
             pushdown.willReadCurrentValues(of: layout.model, instances: ids)
-            var matches = try ids.map { try decode($0) }
+            var matches = try ids.map { try decode($0, using: pushdown) }
             if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
             if !sortRunsInDatabase { matches.sort(by: query.precedes) }
             return paged && !pageRunsInDatabase ? query.page(of: matches) : matches

@@ -247,13 +247,14 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         return try database.inReadIfSupported { () throws -> Element? in
             try checkCatalog()
             // Status, origin and fields: one range of the file instead of a lookup each.
-            database.queryPushdown?.willReadCurrentValues(of: layout.model, instances: [instance])
+            let pushdown = database.queryPushdown
+            pushdown?.willReadCurrentValues(of: layout.model, instances: [instance])
             let status: InstanceStatus? = database.get(.status(model: layout.model, instance: instance))
             guard status == .created else { return nil }
             if !Element.ID.isExactInstanceKey, layout.storedOrigin(in: database, instance: instance) != String(describing: id) {
                 return nil
             }
-            let match = try decode(instance)
+            let match = try decode(instance, using: pushdown)
             remember([match], seenAt: mark)
             return match.element
         }
@@ -269,8 +270,9 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         return try database.inReadIfSupported {
             try checkCatalog()
             // Every value is read: the statuses come from the same pass over the file.
-            database.queryPushdown?.willReadCurrentValues(of: layout.model, instances: nil)
-            let decoded = try decodeStructs(layout.activeInstances(in: database))
+            let pushdown = database.queryPushdown
+            pushdown?.willReadCurrentValues(of: layout.model, instances: nil)
+            let decoded = try decodeStructs(layout.activeInstances(in: database), using: pushdown)
             snapshots.remember(decoded.bases, seenAt: mark)
             return decoded.elements
         }
@@ -284,30 +286,34 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         var bases: [(instance: InstanceKey, fields: FieldSnapshot)] = []
     }
 
-    /// Decodes the structs stored under these instance keys, in order.
-    func decodeStructs(_ instances: [InstanceKey]) throws -> DecodedStructs {
+    /// Decodes the structs stored under these instance keys, in order; each from the values
+    /// `pushdown` keeps when it does (see ``decode(_:using:)``).
+    func decodeStructs(_ instances: [InstanceKey], using pushdown: (any QueryPushdownDatabase)?) throws -> DecodedStructs {
         snapshots.expect(instances.count)
         var decoded = DecodedStructs()
         decoded.elements.reserveCapacity(instances.count)
         decoded.bases.reserveCapacity(instances.count)
         for instance in instances {
             var fields = FieldSnapshot(capacity: 0)
-            decoded.elements.append(try decode(instance, fields: &fields))
+            decoded.elements.append(try decode(instance, fields: &fields, using: pushdown))
             decoded.bases.append((instance, fields))
         }
         return decoded
     }
 
-    /// Decodes the struct stored under an instance key, with the fields it read.
-    func decode(_ instance: InstanceKey) throws -> CollectionMatch<Element> {
+    /// Decodes the struct stored under an instance key, with the fields it read. Its values
+    /// are read together when `pushdown` keeps them for the running transaction (after
+    /// `willReadCurrentValues`), else one `get` each.
+    func decode(_ instance: InstanceKey, using pushdown: (any QueryPushdownDatabase)? = nil) throws -> CollectionMatch<Element> {
         var fields = FieldSnapshot(capacity: 0)
-        let element = try decode(instance, fields: &fields)
+        let element = try decode(instance, fields: &fields, using: pushdown)
         return CollectionMatch(instance: instance, element: element, fields: fields)
     }
 
     /// Decodes the struct stored under an instance key; `fields` becomes the fields it read.
-    private func decode(_ instance: InstanceKey, fields: inout FieldSnapshot) throws -> Element {
-        let decoder = FieldDecoder(layout: layout, database: database, instance: instance)
+    private func decode(_ instance: InstanceKey, fields: inout FieldSnapshot, using pushdown: (any QueryPushdownDatabase)?) throws -> Element {
+        let values = pushdown?.keptValues(of: layout.model, instance: instance)
+        let decoder = FieldDecoder(layout: layout, database: database, instance: instance, values: values)
         do {
             let element = try Element(from: decoder)
             fields = decoder.snapshot

@@ -15,14 +15,18 @@ final class FieldDecoder: Decoder {
     /// Every value read, by key: the snapshot the collection keeps for merging saves.
     // Used by one decoding on one thread: no dynamic exclusivity check per field.
     @exclusivity(unchecked) private(set) var snapshot: FieldSnapshot
+    /// The instance's values when the database hands them out together
+    /// (``QueryPushdownDatabase/keptValues(of:instance:)``); else each is read with `get`.
+    let values: (any KeptInstanceValues)?
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(layout: CollectionLayout, database: any Database, instance: InstanceKey) {
+    init(layout: CollectionLayout, database: any Database, instance: InstanceKey, values: (any KeptInstanceValues)?) {
         self.layout = layout
         self.database = database
         self.instance = instance
+        self.values = values
         self.snapshot = FieldSnapshot(capacity: layout.fieldCount)
     }
 
@@ -49,7 +53,7 @@ final class FieldDecoder: Decoder {
 
     /// The stored value of `key` as `Value`, or `nil` when none of that type is stored.
     func read<Value: DatabaseValue>(_ type: Value.Type, key: String) -> Value? {
-        let value: Value? = database.get(path(key))
+        let value: Value? = if let values { values.value(of: layout.property(forKey: key)) } else { database.get(path(key)) }
         if let value { snapshot.record(value, for: key) }
         return value
     }

@@ -72,6 +72,13 @@ package protocol QueryPushdownDatabase: Database {
     /// read them in one pass instead of one lookup per value.
     /// Nothing outside a transaction.
     func willReadCurrentValues(of model: ModelKey, instances: [InstanceKey]?)
+
+    /// The current values of an instance read together, when this database keeps them for
+    /// the running transaction (after ``willReadCurrentValues(of:instances:)``); `nil` when
+    /// it doesn't, and each value is read with `get`. A collection decodes a struct from
+    /// them: one lookup of the instance instead of one per field. Valid until the running
+    /// transaction ends or writes; only on the thread that runs it.
+    func keptValues(of model: ModelKey, instance: InstanceKey) -> (any KeptInstanceValues)?
 }
 
 /// A database that answers inverse lookups with prepared statements: the commonest query,

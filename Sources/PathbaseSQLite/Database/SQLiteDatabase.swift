@@ -87,6 +87,9 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     let activeInstances = ActiveInstances()
     /// The properties of models listed in the running transaction, one scan each.
     let listingColumns = ListingColumns()
+    /// The reader of kept values handed to a collection decoding a struct (guarded by the
+    /// lock; see ``keptValues(of:instance:)``).
+    var keptEntries: KeptEntries?
     let valueIndexes = ValueIndexes()
     let pendingWrites: PendingWrites
     /// Batch nesting, the batch's first failure, and the caches a rollback must reset.

@@ -89,6 +89,22 @@ extension SQLiteDatabase: QueryPushdownDatabase {
         }
     }
 
+    package func keptValues(of model: ModelKey, instance: InstanceKey) -> (any KeptInstanceValues)? {
+        lock.withLock { () -> KeptEntries? in
+            // Pending writes first: a flush writes its bodies through to the kept ones.
+            guard transaction.inBatch, let handle = try? openHandle() else { return nil }
+            listingColumns.dropIfChanged(connection: handle)
+            guard let body = listingColumns.keptBody(of: InstanceID(model: model, instance: instance)) else { return nil }
+            // The same reader again, unless a decoding still holds it (a struct's
+            // `init(from:)` that decodes another one).
+            var reader = keptEntries ?? KeptEntries(database: self)
+            keptEntries = nil
+            if !isKnownUniquelyReferenced(&reader) { reader = KeptEntries(database: self) }
+            keptEntries = reader
+            return reader.load(body) ? reader : nil
+        }
+    }
+
     /// How many queries and inverse lookups this database has answered in SQL: tests check
     /// that a query reached SQL — directly and through wrappers — rather than being evaluated
     /// on models.
