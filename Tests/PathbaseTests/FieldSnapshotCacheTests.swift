@@ -88,4 +88,22 @@ struct FieldSnapshotCacheTests {
         #expect(finished)
         #expect(wrong.withLock { $0 } == 0)
     }
+
+    @Test("Snapshots sharing one storage keep their own fields, also when they record in turns")
+    func sharedStorage() {
+        let storage = FieldSnapshotStorage()
+        var first = FieldSnapshot(in: storage)
+        first.record(1, for: "a")
+        var second = FieldSnapshot(in: storage)
+        second.record("two", for: "a")
+        // The first records again after the second began: its fields stay its own.
+        first.record(3, for: "b")
+        first.record(4, for: "a")
+        second.record(5, for: "b")
+        #expect(first["a"] as? Int == 4)
+        #expect(first["b"] as? Int == 3)
+        #expect(second["a"] as? String == "two")
+        #expect(second["b"] as? Int == 5)
+        #expect(FieldSnapshot(in: storage)["a"] == nil)
+    }
 }

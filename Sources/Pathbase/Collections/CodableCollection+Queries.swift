@@ -141,14 +141,16 @@ extension CodableCollection {
         ) {
             snapshots.expect(ids.count)
             pushdown.willReadCurrentValues(of: layout.model, instances: ids)
-            var matches = try ids.map { try decode($0, using: pushdown) }
+            let recorded = FieldSnapshotStorage()
+            var matches = try ids.map { try decode($0, using: pushdown, recordingInto: recorded) }
             if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
             if !sortRunsInDatabase { matches.sort(by: query.precedes) }
             return paged && !pageRunsInDatabase ? query.page(of: matches) : matches
         }
         let instances = storedMatches(of: query.filter)
         snapshots.expect(instances.count)
-        var matches = try instances.map { try decode($0) }
+        let recorded = FieldSnapshotStorage()
+        var matches = try instances.map { try decode($0, recordingInto: recorded) }
         if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
         matches.sort(by: query.precedes)
         return paged ? query.page(of: matches) : matches

@@ -127,6 +127,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         var inside: RollbackMark?
         var stored: [(instance: InstanceKey, fields: FieldSnapshot)] = []
         stored.reserveCapacity(prepared.count)
+        let recorded = FieldSnapshotStorage()
         // Reads inside the batch share its transaction; every check passes before the first write.
         try database.inBatchIfSupported {
             inside = database.currentRollbackMark
@@ -140,7 +141,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
             // Indices, not `zip`: unspecialized for the app's struct, each step of a zip of
             // two arrays cost more than checking the struct.
             for index in prepared.indices {
-                stored.append((prepared[index].instance, store(prepared[index], state: states[index], replacing: replacing, at: inside)))
+                stored.append((prepared[index].instance, store(prepared[index], state: states[index], replacing: replacing, at: inside, recordingInto: recorded)))
             }
         }
         // The batch committed, or joined an enclosing one that may still roll back: then
@@ -188,8 +189,9 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     }
 
     /// Writes one prepared struct; its status last, so an observer that sees it created
-    /// reads every field. Returns its fields, the base of its next save once stored.
-    private func store(_ write: PreparedWrite, state: StoredState?, replacing: Bool, at mark: RollbackMark?) -> FieldSnapshot {
+    /// reads every field. Returns its fields, the base of its next save once stored,
+    /// recorded into `recorded` (shared by the structs of one save).
+    private func store(_ write: PreparedWrite, state: StoredState?, replacing: Bool, at mark: RollbackMark?, recordingInto recorded: FieldSnapshotStorage) -> FieldSnapshot {
         let statusPath = Path.status(model: layout.model, instance: write.instance)
         let state = state ?? storedState(of: write.instance)
         let status = state.status
@@ -199,7 +201,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         // Keys without a status (a partial pull) are not this struct's.
         let storedKeys = status == nil ? [] : state.keys
         let base = isActive && !replaces ? snapshots.base(for: write.instance, at: mark) : nil
-        var snapshot = FieldSnapshot(capacity: write.fields.count)
+        var snapshot = FieldSnapshot(in: recorded)
         for field in write.fields {
             let path = layout.path(write.instance, layout.property(forKey: field.key))
             snapshot.record(field.value.value, for: field.key)
@@ -293,9 +295,11 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         var decoded = DecodedStructs()
         decoded.elements.reserveCapacity(instances.count)
         decoded.bases.reserveCapacity(instances.count)
+        let recorded = FieldSnapshotStorage()
+        recorded.reserveCapacity(instances.count * layout.fieldCount)
         for instance in instances {
-            var fields = FieldSnapshot(capacity: 0)
-            decoded.elements.append(try decode(instance, fields: &fields, using: pushdown))
+            let (element, fields) = try decode(instance, using: pushdown, recordingInto: recorded)
+            decoded.elements.append(element)
             decoded.bases.append((instance, fields))
         }
         return decoded
@@ -303,21 +307,20 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
 
     /// Decodes the struct stored under an instance key, with the fields it read. Its values
     /// are read together when `pushdown` keeps them for the running transaction (after
-    /// `willReadCurrentValues`), else one `get` each.
-    func decode(_ instance: InstanceKey, using pushdown: (any QueryPushdownDatabase)? = nil) throws -> CollectionMatch<Element> {
-        var fields = FieldSnapshot(capacity: 0)
-        let element = try decode(instance, fields: &fields, using: pushdown)
+    /// `willReadCurrentValues`), else one `get` each. The fields go to `recorded` (shared
+    /// by the structs of one fetch).
+    func decode(_ instance: InstanceKey, using pushdown: (any QueryPushdownDatabase)? = nil, recordingInto recorded: FieldSnapshotStorage = FieldSnapshotStorage()) throws -> CollectionMatch<Element> {
+        let (element, fields) = try decode(instance, using: pushdown, recordingInto: recorded)
         return CollectionMatch(instance: instance, element: element, fields: fields)
     }
 
-    /// Decodes the struct stored under an instance key; `fields` becomes the fields it read.
-    private func decode(_ instance: InstanceKey, fields: inout FieldSnapshot, using pushdown: (any QueryPushdownDatabase)?) throws -> Element {
+    /// Decodes the struct stored under an instance key, with the fields it read.
+    private func decode(_ instance: InstanceKey, using pushdown: (any QueryPushdownDatabase)?, recordingInto recorded: FieldSnapshotStorage) throws -> (element: Element, fields: FieldSnapshot) {
         let values = pushdown?.keptValues(of: layout.model, instance: instance)
-        let decoder = FieldDecoder(layout: layout, database: database, instance: instance, values: values)
+        let decoder = FieldDecoder(layout: layout, database: database, instance: instance, values: values, snapshots: recorded)
         do {
             let element = try Element(from: decoder)
-            fields = decoder.snapshot
-            return element
+            return (element, decoder.snapshot)
         } catch let error as CollectionError {
             throw error
         } catch let error as DecodingError {

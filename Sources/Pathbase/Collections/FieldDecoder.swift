@@ -22,12 +22,13 @@ final class FieldDecoder: Decoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(layout: CollectionLayout, database: any Database, instance: InstanceKey, values: (any KeptInstanceValues)?) {
+    /// `snapshots`: where the fields read are recorded (shared by the structs of one fetch).
+    init(layout: CollectionLayout, database: any Database, instance: InstanceKey, values: (any KeptInstanceValues)?, snapshots: FieldSnapshotStorage) {
         self.layout = layout
         self.database = database
         self.instance = instance
         self.values = values
-        self.snapshot = FieldSnapshot(capacity: layout.fieldCount)
+        self.snapshot = FieldSnapshot(in: snapshots)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {

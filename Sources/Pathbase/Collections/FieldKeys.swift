@@ -33,12 +33,14 @@ struct FieldKeys: @unchecked Sendable {
         fields.contains { $0.name == key }
     }
 
-    /// The coding key of the top-level stored property a key path reads.
-    func key<Root>(for keyPath: PartialKeyPath<Root>, collection: String) throws(CollectionError) -> String {
+    /// The coding key of the top-level stored property a key path reads. `collection` names
+    /// the collection in the error, made only then: describing a type cost more than the
+    /// rest of building a query's filter.
+    func key<Root>(for keyPath: PartialKeyPath<Root>, collection: @autoclosure () -> String) throws(CollectionError) -> String {
         let valueType = type(of: keyPath).valueType
         guard let offset = MemoryLayout<Root>.offset(of: keyPath),
               let field = fields.first(where: { $0.offset == offset && $0.type == valueType }) else {
-            throw .unknownField(collection: collection, key: String(describing: keyPath))
+            throw .unknownField(collection: collection(), key: String(describing: keyPath))
         }
         return field.name
     }
