@@ -7,7 +7,7 @@ struct FieldSnapshotCacheTests {
 
     /// A snapshot naming the instance it was kept for.
     private func snapshot(of instance: InstanceKey) -> FieldSnapshot {
-        var fields = FieldSnapshot(capacity: 1)
+        var fields = FieldSnapshot(in: FieldSnapshotStorage())
         fields.record(instance, for: "instance")
         return fields
     }

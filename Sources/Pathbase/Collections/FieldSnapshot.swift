@@ -24,13 +24,6 @@ struct FieldSnapshot {
         end = start
     }
 
-    /// An empty snapshot with a storage of its own, for `capacity` fields.
-    init(capacity: Int) {
-        let storage = FieldSnapshotStorage()
-        storage.reserveCapacity(capacity)
-        self.init(in: storage)
-    }
-
     /// The value of `key`, if it was recorded: the last one recorded.
     subscript(key: String) -> (any DatabaseValue)? {
         var index = end
