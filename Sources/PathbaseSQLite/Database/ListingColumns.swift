@@ -295,11 +295,7 @@ private final class KeptRows {
     /// The entries of the body at ``decodedPosition``, decoded at its first read: reads of
     /// an instance's properties follow one another, and searching the body for each
     /// (stepping over the entries before it) cost more than decoding it once.
-    /// Room for ``decodedCapacity`` entries, ``decodedCount`` of them decoded (C fills it
-    /// in one call per body).
-    @exclusivity(unchecked) private var decoded: UnsafeMutablePointer<pathbase_entry>
-    @exclusivity(unchecked) private var decodedCapacity = 16
-    @exclusivity(unchecked) private var decodedCount = 0
+    private let decoded = DecodedBody()
     @exclusivity(unchecked) private var decodedPosition = -1
     /// Whether the body at ``decodedPosition`` does not read (reads go to the file).
     private var decodedIsMalformed = false
@@ -307,12 +303,10 @@ private final class KeptRows {
     init(expectedInstances: Int, complete: Bool) {
         self.complete = complete
         instances.reserveCapacity(expectedInstances)
-        decoded = .allocate(capacity: decodedCapacity)
     }
 
     deinit {
         bytes?.deallocate()
-        decoded.deallocate()
     }
 
     /// Whether more bytes than ``ListingColumns`` keeps were offered: the rows are then
@@ -401,30 +395,12 @@ private final class KeptRows {
     func value(instance: InstanceKey, property: PropertyKey) -> ListingColumns.Lookup {
         guard let found = position(of: instance) else { return complete ? .absent : .notKept }
         cursor = found
-        if found != decodedPosition { decode(at: found) }
+        if found != decodedPosition {
+            decodedPosition = found
+            decodedIsMalformed = !decoded.decode(body(at: found))
+        }
         guard !decodedIsMalformed else { return .notKept }
-        for index in 0 ..< decodedCount where decoded[index].property == Int64(property) {
-            return .kept(BodyEntryColumns(entry: decoded[index]))
-        }
-        return .absent
-    }
-
-    /// Decodes the entries of the body at `position` in ``instances``.
-    private func decode(at position: Int) {
-        decodedPosition = position
-        decodedCount = 0
-        decodedIsMalformed = false
-        let body = body(at: position)
-        guard let base = body.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var count = Int(pathbase_body_decode(base, Int32(body.count), decoded, Int32(decodedCapacity)))
-        if count > decodedCapacity {
-            decoded.deallocate()
-            decodedCapacity = count
-            decoded = .allocate(capacity: count)
-            count = Int(pathbase_body_decode(base, Int32(body.count), decoded, Int32(decodedCapacity)))
-        }
-        decodedIsMalformed = count < 0
-        decodedCount = max(0, count)
+        return decoded.entry(of: property).map { .kept($0) } ?? .absent
     }
 
     /// Each instance's status (its value of property 0) as `decode` reads it, ascending,
