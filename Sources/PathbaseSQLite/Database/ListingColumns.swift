@@ -121,9 +121,9 @@ final class ListingColumns: RowMirror {
 
     /// Keeps the bodies of a query statement that returns its matches with their bodies
     /// (``QuerySQL/readsValues``: instance, body), and returns the matches that are active —
-    /// whose status (property 0) is `.created` — in the statement's order. A listed model keeps what it has; another
-    /// query's matches are replaced. Past what it keeps, the ids are still returned and the
-    /// values are read from the file.
+    /// whose status (property 0) is `.created` — in the statement's order. A listed model
+    /// keeps what it has; another query's matches are replaced. Past what it keeps, the ids
+    /// are still returned and the values are read from the file.
     func keepMatches(of model: ModelKey, from statement: Statement, connection: OpaquePointer) throws(SQLiteDatabaseError) -> [InstanceKey] {
         dropIfChanged(connection: connection)
         let index = models.firstIndex(where: { $0.key == model })

@@ -2,9 +2,9 @@ import Pathbase
 
 /// The records a batch wrote, as a row of `record_runs` holds them (storage format 7): the
 /// first record's timestamp and (format 8) the last record's time in the row's columns,
-/// every record's path and timestamp in one blob, in timestamp order. One row per run of records instead of one per record: the
-/// per-record rows of `record_times` (a b-tree insert with a uniqueness check each) were a
-/// third of a batched save. A run holds up to ``PendingWrites/maximumRunRecords`` records.
+/// every record's path and timestamp in one blob, in timestamp order. One row per run of
+/// records instead of one per record: the per-record rows of `record_times` (a b-tree
+/// insert with a uniqueness check each) were a third of a batched save. A run holds up to ``PendingWrites/maximumRunRecords`` records.
 ///
 /// A run spans at most ``maximumSpan`` of time, so that the runs holding records after a
 /// timestamp start no earlier than that much before it. Runs of two connections, or of a
