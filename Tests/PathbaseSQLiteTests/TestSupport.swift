@@ -97,8 +97,7 @@ final class Item {
 /// functions can't read such bodies; returns their SQL (see ``restoreIndexes(_:of:)``).
 @discardableResult
 func downgradeToFormatSeven(_ db: GRDB.Database) throws -> [String] {
-    let indexes = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL")
-    for index in indexes { try db.execute(sql: "DROP INDEX \((index[0] as String).quotedDatabaseIdentifier)") }
+    let indexes = try Schema.dropInstanceValueIndexes(db)
     func varint(_ value: UInt64, into bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
@@ -154,7 +153,7 @@ func downgradeToFormatSeven(_ db: GRDB.Database) throws -> [String] {
         CREATE INDEX record_runs_start ON record_runs(time, counter, replica);
         PRAGMA user_version = 7;
         """)
-    return indexes.map { $0[1] as String }
+    return indexes
 }
 
 /// Makes value indexes again on a file whose bodies the registered functions can't read

@@ -48,13 +48,14 @@ final class FieldDecoder: Decoder {
         layout.storedOrigin(in: database, instance: instance) ?? String(instance)
     }
 
-    func path(_ key: String) -> Path {
-        Path(model: layout.model, instance: instance, property: layout.property(forKey: key))
-    }
-
     /// The stored value of `key` as `Value`, or `nil` when none of that type is stored.
     func read<Value: DatabaseValue>(_ type: Value.Type, key: String) -> Value? {
-        let value: Value? = if let values { values.value(of: layout.property(forKey: key)) } else { database.get(path(key)) }
+        let property = layout.property(forKey: key)
+        let value: Value? = if let values {
+            values.value(of: property)
+        } else {
+            database.get(layout.path(instance, property))
+        }
         if let value { snapshot.record(value, for: key) }
         return value
     }

@@ -76,6 +76,15 @@ enum Schema {
     static func valueIndexName(model: ModelKey, property: PropertyKey) -> String {
         "value_index_\(model)_\(property)"
     }
+    /// Drops the indexes made on `instance_values` (the value indexes), whose expressions
+    /// read bodies, and returns their SQL to make them again: a rewrite of every body in
+    /// another layout must not go through them.
+    static func dropInstanceValueIndexes(_ db: GRDB.Database) throws -> [String] {
+        let indexes = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL")
+        for index in indexes { try db.execute(sql: "DROP INDEX \((index[0] as String).quotedDatabaseIdentifier)") }
+        return indexes.map { $0[1] as String }
+    }
+
 
     /// The statement creating the value index of one (model, property). Ids are trusted
     /// integers, written into the text: SQLite uses an index on expressions only for
@@ -272,10 +281,9 @@ enum Schema {
         if (6 ... 7).contains(version) {
             // Format 8 writes a body's timestamps against a base it holds once. The value
             // indexes can't read the old bodies: they go, and come back on the new ones.
-            let indexes = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'instance_values' AND sql IS NOT NULL")
-            for index in indexes { try db.execute(sql: "DROP INDEX \((index[0] as String).quotedDatabaseIdentifier)") }
+            let indexes = try dropInstanceValueIndexes(db)
             try db.execute(sql: "UPDATE instance_values SET body = pathbase_body_upgrade(body)")
-            for index in indexes { try db.execute(sql: index[1] as String) }
+            for index in indexes { try db.execute(sql: index) }
         }
         if version == 7 {
             // Format 8 writes a run's records against the one before, and keeps its last
