@@ -117,7 +117,7 @@ struct BatchTests {
     }
 
     @Test("Other threads wait for a batch, and see all of it or none of it")
-    func otherThreadsWait() throws {
+    func otherThreadsWait() async throws {
         let database = try SQLiteDatabase()
         let halfway = Handoff<Bool>()
         let reading = Handoff<ThreadProbe>()
@@ -142,15 +142,15 @@ struct BatchTests {
             }
         }
         #expect(seen.take() == 200)
-        #expect(reader.join())
+        #expect(await reader.join())
     }
 
     @Test("Concurrent writers from many threads lose nothing")
-    func concurrentWriters() throws {
+    func concurrentWriters() async throws {
         let directory = TemporaryDirectory()
         let database = try SQLiteDatabase(path: directory.file())
         let failures = Locked<[String]>([])
-        let finished = TestThread.run(count: 4) { thread in
+        let finished = await TestThread.run(count: 4) { thread in
             for index in 0 ..< 50 {
                 let id = thread * 1000 + index
                 if index.isMultiple(of: 2) {

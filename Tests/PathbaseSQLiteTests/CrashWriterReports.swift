@@ -26,13 +26,14 @@ final class CrashWriterReports {
     }
 
     /// Reads until at least `count` batches are reported in all; whether that happened
-    /// before `timeout` and before the writer's output ended.
-    func waitFor(_ count: Int, timeout: TimeInterval) -> Bool {
+    /// before `timeout` and before the writer's output ended. It sleeps between reads
+    /// rather than blocking in `poll`, so that the cooperative pool stays free for the
+    /// async tests running meanwhile.
+    func waitFor(_ count: Int, timeout: TimeInterval) async -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while batches.count < count, !ended {
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { return false }
-            readAvailable(waitingMilliseconds: Int32(min(remaining, 1) * 1000))
+            if deadline.timeIntervalSinceNow <= 0 { return false }
+            if !readAvailable(waitingMilliseconds: 0) { try? await Task.sleep(for: .milliseconds(2)) }
         }
         return batches.count >= count
     }

@@ -80,7 +80,7 @@ struct DurabilityTests {
 
     /// Kills writers at seeded random points, `rounds` times, on one WAL file, checking the
     /// file after each kill; prints the figures.
-    private static func killWriters(mode: String, defaultRounds: Int) throws {
+    private static func killWriters(mode: String, defaultRounds: Int) async throws {
         let writer = try #require(Self.writer, "PathbaseCrashWriter was not built next to the tests")
         let rounds = try StressSettings.count("PATHBASE_KILL_ROUNDS", default: defaultRounds)
         let seed = try StressSettings.seed("PATHBASE_KILL_SEED")
@@ -101,7 +101,7 @@ struct DurabilityTests {
             let batchesBeforeKill = Int.random(in: 1 ... 5, using: &random)
             let delay = UInt32.random(in: 0 ... 20_000, using: &random)
             let running = try launch(writer, [file, "\(round * 1_000_000)", "\(Int.max / 2)", mode])
-            let started = running.reports.waitFor(batchesBeforeKill, timeout: 60)
+            let started = await running.reports.waitFor(batchesBeforeKill, timeout: 60)
             if started { usleep(delay) }
             kill(running.process.processIdentifier, SIGKILL)
             running.process.waitUntilExit()
@@ -149,17 +149,17 @@ struct DurabilityTests {
     }
 
     @Test("A writer killed with SIGKILL at seeded random moments: every batch whole or absent, every reported batch present")
-    func killedWriters() throws {
-        try Self.killWriters(mode: "batch", defaultRounds: 20)
+    func killedWriters() async throws {
+        try await Self.killWriters(mode: "batch", defaultRounds: 20)
     }
 
     @Test("A writer committing editing contexts, killed with SIGKILL: every commit whole or absent, every reported commit present")
-    func killedContextCommits() throws {
-        try Self.killWriters(mode: "context", defaultRounds: 10)
+    func killedContextCommits() async throws {
+        try await Self.killWriters(mode: "context", defaultRounds: 10)
     }
 
     @Test("Two processes writing one file at once: no write lost, the file intact")
-    func twoWriters() throws {
+    func twoWriters() async throws {
         let writer = try #require(Self.writer, "PathbaseCrashWriter was not built next to the tests")
         let directory = TemporaryDirectory()
         let file = directory.file()
@@ -167,8 +167,8 @@ struct DurabilityTests {
         try SQLiteDatabase(path: file).close()
         let first = try Self.launch(writer, [file, "0", "300"])
         let second = try Self.launch(writer, [file, "1000000", "300"])
-        #expect(first.reports.waitFor(300, timeout: 300))
-        #expect(second.reports.waitFor(300, timeout: 300))
+        #expect(await first.reports.waitFor(300, timeout: 300))
+        #expect(await second.reports.waitFor(300, timeout: 300))
         first.process.waitUntilExit()
         second.process.waitUntilExit()
         #expect(first.process.terminationStatus == 0)

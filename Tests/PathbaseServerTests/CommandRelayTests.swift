@@ -115,7 +115,7 @@ struct CommandRelayTests {
             ModelRegistry.shared.register(RelayPrinter.self)
             let sync = AutomaticSync(replica: ownerReplica, interval: .milliseconds(20), debounce: .zero)
             defer { sync.stop() }
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(60)
             while try await phone.result(of: ticket) == nil, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }

@@ -29,8 +29,9 @@ struct LiveSyncTests {
         #expect(report.acknowledged == 1)
     }
 
-    /// Waits until `condition` holds, failing after `within`.
-    private func eventually(within: Duration = .seconds(10), _ what: String, _ condition: () async -> Bool) async throws {
+    /// Waits until `condition` holds, failing after `within` (generous: on a loaded two-core
+    /// machine other tests may hold the cooperative pool for seconds).
+    private func eventually(within: Duration = .seconds(60), _ what: String, _ condition: () async -> Bool) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + within
         while await !condition() {

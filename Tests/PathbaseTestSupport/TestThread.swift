@@ -4,11 +4,13 @@ import Foundation
 ///
 /// ```swift
 /// let writer = TestThread { database.set(1, for: path) }
-/// #expect(writer.join())
+/// #expect(await writer.join())
 /// ```
 ///
 /// Stress tests use real threads so that `count` writers really run at once, whatever the
-/// size of the cooperative pool; ``run(count:_:)`` starts them all at the same moment.
+/// size of the cooperative pool; ``run(count:timeout:_:)`` starts them all at the same
+/// moment. Waiting for them suspends instead of blocking: a test blocked on a thread of the
+/// cooperative pool (two on a two-core machine) would stall every async test meanwhile.
 public final class TestThread: Sendable {
 
     private let running = DispatchGroup()
@@ -30,14 +32,25 @@ public final class TestThread: Sendable {
     }
 
     /// Waits until the thread's body has returned, at most `timeout` seconds; whether it did.
-    public func join(timeout: TimeInterval = 600) -> Bool {
-        running.wait(timeout: .now() + timeout) == .success
+    public func join(timeout: TimeInterval = 600) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let resumed = Locked(false)
+            let resume: @Sendable (Bool) -> Void = { finished in
+                let first = resumed.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: finished) }
+            }
+            running.notify(queue: .global()) { resume(true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { resume(false) }
+        }
     }
 
     /// Runs `body(index)` on `count` threads that start together (each waits at a barrier
     /// until all exist), and waits until all have finished; whether they all did in time.
     @discardableResult
-    public static func run(count: Int, timeout: TimeInterval = 600, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    public static func run(count: Int, timeout: TimeInterval = 600, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
         let ready = DispatchSemaphore(value: 0)
         let start = DispatchSemaphore(value: 0)
         let threads = (0..<count).map { index in
@@ -49,6 +62,7 @@ public final class TestThread: Sendable {
         }
         for _ in 0..<count { ready.wait() }
         for _ in 0..<count { start.signal() }
-        return threads.allSatisfy { $0.join(timeout: timeout) }
+        for thread in threads where await !thread.join(timeout: timeout) { return false }
+        return true
     }
 }

@@ -13,9 +13,9 @@ struct CachingConcurrencyTests {
     static let model: ModelKey = 1747
 
     /// Each thread writes its own paths and reads each one back at once; returns the misreads.
-    static func hammer<D: Database & Sendable>(_ database: D) -> Int {
+    static func hammer<D: Database & Sendable>(_ database: D) async -> Int {
         let misread = Locked(0)
-        let finished = TestThread.run(count: taskCount) { task in
+        let finished = await TestThread.run(count: taskCount) { task in
             var wrong = 0
             for index in 0 ..< writesPerTask {
                 let path = Path(model: model, instance: index % 2_000, property: task)
@@ -30,9 +30,9 @@ struct CachingConcurrencyTests {
     }
 
     @Test("8 threads writing and reading through one cache lose no write", arguments: [1, 64, 100_000])
-    func noLostWrites(maxCount: Int) {
+    func noLostWrites(maxCount: Int) async {
         let database = CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: maxCount))
-        #expect(Self.hammer(database) == 0)
+        #expect(await Self.hammer(database) == 0)
         // The last value of every path, read through the cache and from the database.
         for task in 0 ..< Self.taskCount {
             for instance in 0 ..< 2_000 {
@@ -47,17 +47,17 @@ struct CachingConcurrencyTests {
     }
 
     @Test("8 threads on a cached history database lose no write", arguments: [8, 100_000])
-    func noLostWritesWithHistory(maxCount: Int) {
+    func noLostWritesWithHistory(maxCount: Int) async {
         let database = CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: maxCount))
-        #expect(Self.hammer(database) == 0)
+        #expect(await Self.hammer(database) == 0)
         #expect(database.records().count == Self.taskCount * Self.writesPerTask)
     }
 
     /// Writers and readers share a few paths while a small cache keeps evicting them; at the
     /// end the cache must agree with the database on every path (no stale value put back).
-    static func contend<Wrapped: Database & Sendable>(_ database: CachedDatabase<Wrapped>) {
+    static func contend<Wrapped: Database & Sendable>(_ database: CachedDatabase<Wrapped>) async {
         let paths = (0 ..< 32).map { Path(model: model, instance: $0, property: 99) }
-        let finished = TestThread.run(count: taskCount) { task in
+        let finished = await TestThread.run(count: taskCount) { task in
             var generator = SplitMix64(seed: UInt64(task))
             for step in 0 ..< 20_000 {
                 let path = paths[Int(generator.next() % UInt64(paths.count))]
@@ -79,15 +79,15 @@ struct CachingConcurrencyTests {
     }
 
     @Test("Concurrent readers filling the cache never put back a value a writer replaced")
-    func noStaleFills() {
-        Self.contend(CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: 16)))
-        Self.contend(CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 16)))
+    func noStaleFills() async {
+        await Self.contend(CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: 16)))
+        await Self.contend(CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 16)))
     }
 
     @Test("Instances created concurrently through a cache are all listed, with their values")
-    func concurrentCreation() {
+    func concurrentCreation() async {
         let database = CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: MaximumCountCache(maxCount: 500))
-        ConcurrentWriteTests.createConcurrently(in: database, perThread: 1_000)
+        await ConcurrentWriteTests.createConcurrently(in: database, perThread: 1_000)
         let counters = database.all(of: Counter.self)
         #expect(counters.count == Self.taskCount * 1_000)
         #expect(counters.allSatisfy { $0.owner == $0.id / 1_000 && $0.value == 1 })
@@ -96,9 +96,9 @@ struct CachingConcurrencyTests {
     /// writes on others, over one small set of paths: all finish, and the cache agrees with
     /// the file. (The cache once held a lock of its own while calling SQLite, and a batch,
     /// holding SQLite's lock, read through the cache: two threads waited on each other.)
-    static func batchesAndPlainCallsTogether<Wrapped: BatchDatabase & Sendable>(_ database: CachedDatabase<Wrapped>) {
+    static func batchesAndPlainCallsTogether<Wrapped: BatchDatabase & Sendable>(_ database: CachedDatabase<Wrapped>) async {
         let paths = (0 ..< 16).map { Path(model: model, instance: $0, property: 98) }
-        let finished = TestThread.run(count: 4, timeout: 120) { task in
+        let finished = await TestThread.run(count: 4, timeout: 120) { task in
             var generator = SplitMix64(seed: UInt64(100 + task))
             for step in 0 ..< 2_000 {
                 let path = paths[Int(generator.next() % UInt64(paths.count))]
@@ -125,7 +125,7 @@ struct CachingConcurrencyTests {
     }
 
     @Test("Batches reading through the cache while other threads read and write outside batches neither deadlock nor leave a stale value")
-    func batchesAndPlainCalls() throws {
-        Self.batchesAndPlainCallsTogether(CachedDatabase(wrapping: try SQLiteDatabase(path: SQLiteTestFiles.newPath()), cache: MaximumCountCache(maxCount: 8)))
+    func batchesAndPlainCalls() async throws {
+        await Self.batchesAndPlainCallsTogether(CachedDatabase(wrapping: try SQLiteDatabase(path: SQLiteTestFiles.newPath()), cache: MaximumCountCache(maxCount: 8)))
     }
 }

@@ -187,10 +187,10 @@ struct CachingMaximumCountCacheTests {
     }
 
     @Test("Many threads storing and reading at once keep the cache consistent")
-    func concurrentUse() {
+    func concurrentUse() async {
         let cache = MaximumCountCache(maxCount: 100)
         let wrong = Locked(0)
-        let finished = TestThread.run(count: 8) { thread in
+        let finished = await TestThread.run(count: 8) { thread in
             for index in 0 ..< 20_000 {
                 // Each thread owns its property, so its values are predictable.
                 let path = Path(model: 1702, instance: index % 300, property: thread)

@@ -23,14 +23,14 @@ struct CollectionConcurrencyTests {
     }
 
     @Test(arguments: sharedKinds)
-    func generatedIdsSavesAndFetchesFromSeveralThreadsLoseNothing(kind: DatabaseKind) throws {
+    func generatedIdsSavesAndFetchesFromSeveralThreadsLoseNothing(kind: DatabaseKind) async throws {
         let database = kind.make()
         let steps = try Self.steps()
         // A handle per thread: the id counter is shared by the storage, not by the handle.
         let handles = (0 ..< Self.threadCount).map { _ in database.collection(CollectionNode.self) }
         let made = Locked<[Int]>([])
         let failures = Locked<[String]>([])
-        let finished = TestThread.run(count: Self.threadCount) { thread in
+        let finished = await TestThread.run(count: Self.threadCount) { thread in
             let nodes = handles[thread]
             var previous: Int?
             do {
@@ -64,14 +64,14 @@ struct CollectionConcurrencyTests {
     }
 
     @Test(arguments: sharedKinds)
-    func handlesOnSeveralThreadsNeverGetTheSameId(kind: DatabaseKind) throws {
+    func handlesOnSeveralThreadsNeverGetTheSameId(kind: DatabaseKind) async throws {
         let database = kind.make()
         let count = try StressSettings.count("PATHBASE_COLLECTION_STRESS_IDS", default: 500)
         // Nothing but ids, from a handle per thread: the tightest race on the counter.
         let handles = (0 ..< Self.threadCount).map { _ in database.collection(CollectionNode.self) }
         let made = Locked<[Int]>([])
         let failures = Locked<[String]>([])
-        let finished = TestThread.run(count: Self.threadCount) { thread in
+        let finished = await TestThread.run(count: Self.threadCount) { thread in
             var ids: [Int] = []
             do {
                 for _ in 0 ..< count { ids.append(try handles[thread].nextId()) }
@@ -88,7 +88,7 @@ struct CollectionConcurrencyTests {
     }
 
     @Test(arguments: sharedKinds)
-    func threadsUpdatingTheSameStructsLeaveEachWhole(kind: DatabaseKind) throws {
+    func threadsUpdatingTheSameStructsLeaveEachWhole(kind: DatabaseKind) async throws {
         let database = kind.make()
         let steps = try Self.steps()
         let users = database.collection(CollectionUser.self)
@@ -99,7 +99,7 @@ struct CollectionConcurrencyTests {
         }
         try users.save(originals)
         let failures = Locked<[String]>([])
-        let finished = TestThread.run(count: Self.threadCount) { thread in
+        let finished = await TestThread.run(count: Self.threadCount) { thread in
             do {
                 for step in 0 ..< steps {
                     let original = originals[(thread + step) % originals.count]

@@ -41,8 +41,8 @@ struct ConcurrentWriteTests {
         return (Path(model: model, instance: index - half, property: 100 + thread), -index - thread)
     }
 
-    static func writeConcurrently<D: Database & Sendable>(into database: D, writes: Int) {
-        let finished = TestThread.run(count: threadCount) { thread in
+    static func writeConcurrently<D: Database & Sendable>(into database: D, writes: Int) async {
+        let finished = await TestThread.run(count: threadCount) { thread in
             for index in 0..<writes {
                 let (path, value) = write(index, of: thread, writes: writes)
                 database.set(value, for: path)
@@ -64,8 +64,8 @@ struct ConcurrentWriteTests {
         return lost
     }
 
-    static func createConcurrently<D: Database & Sendable>(in database: D, perThread: Int) {
-        let finished = TestThread.run(count: threadCount) { thread in
+    static func createConcurrently<D: Database & Sendable>(in database: D, perThread: Int) async {
+        let finished = await TestThread.run(count: threadCount) { thread in
             for index in 0..<perThread {
                 let counter = database.create(id: thread * perThread + index, of: Counter.self)
                 counter.owner = thread
@@ -81,10 +81,10 @@ struct ConcurrentWriteTests {
     }
 
     @Test("InMemoryDatabase keeps every concurrent write")
-    func inMemoryDatabase() throws {
+    func inMemoryDatabase() async throws {
         let writes = try Self.writesPerThread()
         let database = InMemoryDatabase()
-        Self.writeConcurrently(into: database, writes: writes)
+        await Self.writeConcurrently(into: database, writes: writes)
         #expect(database.count == Self.threadCount * writes)
         let lost = Self.lostWrites(in: database, writes: writes)
         #expect(lost == 0)
@@ -92,10 +92,10 @@ struct ConcurrentWriteTests {
     }
 
     @Test("InMemoryHistoryDatabase keeps every concurrent write and its record")
-    func inMemoryHistoryDatabase() throws {
+    func inMemoryHistoryDatabase() async throws {
         let writes = try Self.writesPerThread()
         let database = InMemoryHistoryDatabase()
-        Self.writeConcurrently(into: database, writes: writes)
+        await Self.writeConcurrently(into: database, writes: writes)
         let lost = Self.lostWrites(in: database, writes: writes)
         #expect(lost == 0)
         let records = database.records()
@@ -106,11 +106,11 @@ struct ConcurrentWriteTests {
     }
 
     @Test("SQLiteDatabase in a WAL file keeps every concurrent write and its record")
-    func sqliteFile() throws {
+    func sqliteFile() async throws {
         let writes = try Self.writesPerThread()
         let path = SQLiteTestFiles.newPath()
         let database = try SQLiteDatabase(path: path)
-        Self.writeConcurrently(into: database, writes: writes)
+        await Self.writeConcurrently(into: database, writes: writes)
         let lost = Self.lostWrites(in: database, writes: writes)
         #expect(lost == 0)
         #expect(database.records(after: nil).count == Self.threadCount * writes)
@@ -124,10 +124,10 @@ struct ConcurrentWriteTests {
 
     /// Eight threads add 1 to shared counters, each addition a read and a write in one batch,
     /// so no addition may overwrite another's; returns the additions that went missing.
-    static func incrementConcurrently(_ database: some BatchDatabase & Sendable, additions: Int) -> Int {
+    static func incrementConcurrently(_ database: some BatchDatabase & Sendable, additions: Int) async -> Int {
         let counters = (0..<16).map { Path(model: model, instance: $0, property: 2) }
         let failures = Locked<[String]>([])
-        let finished = TestThread.run(count: threadCount) { thread in
+        let finished = await TestThread.run(count: threadCount) { thread in
             for step in 0..<additions {
                 let path = counters[(step + thread) % counters.count]
                 do {
@@ -147,26 +147,26 @@ struct ConcurrentWriteTests {
     }
 
     @Test("Read-modify-write in batches from 8 threads loses no update (SQLite, in-memory)")
-    func noLostUpdates() throws {
+    func noLostUpdates() async throws {
         let additions = try StressSettings.count("PATHBASE_STRESS_UPDATES", default: 1_000)
         let sqlite = try SQLiteDatabase(path: SQLiteTestFiles.newPath())
-        let sqliteLost = Self.incrementConcurrently(sqlite, additions: additions)
+        let sqliteLost = await Self.incrementConcurrently(sqlite, additions: additions)
         #expect(sqliteLost == 0)
         sqlite.close()
         Self.report("SQLiteDatabase batched read-modify-write", writes: additions, lost: sqliteLost)
         let inMemory = UndoableDatabase(wrapping: InMemoryHistoryDatabase(), depth: 1)
-        let inMemoryLost = Self.incrementConcurrently(inMemory, additions: additions)
+        let inMemoryLost = await Self.incrementConcurrently(inMemory, additions: additions)
         #expect(inMemoryLost == 0)
         Self.report("UndoableDatabase(InMemoryHistoryDatabase) batched read-modify-write", writes: additions, lost: inMemoryLost)
     }
 
     @Test("Instances created concurrently are all listed, with their values")
-    func concurrentCreation() {
+    func concurrentCreation() async {
         let perThread = 2_000
         let plain = InMemoryDatabase()
         let history = InMemoryHistoryDatabase()
-        Self.createConcurrently(in: plain, perThread: perThread)
-        Self.createConcurrently(in: history, perThread: perThread)
+        await Self.createConcurrently(in: plain, perThread: perThread)
+        await Self.createConcurrently(in: history, perThread: perThread)
 
         for database in [plain, history] as [any Database] {
             let counters = database.all(of: Counter.self)

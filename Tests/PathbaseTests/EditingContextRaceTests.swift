@@ -20,7 +20,7 @@ struct EditingContextRaceTests {
     }
 
     @Test("Each round of edit, then commit and discard at once, ends all-or-nothing and never traps")
-    func commitRacesDiscard() {
+    func commitRacesDiscard() async {
         let database = InMemoryHistoryDatabase()
         let context = database.createEditingContext()
         let start = ThreadBarrier(parties: 2)
@@ -56,8 +56,8 @@ struct EditingContextRaceTests {
                 guard end.arriveAndWait() else { return failures.append("round \(round): the committing thread did not finish") }
             }
         }
-        #expect(committer.join())
-        #expect(discarder.join())
+        #expect(await committer.join())
+        #expect(await discarder.join())
 
         #expect(failures.elements.isEmpty, "\(failures.elements)")
         let results = outcomes.elements

@@ -71,10 +71,10 @@ struct FieldSnapshotCacheTests {
     }
 
     @Test("Threads remembering, reading, forgetting and growing while generations turn over")
-    func severalThreads() {
+    func severalThreads() async {
         let cache = FieldSnapshotCache(minimumLimit: 32)
         let wrong = Locked(0)
-        let finished = TestThread.run(count: 4) { thread in
+        let finished = await TestThread.run(count: 4) { thread in
             var misread = 0
             for step in 0 ..< 5_000 {
                 let instance = thread * 100_000 + step % 200

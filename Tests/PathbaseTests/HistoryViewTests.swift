@@ -328,7 +328,7 @@ struct HistoryViewTests {
     }
 
     @Test("A view can be read from many threads while it moves")
-    func concurrentReads() {
+    func concurrentReads() async {
         let database = InMemoryHistoryDatabase()
         let exhibit = Exhibit.create(in: database, id: 1, visitors: 0)
         var moments: [Timestamp] = []
@@ -339,7 +339,7 @@ struct HistoryViewTests {
         let view = database.view(at: moments[0])
         let snapshot = moments
         let invalid = Locked(0)
-        let finished = TestThread.run(count: 8) { index in
+        let finished = await TestThread.run(count: 8) { index in
             for step in 0..<200 {
                 if index == 0 { view.moveView(to: snapshot[step % snapshot.count]) }
                 let visitors = view.get(id: 1, of: Exhibit.self)?.visitors ?? -1

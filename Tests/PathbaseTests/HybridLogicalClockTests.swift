@@ -57,10 +57,10 @@ struct HybridLogicalClockTests {
     }
 
     @Test("now() from many threads at once never repeats")
-    func concurrentReadings() {
+    func concurrentReadings() async {
         let clock = HybridLogicalClock(replica: 3)
         let parts = Locked<[[Timestamp]]>([])
-        let finished = TestThread.run(count: 8) { _ in
+        let finished = await TestThread.run(count: 8) { _ in
             let part = (0..<5_000).map { _ in clock.now() }
             parts.withLock { $0.append(part) }
         }

@@ -64,7 +64,7 @@ private final class PausingDatabase: Database, @unchecked Sendable {
 struct LiveResultsRaceTests {
 
     @Test("A live query whose update read an older state than a later update ends as the database is")
-    func liveQueryKeepsTheLaterUpdate() throws {
+    func liveQueryKeepsTheLaterUpdate() async throws {
         let base = PausingDatabase()
         let database = ObservableDatabase(wrapping: base)
         RacedItem.create(in: database, id: 1, rank: 0)
@@ -79,13 +79,13 @@ struct LiveResultsRaceTests {
         let item: RacedItem = database.getOrCreate(id: 1)
         item.rank = 500 // out of the results, and its update is done
         base.released.put(true)
-        #expect(first.join())
+        #expect(await first.join())
         #expect(database.fetch(query).isEmpty)
         #expect(live.results.map(\.id) == [], "the earlier update's read won over the later one's")
     }
 
     @Test("A live collection whose update read an older state than a later update ends as the database is")
-    func liveCollectionKeepsTheLaterUpdate() throws {
+    func liveCollectionKeepsTheLaterUpdate() async throws {
         let base = PausingDatabase()
         let database = ObservableDatabase(wrapping: base)
         let rows = database.collection(RacedRow.self)
@@ -98,20 +98,20 @@ struct LiveResultsRaceTests {
         #expect(base.reached.take() == true, "the first update never read")
         try rows.save(RacedRow(id: 1, rank: 500))
         base.released.put(true)
-        #expect(first.join())
+        #expect(await first.join())
         #expect(try rows.fetch() == [RacedRow(id: 1, rank: 500)])
         #expect(live.results == [RacedRow(id: 1, rank: 500)], "the earlier update's read won over the later one's")
     }
 
     @Test("Live results equal a fetch after threads raced to write the same instances", arguments: [false, true])
-    func racingWritersLeaveLiveResultsRight(collection: Bool) throws {
+    func racingWritersLeaveLiveResultsRight(collection: Bool) async throws {
         let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
         let steps = try StressSettings.count("PATHBASE_LIVE_RACE_STEPS", default: 300)
         if collection {
             let rows = database.collection(RacedRow.self)
             try rows.save((0 ..< 4).map { RacedRow(id: $0, rank: $0) })
             let live = try rows.live(where: \.rank < 500, sortedBy: [.ascending(\.rank), .ascending(\.id)])
-            let finished = TestThread.run(count: 4) { thread in
+            let finished = await TestThread.run(count: 4) { thread in
                 var generator = SplitMix64(seed: UInt64(thread + 1))
                 for _ in 0 ..< steps {
                     try? rows.save(RacedRow(id: Int.random(in: 0 ..< 4, using: &generator), rank: Int.random(in: 0 ..< 1000, using: &generator)))
@@ -123,7 +123,7 @@ struct LiveResultsRaceTests {
             for id in 0 ..< 4 { RacedItem.create(in: database, id: id, rank: id) }
             let query = QueryDescriptor<RacedItem>(filter: { $0.rank < 500 }, sortBy: { $0.rank * 100 + $0.id })
             let live = LiveQuery(query, in: database)
-            let finished = TestThread.run(count: 4) { thread in
+            let finished = await TestThread.run(count: 4) { thread in
                 var generator = SplitMix64(seed: UInt64(thread + 1))
                 for _ in 0 ..< steps {
                     let item: RacedItem = database.getOrCreate(id: Int.random(in: 0 ..< 4, using: &generator))
