@@ -6,7 +6,7 @@ extension AsyncStream where Element: Sendable {
     /// let paths = await database.changes.first(3)
     /// #expect(paths.count == 3)   // fails, instead of hanging, when a change never comes
     /// ```
-    public func first(_ count: Int, within timeout: Duration = .seconds(30)) async -> [Element] {
+    public func first(_ count: Int, within timeout: Duration = .seconds(60)) async -> [Element] {
         let collected = Locked<[Element]>([])
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -57,7 +57,8 @@ public final class ServeProcess: @unchecked Sendable {
     }
 
     /// Starts `pathbase serve STORE --port 0` (`--database FILE` or `--postgres URL`) and
-    /// waits (at most 30 s) for the line that says where it listens.
+    /// waits (at most 60 s: a loaded machine may be slow to start it) for the line that says
+    /// where it listens.
     public init(store: [String], environment: [String: String] = [:]) throws {
         outputPath = Self.temporaryPath("out")
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
@@ -69,7 +70,7 @@ public final class ServeProcess: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         try output.close()
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") }),
