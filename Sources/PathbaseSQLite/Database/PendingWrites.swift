@@ -323,6 +323,9 @@ private struct BodyMerge {
         self.instance = instance
         self.stored = body
         slots = try body.entries().map { Slot(property: $0.property, timestamp: $0.timestamp, source: .stored($0.range)) }
+        // Room for the rows a flush usually brings: growing from an exact fit reallocated
+        // the slots on most inserts of a new instance's values.
+        slots.reserveCapacity(slots.count + 8)
     }
 
     /// Merges the row at `index` of `rows`, newest-wins.

@@ -69,30 +69,37 @@ struct InstanceBody {
         entry.time = timestamp.time
         entry.counter = timestamp.counter
         entry.replica = timestamp.replica
-        func with(_ payload: UnsafeRawBufferPointer?) -> Result {
-            entry.bytes = payload?.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            entry.length = Int32(payload?.count ?? 0)
-            return body(&entry)
-        }
+        // The payload's closures take a copy of the entry: a local function mutating the
+        // captured entry made every access to it a dynamic exclusivity check.
         switch value {
         case .null:
             entry.kind = PATHBASE_KIND_NULL
-            return with(nil)
+            return body(&entry)
         case .integer(let integer):
             entry.kind = PATHBASE_KIND_INTEGER
             entry.integer = integer
-            return with(nil)
+            return body(&entry)
         case .real(let real):
             // SQLite holds NaN as NULL; so does a body, so that both read alike.
             entry.kind = real.isNaN ? PATHBASE_KIND_NULL : PATHBASE_KIND_REAL
             entry.real = real
-            return with(nil)
+            return body(&entry)
         case .text(var text):
             entry.kind = PATHBASE_KIND_TEXT
-            return text.withUTF8 { with(UnsafeRawBufferPointer($0)) }
+            return text.withUTF8 { bytes in
+                var withPayload = entry
+                withPayload.bytes = bytes.baseAddress
+                withPayload.length = Int32(bytes.count)
+                return body(&withPayload)
+            }
         case .blob(let blob):
             entry.kind = PATHBASE_KIND_BLOB
-            return blob.withUnsafeBytes { with($0) }
+            return blob.withUnsafeBytes { bytes in
+                var withPayload = entry
+                withPayload.bytes = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                withPayload.length = Int32(bytes.count)
+                return body(&withPayload)
+            }
         }
     }
 }
