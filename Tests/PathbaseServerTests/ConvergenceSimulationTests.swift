@@ -73,7 +73,7 @@ enum ServerStorage {
     func open() async throws -> any SyncServerStore {
         switch self {
         case .sqlite(let path): try SQLiteSyncServerStore(path: path)
-        case .postgres(let url): try await PostgresSyncServerStore(url: url)
+        case .postgres(let url): try await TestPostgres.store(url: url)
         }
     }
 }

@@ -77,8 +77,8 @@ struct LiveSyncTests {
     @Test("a server whose LISTEN connection is killed listens again and tells its clients what they missed")
     func relistensAfterLostConnection() async throws {
         let database = try await TestPostgres.newDatabase()
-        let first = SyncServer(store: try await PostgresSyncServerStore(url: database))
-        let second = SyncServer(store: try await PostgresSyncServerStore(url: database))
+        let first = SyncServer(store: try await TestPostgres.store(url: database))
+        let second = SyncServer(store: try await TestPostgres.store(url: database))
         let token = try await first.addAccount(named: "alice")
         try await withHTTPServer(first) { firstURL in
             try await withHTTPServer(second) { secondURL in

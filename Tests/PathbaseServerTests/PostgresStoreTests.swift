@@ -42,7 +42,7 @@ struct PostgresStoreTests {
         let url = try await TestPostgres.newDatabase()
         let stores = try await withThrowingTaskGroup(of: PostgresSyncServerStore.self) { group in
             for _ in 0 ..< 3 {
-                group.addTask { try await PostgresSyncServerStore(url: url) }
+                group.addTask { try await TestPostgres.store(url: url) }
             }
             var stores: [PostgresSyncServerStore] = []
             for try await store in group { stores.append(store) }
@@ -54,7 +54,7 @@ struct PostgresStoreTests {
 
         _ = try await TestPostgres.query("INSERT INTO pathbase_schema (version) VALUES (99)", on: url)
         await #expect(throws: PostgresStoreError.newerSchema(found: 99, known: PostgresSchema.currentVersion)) {
-            _ = try await PostgresSyncServerStore(url: url)
+            _ = try await TestPostgres.store(url: url)
         }
         #expect(try await TestPostgres.query("SELECT id FROM accounts", on: url) == [account.rawValue])
     }
@@ -79,7 +79,7 @@ struct PostgresStoreTests {
                 """, on: url)
         }
 
-        let store = try await PostgresSyncServerStore(url: url)
+        let store = try await TestPostgres.store(url: url)
         #expect(try await TestPostgres.query("SELECT version FROM pathbase_schema ORDER BY version", on: url) == (1 ... PostgresSchema.currentVersion).map(Int64.init))
         let account = try #require(try await store.account(tokenHash: [1, 2]))
         #expect(try await store.records(of: account, after: 0, limit: 10) == old.enumerated().map { SequencedRecord(sequence: Int64($0 + 1), record: $1) })

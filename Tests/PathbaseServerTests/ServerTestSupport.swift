@@ -48,7 +48,7 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible {
             let url = try await TestPostgres.newDatabase()
             var stores: [any SyncServerStore] = []
             for _ in 0 ..< count {
-                stores.append(try await PostgresSyncServerStore(url: url))
+                stores.append(try await TestPostgres.store(url: url))
             }
             return stores
         }

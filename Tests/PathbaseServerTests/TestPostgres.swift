@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PathbasePostgres
 import PostgresNIO
 
 /// The PostgreSQL the tests run on: the server named by `PATHBASE_POSTGRES_URL`, which
@@ -17,6 +18,17 @@ enum TestPostgres {
             }
             return url
         }
+    }
+
+    /// How long a test's store waits for PostgreSQL, its connection and migration included.
+    /// Generous: while dozens of tests create databases at once on a loaded two-core
+    /// machine, a migration took more than the stores' default 10 s in CI. The timeouts
+    /// themselves are tested on their own (an unreachable server, a restart).
+    static let storeTimeout: Double = 60
+
+    /// A store on the database at `url`, with ``storeTimeout``.
+    static func store(url: String) async throws -> PostgresSyncServerStore {
+        try await PostgresSyncServerStore(url: url, connectTimeout: storeTimeout, operationTimeout: storeTimeout)
     }
 
     /// The URL of a new, empty database on the test server.
@@ -37,7 +49,7 @@ enum TestPostgres {
         var configuration = PostgresConnection.Configuration(
             host: host, port: components.port ?? 5432, username: user, password: components.password,
             database: String(components.path.dropFirst()), tls: .disable)
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = .seconds(Int64(storeTimeout))
         let logger = Logger(label: "pathbase.tests")
         let connection: PostgresConnection
         do {
