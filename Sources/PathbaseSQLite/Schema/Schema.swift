@@ -76,6 +76,7 @@ enum Schema {
     static func valueIndexName(model: ModelKey, property: PropertyKey) -> String {
         "value_index_\(model)_\(property)"
     }
+
     /// Drops the indexes made on `instance_values` (the value indexes), whose expressions
     /// read bodies, and returns their SQL to make them again: a rewrite of every body in
     /// another layout must not go through them.
@@ -84,7 +85,6 @@ enum Schema {
         for index in indexes { try db.execute(sql: "DROP INDEX \((index[0] as String).quotedDatabaseIdentifier)") }
         return indexes.map { $0[1] as String }
     }
-
 
     /// The statement creating the value index of one (model, property). Ids are trusted
     /// integers, written into the text: SQLite uses an index on expressions only for

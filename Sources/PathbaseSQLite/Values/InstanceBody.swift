@@ -69,8 +69,8 @@ struct InstanceBody {
         entry.time = timestamp.time
         entry.counter = timestamp.counter
         entry.replica = timestamp.replica
-        // The payload's closures take a copy of the entry: a local function mutating the
-        // captured entry made every access to it a dynamic exclusivity check.
+        // Text and blobs hand a copy of the entry to `withPayload`: a local function mutating
+        // the captured entry made every access to it a dynamic exclusivity check.
         switch value {
         case .null:
             entry.kind = PATHBASE_KIND_NULL
@@ -86,21 +86,20 @@ struct InstanceBody {
             return body(&entry)
         case .text(var text):
             entry.kind = PATHBASE_KIND_TEXT
-            return text.withUTF8 { bytes in
-                var withPayload = entry
-                withPayload.bytes = bytes.baseAddress
-                withPayload.length = Int32(bytes.count)
-                return body(&withPayload)
-            }
+            return text.withUTF8 { withPayload(entry, UnsafeRawBufferPointer($0), body) }
         case .blob(let blob):
             entry.kind = PATHBASE_KIND_BLOB
-            return blob.withUnsafeBytes { bytes in
-                var withPayload = entry
-                withPayload.bytes = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-                withPayload.length = Int32(bytes.count)
-                return body(&withPayload)
-            }
+            return blob.withUnsafeBytes { withPayload(entry, $0, body) }
         }
+    }
+
+    /// Calls `body` with a copy of `entry` pointing at `payload`.
+    @inline(__always)
+    private static func withPayload<Result>(_ entry: pathbase_entry, _ payload: UnsafeRawBufferPointer, _ body: (inout pathbase_entry) -> Result) -> Result {
+        var entry = entry
+        entry.bytes = payload.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        entry.length = Int32(payload.count)
+        return body(&entry)
     }
 }
 
