@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The asset stores of this process, so that an ``Asset`` read on its own
 /// (``Asset/data()``) finds a file with its content: any folder holding its hash holds it.
@@ -17,11 +16,23 @@ enum AssetStores {
         var temporary: [ObjectIdentifier: WeakStore] = [:]
     }
 
-    private static let state = Mutex(State())
+    /// The state behind the project's `Lock` (pthread): Thread Sanitizer sees its
+    /// hand-offs, while `Synchronization.Mutex` locks with futex calls it does not model,
+    /// and its reliability run reported the mutex's own state as a race.
+    private final class Registry: @unchecked Sendable {
+        let lock = Lock()
+        var state = State()
+    }
+
+    private static let registry = Registry()
+
+    private static func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        registry.lock.withLock { body(&registry.state) }
+    }
 
     /// The one store of `folder`, made by `make` the first time.
     static func persistentStore(at folder: URL, make: (URL) -> AssetStore) -> AssetStore {
-        state.withLock { state in
+        withState { state in
             if let store = state.persistent[folder.path] { return store }
             let store = make(folder)
             state.persistent[folder.path] = store
@@ -31,7 +42,7 @@ enum AssetStores {
 
     /// Makes a temporary store findable once it holds files.
     static func register(temporary store: AssetStore) {
-        state.withLock { state in
+        withState { state in
             let key = ObjectIdentifier(store)
             guard state.temporary[key]?.store == nil else { return }
             state.temporary = state.temporary.filter { $0.value.store != nil }
@@ -41,7 +52,7 @@ enum AssetStores {
 
     /// A store whose folder has a file for `asset`, or `nil`.
     static func store(holding asset: Asset) -> AssetStore? {
-        let stores: [AssetStore] = state.withLock { state in
+        let stores: [AssetStore] = withState { state in
             Array(state.persistent.values) + state.temporary.values.compactMap(\.store)
         }
         return stores.first { $0.contains(asset) }
