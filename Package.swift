@@ -38,6 +38,10 @@ let package = Package(
         // (CryptoKit on Apple platforms, BoringSSL on Linux) instead of a hash of our own.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The owner check of the databases' recursive lock: atomics that work on every
+        // platform Pathbase supports (`Synchronization` needs macOS 15). Already in the
+        // graph through swift-nio.
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `pathbase serve --postgres`: the sync server's store in PostgreSQL, through a
         // connection pool that never blocks an event loop.
@@ -60,6 +64,7 @@ let package = Package(
                 "PathbaseMacros",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
         // A VFS that writes each WAL commit with one system call (see coalescing_vfs.c): C,

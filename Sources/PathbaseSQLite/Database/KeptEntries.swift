@@ -48,7 +48,7 @@ final class KeptEntries: KeptInstanceValues {
     func value<Value: DatabaseValue>(of property: PropertyKey) -> Value? {
         guard let entry = decoded.entry(of: property) else { return nil }
         do throws(SQLiteDatabaseError) {
-            return try database.codec.decode(Value.self, from: entry, tag: 0, value: 1)
+            return try database.codec.decode(Value.self, entry: entry)
         } catch {
             database.report(error)
             return nil

@@ -67,6 +67,10 @@ final class ListingColumns: RowMirror {
     // of these class properties cost a tenth of a listing.
     @exclusivity(unchecked) private var models: [(key: ModelKey, model: Model)] = []
     @exclusivity(unchecked) private var changesWhenListed: Int64 = 0
+    /// The instance read last, whose rows hold its entries decoded: a listing reads an
+    /// instance's properties one after another, and finding the model and the instance
+    /// again for each was half of a read. Cleared whenever the kept rows change.
+    @exclusivity(unchecked) private var recent: (model: ModelKey, instance: InstanceKey, rows: Unmanaged<KeptRows>)?
     private var scanStatement: Statement?
     private var instanceStatement: Statement?
     /// The model bound to ``instanceStatement``: bound again only when it changes. Binding
@@ -79,6 +83,7 @@ final class ListingColumns: RowMirror {
     /// each read with one range scan, unless the whole model is listed.
     func willRead(_ model: ModelKey, instances: [InstanceKey], connection: OpaquePointer) throws(SQLiteDatabaseError) {
         dropIfChanged(connection: connection)
+        recent = nil
         let index = models.firstIndex(where: { $0.key == model })
         // A listed model answers already; so do the matches of the query that found these
         // instances (``keepMatches(of:from:connection:)``); another query's are replaced.
@@ -126,6 +131,7 @@ final class ListingColumns: RowMirror {
     /// are still returned and the values are read from the file.
     func keepMatches(of model: ModelKey, from statement: Statement, connection: OpaquePointer) throws(SQLiteDatabaseError) -> [InstanceKey] {
         dropIfChanged(connection: connection)
+        recent = nil
         let index = models.firstIndex(where: { $0.key == model })
         var keeping = index.map { models[$0].model.keepsSomeInstances } ?? true
         let rows = KeptRows(expectedInstances: 16, complete: false)
@@ -157,6 +163,7 @@ final class ListingColumns: RowMirror {
     /// (``keptStatuses(of:connection:_:)``) instead of a second pass over the file.
     func willReadAll(_ model: ModelKey, connection: OpaquePointer) throws(SQLiteDatabaseError) {
         dropIfChanged(connection: connection)
+        recent = nil
         let index = models.firstIndex(where: { $0.key == model })
         if let index {
             switch models[index].model {
@@ -185,15 +192,27 @@ final class ListingColumns: RowMirror {
     }
 
     /// The current value of `path`, if its model was listed.
+    @inline(__always)
     func value(at path: Path, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Lookup {
         guard !models.isEmpty else { return .notKept }
         dropIfChanged(connection: connection)
+        if let recent, recent.instance == path.instance, recent.model == path.model {
+            return recent.rows._withUnsafeGuaranteedRef { $0.decodedEntry(of: path.property) }
+        }
+        return lookUp(path)
+    }
+
+    /// ``value(at:connection:)`` of an instance other than the one read last.
+    private func lookUp(_ path: Path) -> Lookup {
         guard let index = models.firstIndex(where: { $0.key == path.model }) else { return .notKept }
         switch models[index].model {
         case .tooMany:
             return .notKept
         case .kept(let rows):
-            return rows.value(instance: path.instance, property: path.property)
+            let found = rows.value(instance: path.instance, property: path.property)
+            // The rows' decoded entries may now be another instance's.
+            recent = rows.decodedIsCurrent(path.instance) ? (path.model, path.instance, Unmanaged.passUnretained(rows)) : nil
+            return found
         }
     }
 
@@ -209,6 +228,7 @@ final class ListingColumns: RowMirror {
     /// listed it (a save checks what is stored, then writes). Only ``PendingWrites``
     /// writes bodies; ``flushEnded(connection:)`` follows.
     func bodiesWritten(_ bodies: [(instance: InstanceID, body: [UInt8])]) {
+        recent = nil
         for (instance, body) in bodies {
             guard let index = models.firstIndex(where: { $0.key == instance.model }), case .kept(let rows) = models[index].model else { continue }
             // Past what a model may keep: its reads go to the file.
@@ -223,6 +243,7 @@ final class ListingColumns: RowMirror {
 
     /// The transaction ended: what it saw may change.
     func transactionEnded() {
+        recent = nil
         models.removeAll()
     }
 
@@ -401,6 +422,18 @@ private final class KeptRows {
         }
         guard !decodedIsMalformed else { return .notKept }
         return decoded.entry(of: property).map { .kept($0) } ?? .absent
+    }
+
+    /// Whether the decoded entries are those of `instance`'s body, which reads: what
+    /// ``decodedEntry(of:)`` answers from.
+    func decodedIsCurrent(_ instance: InstanceKey) -> Bool {
+        decodedPosition >= 0 && !decodedIsMalformed && instances[decodedPosition].instance == instance
+    }
+
+    /// The entry of `property` among the decoded entries (``decodedIsCurrent(_:)``).
+    @inline(__always)
+    func decodedEntry(of property: PropertyKey) -> ListingColumns.Lookup {
+        decoded.entry(of: property).map { .kept($0) } ?? .absent
     }
 
     /// Each instance's status (its value of property 0) as `decode` reads it, ascending,

@@ -144,13 +144,15 @@ extension SQLiteDatabase {
     /// Runs `body` under the lock; reports its error and returns `fallback` if it throws.
     @inline(__always)
     func reporting<T>(_ fallback: @autoclosure () -> T, _ body: () throws(SQLiteDatabaseError) -> T) -> T {
-        lock.withLock { () -> T in
-            do throws(SQLiteDatabaseError) {
-                return try body()
-            } catch {
-                report(error)
-                return fallback()
-            }
+        // Not `lock.withLock`: its generic closure, called across modules, cost a third of
+        // a listed property's read.
+        let acquired = lock.acquire()
+        defer { lock.release(acquired) }
+        do throws(SQLiteDatabaseError) {
+            return try body()
+        } catch {
+            report(error)
+            return fallback()
         }
     }
 
@@ -159,7 +161,7 @@ extension SQLiteDatabase {
     func readCurrent<Value: DatabaseValue>(_ path: Path, as type: Value.Type) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
         _ = try openHandle(reading: path)
         return try withCurrentRow(path) { row throws(SQLiteDatabaseError) in
-            try codec.decode(type, from: row, tag: 0, value: 1).map { Timestamped(value: $0, timestamp: row.timestamp) }
+            try codec.decode(type, entry: row).map { Timestamped(value: $0, timestamp: row.timestamp) }
         }
     }
 
@@ -173,13 +175,13 @@ extension SQLiteDatabase {
             case .absent:
                 return nil
             case .kept(let kept):
-                return try codec.decode(type, from: kept, tag: 0, value: 1)
+                return try codec.decode(type, entry: kept)
             case .notKept:
                 break
             }
         }
         return try withCurrentRow(path) { row throws(SQLiteDatabaseError) in
-            try codec.decode(type, from: row, tag: 0, value: 1)
+            try codec.decode(type, entry: row)
         }
     }
 
@@ -243,7 +245,7 @@ extension SQLiteDatabase {
             // follow, and the bodies hold the statuses: one scan keeps both.
             try listingColumns.willReadAll(model, connection: handle)
             if let kept = try listingColumns.keptStatuses(of: model, connection: handle, { kept throws(SQLiteDatabaseError) in
-                try listedStatus(from: kept, tag: 0, value: 1)
+                Self.listed(try codec.decode(InstanceStatus.self, entry: kept))
             }) {
                 return kept
             }
@@ -263,8 +265,12 @@ extension SQLiteDatabase {
     /// The status in a row's columns as a listing shows it: `nil` for none, and for a stored
     /// `.notCreated` (written by undo), which means the same as none.
     private func listedStatus(from columns: some ValueColumns, tag: Int32, value: Int32) throws(SQLiteDatabaseError) -> InstanceStatus? {
-        let status = try codec.decode(InstanceStatus.self, from: columns, tag: tag, value: value)
-        return status == .notCreated ? nil : status
+        Self.listed(try codec.decode(InstanceStatus.self, from: columns, tag: tag, value: value))
+    }
+
+    /// A status as a listing shows it (see ``listedStatus(from:tag:value:)``).
+    private static func listed(_ status: InstanceStatus?) -> InstanceStatus? {
+        status == .notCreated ? nil : status
     }
 
     /// With history: the records of `record_runs` merged with those `record_times` holds

@@ -1,3 +1,4 @@
+import CPathbaseBodies
 import Foundation
 import GRDBSQLite
 import Pathbase
@@ -125,6 +126,30 @@ final class ValueCodec: RowMirror {
     @inline(__always)
     private func read<Native: NativeValue, Value>(_ native: Native.Type, as type: Value.Type, from statement: some ValueColumns, at column: Int32) -> Value? {
         Native.read(from: statement, at: column).map { unsafeBitCast($0, to: Value.self) }
+    }
+
+    /// ``decode(_:from:tag:value:)`` of an entry of an instance's body: the common property
+    /// types are read straight from the entry's fields. Reading them through
+    /// ``ValueColumns`` copied the entry at every call and cost as much as the rest of a
+    /// listed property's read.
+    @inline(__always)
+    func decode<Value: DatabaseValue>(_ type: Value.Type, entry columns: BodyEntryColumns) throws(SQLiteDatabaseError) -> Value? {
+        let entry = columns.entry
+        switch entry.tag {
+        case ValueTag.int.rawValue where Value.self == Int.self && entry.kind == PATHBASE_KIND_INTEGER:
+            return unsafeBitCast(Int(truncatingIfNeeded: entry.integer), to: Value.self)
+        case ValueTag.string.rawValue where Value.self == String.self && entry.kind == PATHBASE_KIND_TEXT:
+            let bytes = UnsafeRawBufferPointer(start: entry.bytes, count: Int(entry.length))
+            return unsafeBitCast(String(decoding: bytes, as: UTF8.self), to: Value.self)
+        case ValueTag.double.rawValue where Value.self == Double.self && entry.kind == PATHBASE_KIND_REAL:
+            return unsafeBitCast(entry.real, to: Value.self)
+        case ValueTag.bool.rawValue where Value.self == Bool.self && entry.kind == PATHBASE_KIND_INTEGER:
+            return unsafeBitCast(entry.integer != 0, to: Value.self)
+        case ValueTag.status.rawValue where Value.self == InstanceStatus.self && entry.kind == PATHBASE_KIND_INTEGER:
+            return UInt8(exactly: entry.integer).flatMap(InstanceStatus.init(rawValue:)).map { unsafeBitCast($0, to: Value.self) }
+        default:
+            return try decode(type, from: columns, tag: 0, value: 1)
+        }
     }
 
     /// Reads the value in columns (`tagColumn`, `valueColumn`) as the type that wrote it, or
