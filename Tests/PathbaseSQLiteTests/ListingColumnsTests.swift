@@ -51,6 +51,21 @@ struct ListingColumnsTests {
         #expect(wrongType == nil)
     }
 
+    @Test("Reads that alternate between listed instances, and a write between two reads of one, each read their own instance's value")
+    func alternatingReads() throws {
+        let database = try SQLiteDatabase()
+        Self.fill(database)
+        let reads = try database.batch { () -> [String] in
+            let people = database.all(of: Person.self).sorted { $0.id < $1.id }
+            let (alice, bob) = (people[0], people[1])
+            var reads = [alice.name, bob.name, alice.name, "\(alice.age)", "\(bob.age)", bob.nickname ?? "nil"]
+            bob.age = 41
+            reads += ["\(bob.age)", "\(alice.age)", "\(bob.age)", alice.name]
+            return reads
+        }
+        #expect(reads == ["Alice", "Bob", "Alice", "30", "40", "nil", "41", "30", "41", "Alice"])
+    }
+
     @Test("A write after the listing is seen by the reads that follow it in the same batch")
     func writeAfterListing() throws {
         let database = try SQLiteDatabase()
