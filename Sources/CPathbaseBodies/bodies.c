@@ -63,6 +63,21 @@ static inline __attribute__((always_inline)) int readVarint(reader *r, uint64_t 
         *value = *r->at++;
         return 1;
     }
+    // Two and three bytes (times against the base, lengths) without the loop's bounds
+    // check per byte.
+    if (r->end - r->at >= 3) {
+        const unsigned char *at = r->at;
+        if (at[1] < 0x80) {
+            *value = (uint64_t)(at[0] & 0x7f) | ((uint64_t)at[1] << 7);
+            r->at += 2;
+            return 1;
+        }
+        if (at[2] < 0x80) {
+            *value = (uint64_t)(at[0] & 0x7f) | ((uint64_t)(at[1] & 0x7f) << 7) | ((uint64_t)at[2] << 14);
+            r->at += 3;
+            return 1;
+        }
+    }
     return readLongVarint(r, value);
 }
 
