@@ -46,8 +46,9 @@ package final class RecursiveLock: @unchecked Sendable {
     }
 
     /// Takes the lock unless this thread holds it already; pass the result to
-    /// ``release(_:)``. For hot paths where ``withLock(_:)``'s generic closure was not
-    /// inlined across modules and cost as much as the work it guarded.
+    /// ``release(_:)``. For a module's own `withLock` on a hot path: this one's generic
+    /// closure is not inlined across modules, even when marked so, and cost as much as the
+    /// work it guarded.
     @inlinable
     package func acquire() -> Bool {
         let thread = Self.currentThread

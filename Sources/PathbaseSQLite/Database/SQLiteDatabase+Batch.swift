@@ -22,7 +22,7 @@ extension SQLiteDatabase {
     /// whatever can be batched. To read many values, use ``read(_:)``.
     @discardableResult
     public func batch<Result>(_ body: () throws -> Result) throws -> Result {
-        try lock.withLock { () throws -> Result in
+        try locked { () throws -> Result in
             _ = try openHandle()
             return !transaction.inBatch ? try runTransaction(begin: statements.begin, body) : try runSavepoint(body)
         }
@@ -45,7 +45,7 @@ extension SQLiteDatabase {
     /// Inside a batch, `read` joins it. Returns what `body` returns.
     @discardableResult
     public func read<Result>(_ body: () throws -> Result) throws -> Result {
-        try lock.withLock { () throws -> Result in
+        try locked { () throws -> Result in
             _ = try openHandle()
             return !transaction.inBatch ? try runTransaction(begin: statements.beginDeferred, body) : try runSavepoint(body)
         }
@@ -129,7 +129,7 @@ extension SQLiteDatabase {
 /// Batches and read transactions roll back when they throw (see ``TransactionState``).
 extension SQLiteDatabase: RollbackTrackingDatabase {
     package var rollbackMark: RollbackMark? {
-        lock.withLock {
+        locked {
             // A read transaction that wrote nothing holds nothing to take back.
             let wrote = transaction.inBatch && (!pendingWrites.isEmpty || (try? writeHandle()).map { sqlite3_txn_state($0, nil) == SQLITE_TXN_WRITE } ?? false)
             return RollbackMark(mayRollBack: transaction.inBatch, holdsUncommittedWrites: wrote, rollbacks: transaction.rollbacks)

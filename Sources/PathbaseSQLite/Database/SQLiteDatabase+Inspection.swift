@@ -96,7 +96,7 @@ extension SQLiteDatabase {
 
     /// Compiles and runs a query once, under the lock.
     func query<Row>(_ sql: String, bind: (Statement) -> Void, row: (Statement) throws(SQLiteDatabaseError) -> Row) throws(SQLiteDatabaseError) -> [Row] {
-        try lock.withLock { () throws(SQLiteDatabaseError) -> [Row] in
+        try locked { () throws(SQLiteDatabaseError) -> [Row] in
             let statement = try Statement(sql: sql, connection: try openHandle())
             defer { statement.finalize() }
             bind(statement)

@@ -16,7 +16,7 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
     /// transaction. ``historyStart`` becomes `timestamp`: views of earlier moments show an
     /// empty database. Without history there is nothing to prune. Not allowed inside a batch.
     public func prune(before timestamp: Timestamp) throws {
-        try lock.withLock { () throws(SQLiteDatabaseError) in
+        try locked { () throws(SQLiteDatabaseError) in
             guard !transaction.inBatch else {
                 throw .sqlite(code: SQLITE_MISUSE, message: "prune(before:) cannot run inside a batch")
             }

@@ -144,15 +144,13 @@ extension SQLiteDatabase {
     /// Runs `body` under the lock; reports its error and returns `fallback` if it throws.
     @inline(__always)
     func reporting<T>(_ fallback: @autoclosure () -> T, _ body: () throws(SQLiteDatabaseError) -> T) -> T {
-        // Not `lock.withLock`: its generic closure, called across modules, cost a third of
-        // a listed property's read.
-        let acquired = lock.acquire()
-        defer { lock.release(acquired) }
-        do throws(SQLiteDatabaseError) {
-            return try body()
-        } catch {
-            report(error)
-            return fallback()
+        locked { () -> T in
+            do throws(SQLiteDatabaseError) {
+                return try body()
+            } catch {
+                report(error)
+                return fallback()
+            }
         }
     }
 

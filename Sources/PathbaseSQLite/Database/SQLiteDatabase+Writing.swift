@@ -20,7 +20,7 @@ extension SQLiteDatabase {
     @_specialize(where Value == Bool)
     @_specialize(where Value == InstanceStatus)
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
-        lock.withLock { () -> Void in
+        locked { () -> Void in
             do throws(SQLiteDatabaseError) {
                 try write(value, for: path, timestamp: clock.now())
             } catch {
@@ -38,7 +38,7 @@ extension SQLiteDatabase {
     /// The record is kept in history; it becomes the current value only if its timestamp
     /// is newer than the current one. The same path and timestamp again changes nothing.
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
-        lock.withLock { () -> Void in
+        locked { () -> Void in
             do throws(SQLiteDatabaseError) {
                 try write(value, for: path, timestamp: timestamp)
             } catch {
@@ -125,7 +125,7 @@ extension SQLiteDatabase {
     /// also makes the batch throw; a value that fails to encode does not (nothing was
     /// written, and the error is yours to handle).
     public func store<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp? = nil) throws(SQLiteDatabaseError) {
-        try lock.withLock { () throws(SQLiteDatabaseError) in
+        try locked { () throws(SQLiteDatabaseError) in
             try write(value, for: path, timestamp: timestamp ?? clock.now())
         }
     }
@@ -139,7 +139,7 @@ extension SQLiteDatabase {
     ///
     /// Returns `nil` if nothing is stored or the stored value is not a `Value`.
     public func fetch<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp? = nil) throws(SQLiteDatabaseError) -> Timestamped<Value>? {
-        try lock.withLock { () throws(SQLiteDatabaseError) in
+        try locked { () throws(SQLiteDatabaseError) in
             try read(path, at: timestamp, as: Value.self)
         }
     }

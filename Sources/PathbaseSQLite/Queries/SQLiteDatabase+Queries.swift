@@ -6,7 +6,7 @@ import Pathbase
 extension SQLiteDatabase: QueryPushdownDatabase {
 
     package func instanceIds(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, offset: Int, limit: Int?, readingValues: Bool) -> [InstanceKey]? {
-        lock.withLock { () -> [InstanceKey]? in
+        locked { () -> [InstanceKey]? in
             do throws(SQLiteDatabaseError) {
                 let connection = try openHandle()
                 // The matches' values come with them when every match is read next, in a
@@ -77,7 +77,7 @@ extension SQLiteDatabase: QueryPushdownDatabase {
     }
 
     package func willReadCurrentValues(of model: ModelKey, instances: [InstanceKey]?) {
-        lock.withLock {
+        locked {
             guard transaction.inBatch, instances?.isEmpty != true, let handle = try? openHandle() else { return }
             // Only a faster way to the same values: if it fails, the reads go to the file
             // and report what they find.
@@ -90,7 +90,7 @@ extension SQLiteDatabase: QueryPushdownDatabase {
     }
 
     package func keptValues(of model: ModelKey, instance: InstanceKey) -> (any KeptInstanceValues)? {
-        lock.withLock { () -> KeptEntries? in
+        locked { () -> KeptEntries? in
             // Pending writes first: a flush writes its bodies through to the kept ones.
             guard transaction.inBatch, let handle = try? openHandle() else { return nil }
             listingColumns.dropIfChanged(connection: handle)
@@ -109,7 +109,7 @@ extension SQLiteDatabase: QueryPushdownDatabase {
     /// that a query reached SQL — directly and through wrappers — rather than being evaluated
     /// on models.
     package var queriesAnsweredInSQL: Int {
-        lock.withLock { queryStatements.answered }
+        locked { queryStatements.answered }
     }
 }
 
@@ -117,7 +117,7 @@ extension SQLiteDatabase: QueryPushdownDatabase {
 extension SQLiteDatabase: InverseLookupDatabase {
 
     package func referrers(of target: InstanceKey, model: ModelKey, property: PropertyKey, inList: Bool) -> [InstanceKey]? {
-        lock.withLock { () -> [InstanceKey]? in
+        locked { () -> [InstanceKey]? in
             do throws(SQLiteDatabaseError) {
                 let connection = try openHandle()
                 let statement: Statement

@@ -12,7 +12,7 @@ extension SQLiteDatabase: ValueIndexingDatabase {
     /// forgotten here, so the collection's next save creates it again). One the connection
     /// knows of costs nothing: collections ask with every save.
     package func createValueIndex(model: ModelKey, property: PropertyKey) throws {
-        try lock.withLock { () throws(SQLiteDatabaseError) in
+        try locked { () throws(SQLiteDatabaseError) in
             guard !valueIndexes.contains(model: model, property: property) else { return }
             try createValueIndexNow(model: model, property: property)
         }
@@ -41,7 +41,7 @@ extension SQLiteDatabase: ValueIndexingDatabase {
     /// once the value indexes it uses exist.
     package func queryPlan(of model: ModelKey, where predicate: StoredPredicate?, sortedBy sort: StoredSort?, readingValues: Bool = false) throws -> [String] {
         guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, readingValues: readingValues) else { return [] }
-        return try lock.withLock { () throws(SQLiteDatabaseError) -> [String] in
+        return try locked { () throws(SQLiteDatabaseError) -> [String] in
             for property in query.indexedProperties {
                 try prepareValueIndex(model: model, property: property)
             }
