@@ -2,19 +2,22 @@ import GRDBSQLite
 import Pathbase
 
 /// Value indexes: a partial index over the current values of one (model, property)
-/// (``Schema/createValueIndexSQL(model:property:)``), which queries and inverse lookups of
-/// that property start from. A collection's declared indexes are created when the
-/// collection is opened; a model's, the first time a query or an inverse lookup needs one.
-/// Properties nobody queries have none, so writing them costs no index page.
+/// (``Schema/createValueIndexSQL(model:property:covering:)``), which queries and inverse
+/// lookups of that property start from. A collection's declared indexes are created when
+/// the collection is opened, covering (they hold the bodies too); a model's, the first time
+/// a query or an inverse lookup needs one. Properties nobody queries have none, so writing
+/// them costs no index page.
 extension SQLiteDatabase: ValueIndexingDatabase {
 
-    /// Creates a declared index, inside a batch too (it is then rolled back with it, and
-    /// forgotten here, so the collection's next save creates it again). One the connection
-    /// knows of costs nothing: collections ask with every save.
+    /// Creates a declared index, covering, inside a batch too (it is then rolled back with
+    /// it, and forgotten here, so the collection's next save creates it again). An index of
+    /// the same property that does not cover (made for a query before, or by an earlier
+    /// version) is made again covering. One the connection knows of costs nothing:
+    /// collections ask with every save.
     package func createValueIndex(model: ModelKey, property: PropertyKey) throws {
         try locked { () throws(SQLiteDatabaseError) in
-            guard !valueIndexes.contains(model: model, property: property) else { return }
-            try createValueIndexNow(model: model, property: property)
+            guard !valueIndexes.contains(model: model, property: property, covering: true) else { return }
+            try createValueIndexNow(model: model, property: property, covering: true)
         }
     }
 
@@ -23,18 +26,46 @@ extension SQLiteDatabase: ValueIndexingDatabase {
     /// `read { }` must not write) and on a writable file. Otherwise the query runs without
     /// it: correct, by a scan of the model's rows. Called while holding the lock.
     func prepareValueIndex(model: ModelKey, property: PropertyKey) throws(SQLiteDatabaseError) {
-        guard !valueIndexes.contains(model: model, property: property) else { return }
+        guard !valueIndexes.contains(model: model, property: property, covering: false) else { return }
         let handle = try openHandle()
         guard !transaction.inBatch, sqlite3_db_readonly(handle, "main") == 0 else { return }
-        try createValueIndexNow(model: model, property: property)
+        try createValueIndexNow(model: model, property: property, covering: false)
     }
 
-    private func createValueIndexNow(model: ModelKey, property: PropertyKey) throws(SQLiteDatabaseError) {
-        let statement = try Statement(sql: Schema.createValueIndexSQL(model: model, property: property), connection: try openHandle())
+    /// Creates the index unless the file has it; a covering one replaces one that does not
+    /// cover. `covering: false` keeps whichever the file has.
+    private func createValueIndexNow(model: ModelKey, property: PropertyKey, covering: Bool) throws(SQLiteDatabaseError) {
+        let name = Schema.valueIndexName(model: model, property: property)
+        let existing = try valueIndexCovers(name)
+        if covering, existing == false {
+            // A read-only file keeps the index it has: queries stay correct, a seek slower.
+            guard sqlite3_db_readonly(try openHandle(), "main") == 0 else { return }
+            try run("DROP INDEX \(name)")
+        }
+        if existing == nil || (covering && existing == false) {
+            try run(Schema.createValueIndexSQL(model: model, property: property, covering: covering))
+        }
+        valueIndexes.insert(model: model, property: property, covering: covering || existing == true)
+    }
+
+    /// Whether the file's index `name` holds the bodies; `nil` when the file has no such index.
+    private func valueIndexCovers(_ name: String) throws(SQLiteDatabaseError) -> Bool? {
+        let statement = try Statement(sql: """
+            SELECT EXISTS (SELECT 1 FROM pragma_index_info(?1) WHERE name = 'body')
+            FROM sqlite_master WHERE type = 'index' AND name = ?1
+            """, connection: try openHandle())
+        defer { statement.finalize() }
+        statement.bind(name, at: 1)
+        guard try statement.hasRow() else { return nil }
+        return statement.int64(at: 0) != 0
+    }
+
+    /// Runs one statement that returns no rows.
+    private func run(_ sql: String) throws(SQLiteDatabaseError) {
+        let statement = try Statement(sql: sql, connection: try openHandle())
         defer { statement.finalize() }
         let code = statement.step()
         guard code == SQLITE_DONE else { throw error(code) }
-        valueIndexes.insert(model: model, property: property)
     }
 
     /// The rows of `EXPLAIN QUERY PLAN` for the SQL a query runs (for tests and tuning),
@@ -70,14 +101,17 @@ extension SQLiteDatabase: ValueIndexingDatabase {
 /// Used while holding the database's lock.
 final class ValueIndexes: RowMirror {
 
-    private var known: Set<PropertyColumn> = []
+    /// Each index known, and whether it covers (holds the bodies).
+    private var known: [PropertyColumn: Bool] = [:]
 
-    func contains(model: ModelKey, property: PropertyKey) -> Bool {
-        known.contains(PropertyColumn(model: model, property: property))
+    /// Whether the index of (model, property) is known, and covers when `covering`.
+    func contains(model: ModelKey, property: PropertyKey, covering: Bool) -> Bool {
+        guard let covers = known[PropertyColumn(model: model, property: property)] else { return false }
+        return covers || !covering
     }
 
-    func insert(model: ModelKey, property: PropertyKey) {
-        known.insert(PropertyColumn(model: model, property: property))
+    func insert(model: ModelKey, property: PropertyKey, covering: Bool) {
+        known[PropertyColumn(model: model, property: property)] = covering
     }
 
     func rowsRolledBack() {
