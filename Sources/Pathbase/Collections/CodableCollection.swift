@@ -48,6 +48,9 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     /// The fields of the structs fetched or saved, the base that `save` compares with.
     let snapshots = FieldSnapshotCache()
 
+    /// When the catalog was last found to hold this collection's name (or none).
+    private let catalogVerification = CatalogVerification()
+
     init(database: any Database, name: String, indexes: [PartialKeyPath<Element>], defaults: [String: any DatabaseValue]) {
         self.database = database
         let fields = FieldKeys.of(Element.self)
@@ -384,13 +387,16 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
 
     // MARK: Catalog
 
-    /// Checks that no other collection name owns the model key. Read every time (one value):
-    /// a registration remembered here could have been rolled back with an enclosing batch.
-    /// Fetches call it inside their read transaction, where it shares their snapshot of the
-    /// file and costs no transaction of its own (a tenth of an indexed query of ten matches
-    /// on SQLite).
+    /// Checks that no other collection name owns the model key. Read again unless the
+    /// database tells that nothing changed since it was last found right
+    /// (``QueryPushdownDatabase/contentVersion``): a write, a pull or a rollback in between
+    /// makes it read again. Fetches call it inside their read transaction, where it shares
+    /// their snapshot of the file and costs no transaction of its own.
     func checkCatalog() throws(CollectionError) {
+        let version = database.queryPushdown?.contentVersion
+        if let version, catalogVerification.holds(at: version) { return }
         try layout.checkCatalog(in: database, registering: false)
+        if let version { catalogVerification.verified(at: version) }
     }
 
     /// Asks a database that keeps indexes for one per declared key (a database creates each

@@ -79,6 +79,26 @@ package protocol QueryPushdownDatabase: Database {
     /// them: one lookup of the instance instead of one per field. Valid until the running
     /// transaction ends or writes; only on the thread that runs it.
     func keptValues(of model: ModelKey, instance: InstanceKey) -> (any KeptInstanceValues)?
+
+    /// The version of what the running transaction sees; `nil` outside a transaction. Two
+    /// equal versions mean nothing was written in between — by this handle or another —
+    /// and nothing was taken back, so what was read at the first still holds.
+    var contentVersion: ContentVersion? { get }
+}
+
+/// What a ``QueryPushdownDatabase`` holds, as of one moment: equal versions, equal
+/// contents. Opaque parts the database chooses (for SQLite: the file's data version, the
+/// connection's changes and its rollbacks).
+package struct ContentVersion: Equatable, Sendable {
+    private let parts: (Int64, Int64, Int64)
+
+    package init(_ first: Int64, _ second: Int64, _ third: Int64) {
+        parts = (first, second, third)
+    }
+
+    package static func == (left: ContentVersion, right: ContentVersion) -> Bool {
+        left.parts == right.parts
+    }
 }
 
 /// A database that answers inverse lookups with prepared statements: the commonest query,

@@ -16,6 +16,9 @@ struct Statements {
     let savepoint: Statement
     let rollbackToSavepoint: Statement
     let releaseSavepoint: Statement
+    /// Reads the file's first page: the running `read { }` takes its snapshot of the file,
+    /// which `BEGIN DEFERRED` leaves to the first statement that reads.
+    let takeSnapshot: Statement
 
     /// (?1 model, ?2 instance) → (body): what `get` reads.
     let selectBody: Statement
@@ -84,6 +87,7 @@ struct Statements {
         savepoint = try make("SAVEPOINT pathbase_batch")
         rollbackToSavepoint = try make("ROLLBACK TO pathbase_batch")
         releaseSavepoint = try make("RELEASE pathbase_batch")
+        takeSnapshot = try make("SELECT 1 FROM pathbase_meta LIMIT 1")
         selectBody = try make("SELECT body FROM instance_values WHERE model = ?1 AND instance = ?2")
         // Each side is a range of its primary key: SQLite merges them (no sort).
         selectRecordAt = try make("""
@@ -183,7 +187,7 @@ struct Statements {
     func finalize() {
         for statement in [
             begin, commit, rollback, savepoint, rollbackToSavepoint, releaseSavepoint,
-            beginDeferred, selectBody, selectRecordAt, selectCurrentStatuses,
+            beginDeferred, takeSnapshot, selectBody, selectRecordAt, selectCurrentStatuses,
             selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRunsFrom,
             selectSupersededRecord, selectRecordsAtPath,
             selectNewestCurrent, deleteListMembers, insertListMember, selectListReferrers,

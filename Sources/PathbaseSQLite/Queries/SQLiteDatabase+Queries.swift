@@ -105,6 +105,26 @@ extension SQLiteDatabase: QueryPushdownDatabase {
         }
     }
 
+    /// The file's data version (any connection's change to it), this connection's changes
+    /// and its rollbacks, read in the running transaction after its pending writes are
+    /// written and its snapshot taken: the data version of a connection moves only when a
+    /// transaction takes a snapshot, so a version read outside one, or before the
+    /// transaction's first read, could be older than what its reads see.
+    package var contentVersion: ContentVersion? {
+        locked { () -> ContentVersion? in
+            guard transaction.inBatch, let handle = try? openHandle() else { return nil }
+            if sqlite3_txn_state(handle, "main") == SQLITE_TXN_NONE {
+                let snapshot = statements.takeSnapshot
+                defer { snapshot.reset() }
+                let code = snapshot.step()
+                guard code == SQLITE_ROW || code == SQLITE_DONE else { return nil }
+            }
+            var dataVersion: UInt32 = 0
+            guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &dataVersion) == SQLITE_OK else { return nil }
+            return ContentVersion(Int64(dataVersion), sqlite3_total_changes64(handle), Int64(truncatingIfNeeded: transaction.rollbacks))
+        }
+    }
+
     /// How many queries and inverse lookups this database has answered in SQL: tests check
     /// that a query reached SQL — directly and through wrappers — rather than being evaluated
     /// on models.
