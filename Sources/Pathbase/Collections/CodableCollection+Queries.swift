@@ -141,16 +141,24 @@ extension CodableCollection {
         ) {
             snapshots.expect(ids.count)
             pushdown.willReadCurrentValues(of: layout.model, instances: ids)
-            let recorded = FieldSnapshotStorage()
-            var matches = try ids.map { try decode($0, using: pushdown, recordingInto: recorded) }
+            var matches = try withDecoder(expecting: ids.count) { decoder in
+                try ids.map { instance in
+                    let (element, fields) = try decode(instance, using: pushdown, with: decoder)
+                    return CollectionMatch(instance: instance, element: element, fields: fields)
+                }
+            }
             if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
             if !sortRunsInDatabase { matches.sort(by: query.precedes) }
             return paged && !pageRunsInDatabase ? query.page(of: matches) : matches
         }
         let instances = storedMatches(of: query.filter)
         snapshots.expect(instances.count)
-        let recorded = FieldSnapshotStorage()
-        var matches = try instances.map { try decode($0, recordingInto: recorded) }
+        var matches = try withDecoder(expecting: instances.count) { decoder in
+            try instances.map { instance in
+                let (element, fields) = try decode(instance, using: nil, with: decoder)
+                return CollectionMatch(instance: instance, element: element, fields: fields)
+            }
+        }
         if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
         matches.sort(by: query.precedes)
         return paged ? query.page(of: matches) : matches

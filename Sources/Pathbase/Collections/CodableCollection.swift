@@ -292,35 +292,46 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     }
 
     /// Decodes the structs stored under these instance keys, in order; each from the values
-    /// `pushdown` keeps when it does (see ``decode(_:using:)``).
+    /// `pushdown` keeps when it does (see ``decode(_:using:with:)``).
     func decodeStructs(_ instances: [InstanceKey], using pushdown: (any QueryPushdownDatabase)?) throws -> DecodedStructs {
         snapshots.expect(instances.count)
         var decoded = DecodedStructs()
         decoded.elements.reserveCapacity(instances.count)
         decoded.bases.reserveCapacity(instances.count)
-        let recorded = FieldSnapshotStorage()
-        recorded.reserveCapacity(instances.count * layout.fieldCount)
-        for instance in instances {
-            let (element, fields) = try decode(instance, using: pushdown, recordingInto: recorded)
-            decoded.elements.append(element)
-            decoded.bases.append((instance, fields))
+        try withDecoder(expecting: instances.count) { decoder in
+            for instance in instances {
+                let (element, fields) = try decode(instance, using: pushdown, with: decoder)
+                decoded.elements.append(element)
+                decoded.bases.append((instance, fields))
+            }
         }
         return decoded
     }
 
-    /// Decodes the struct stored under an instance key, with the fields it read. Its values
-    /// are read together when `pushdown` keeps them for the running transaction (after
-    /// `willReadCurrentValues`), else one `get` each. The fields go to `recorded` (shared
-    /// by the structs of one fetch).
-    func decode(_ instance: InstanceKey, using pushdown: (any QueryPushdownDatabase)? = nil, recordingInto recorded: FieldSnapshotStorage = FieldSnapshotStorage()) throws -> CollectionMatch<Element> {
-        let (element, fields) = try decode(instance, using: pushdown, recordingInto: recorded)
-        return CollectionMatch(instance: instance, element: element, fields: fields)
+    /// Runs `body` with a decoder for `count` structs (one fetch), and closes it after.
+    func withDecoder<Result>(expecting count: Int, _ body: (FieldDecoder) throws -> Result) rethrows -> Result {
+        let recorded = FieldSnapshotStorage()
+        recorded.reserveCapacity(count * layout.fieldCount)
+        let decoder = FieldDecoder(layout: layout, database: database, snapshots: recorded)
+        defer { decoder.close() }
+        return try body(decoder)
     }
 
     /// Decodes the struct stored under an instance key, with the fields it read.
-    private func decode(_ instance: InstanceKey, using pushdown: (any QueryPushdownDatabase)?, recordingInto recorded: FieldSnapshotStorage) throws -> (element: Element, fields: FieldSnapshot) {
-        let values = pushdown?.keptValues(of: layout.model, instance: instance)
-        let decoder = FieldDecoder(layout: layout, database: database, instance: instance, values: values, snapshots: recorded)
+    func decode(_ instance: InstanceKey, using pushdown: (any QueryPushdownDatabase)? = nil) throws -> CollectionMatch<Element> {
+        try withDecoder(expecting: 1) { decoder in
+            let (element, fields) = try decode(instance, using: pushdown, with: decoder)
+            return CollectionMatch(instance: instance, element: element, fields: fields)
+        }
+    }
+
+    /// Decodes the struct stored under an instance key, with the fields it read, using the
+    /// decoder of the structs of one fetch. Its values are read together when `pushdown`
+    /// keeps them for the running transaction (after `willReadCurrentValues`), else one
+    /// `get` each.
+    func decode(_ instance: InstanceKey, using pushdown: (any QueryPushdownDatabase)?, with decoder: FieldDecoder) throws -> (element: Element, fields: FieldSnapshot) {
+        decoder.begin(instance, values: pushdown?.keptValues(of: layout.model, instance: instance))
+        defer { decoder.end() }
         do {
             let element = try Element(from: decoder)
             return (element, decoder.snapshot)

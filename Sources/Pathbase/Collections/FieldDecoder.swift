@@ -5,34 +5,68 @@
 /// as the collection's declared default, or throws ``CollectionError/missingField(collection:id:key:)``
 /// naming the instance and the key. Values of keys the struct no longer has stay stored.
 ///
+/// One decoder decodes the structs of one fetch, one after another
+/// (``begin(_:values:)``), with one keyed container: a decoder and a container per struct,
+/// their allocations and the container's generic type metadata, were a sixth of decoding
+/// one. ``CodableCollection/withDecoder(expecting:_:)`` makes it and breaks the cycle
+/// between it and its container when the fetch is done.
+///
 /// A class: every container holds it, and copying a struct of this size (an existential
 /// database among it) cost more per field than the read.
 final class FieldDecoder: Decoder {
 
     let layout: CollectionLayout
     let database: any Database
-    let instance: InstanceKey
+    // Used by one decoding on one thread: no dynamic exclusivity checks per field.
+    /// The instance being decoded.
+    @exclusivity(unchecked) private(set) var instance: InstanceKey = 0
     /// Every value read, by key: the snapshot the collection keeps for merging saves.
-    // Used by one decoding on one thread: no dynamic exclusivity check per field.
     @exclusivity(unchecked) private(set) var snapshot: FieldSnapshot
     /// The instance's values when the database hands them out together
     /// (``QueryPushdownDatabase/keptValues(of:instance:)``); else each is read with `get`.
-    let values: (any KeptInstanceValues)?
+    @exclusivity(unchecked) private(set) var values: (any KeptInstanceValues)?
+    /// Where the snapshots of this decoder's structs are recorded.
+    private let snapshots: FieldSnapshotStorage
+    /// The keyed container handed out last (a `KeyedDecodingContainer<Key>`): the next
+    /// struct's `init(from:)` asks for the same.
+    @exclusivity(unchecked) private var keyedContainer: Any?
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// `snapshots`: where the fields read are recorded (shared by the structs of one fetch).
-    init(layout: CollectionLayout, database: any Database, instance: InstanceKey, values: (any KeptInstanceValues)?, snapshots: FieldSnapshotStorage) {
+    /// `snapshots`: where the fields read are recorded.
+    init(layout: CollectionLayout, database: any Database, snapshots: FieldSnapshotStorage) {
         self.layout = layout
         self.database = database
-        self.instance = instance
-        self.values = values
+        self.snapshots = snapshots
         self.snapshot = FieldSnapshot(in: snapshots)
     }
 
+    /// Starts decoding the struct stored under `instance`, from `values` when the database
+    /// keeps them (else each value is read with `get`), with an empty snapshot.
+    func begin(_ instance: InstanceKey, values: (any KeptInstanceValues)?) {
+        self.instance = instance
+        self.values = values
+        snapshot = FieldSnapshot(in: snapshots)
+    }
+
+    /// Lets go of the values of the struct decoded: the database hands the same reader
+    /// to the next one only when nothing else holds it.
+    func end() {
+        values = nil
+    }
+
+    /// Drops the container, which holds this decoder.
+    func close() {
+        keyedContainer = nil
+        values = nil
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(FieldDecodingContainer<Key>(decoder: self))
+        if let made = keyedContainer as? KeyedDecodingContainer<Key> { return made }
+        let made = KeyedDecodingContainer(FieldDecodingContainer<Key>(decoder: self))
+        keyedContainer = made
+        return made
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
