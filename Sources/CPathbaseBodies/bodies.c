@@ -112,10 +112,14 @@ static void putFixed(unsigned char *out, int64_t value) {
 
 // MARK: Entries
 
-/// Reads the rest of an entry after its property: into `entry` when `decode`, else only
-/// steps over it (a search skipping earlier entries). `base` is the body's, or NULL for a
-/// format 6 entry (fixed time, plain replica). 1, or -1 when the bytes are not an entry.
-/// Inlined, so that each use keeps only the work it needs.
+/// `decode` of ``readEntryRest``: the value without its timestamp.
+#define DECODE_VALUE 2
+
+/// Reads the rest of an entry after its property: into `entry` when `decode` (without its
+/// timestamp when `DECODE_VALUE`), else only steps over it (a search skipping earlier
+/// entries). `base` is the body's, or NULL for a format 6 entry (fixed time, plain
+/// replica). 1, or -1 when the bytes are not an entry. Inlined, so that each use keeps
+/// only the work it needs.
 static inline __attribute__((always_inline)) int readEntryRest(reader *r, const pathbase_base *base, pathbase_entry *entry, int decode) {
     uint64_t tag, time, counter, replica, number;
     if (!readVarint(r, &tag)) return -1;
@@ -132,9 +136,11 @@ static inline __attribute__((always_inline)) int readEntryRest(reader *r, const 
     int kind = *r->at++;
     if (decode) {
         entry->tag = unzigzag(tag);
-        entry->time = base ? (int64_t)((uint64_t)base->time + (uint64_t)unzigzag(time)) : (int64_t)time;
-        entry->counter = (uint32_t)counter;
-        entry->replica = base ? (replica == 0 ? base->replica : (uint32_t)(replica - 1)) : (uint32_t)replica;
+        if (decode != DECODE_VALUE) {
+            entry->time = base ? (int64_t)((uint64_t)base->time + (uint64_t)unzigzag(time)) : (int64_t)time;
+            entry->counter = (uint32_t)counter;
+            entry->replica = base ? (replica == 0 ? base->replica : (uint32_t)(replica - 1)) : (uint32_t)replica;
+        }
         entry->kind = kind;
         entry->integer = 0;
         entry->real = 0;
@@ -229,7 +235,9 @@ int pathbase_body_find(const unsigned char *body, int length, int64_t property, 
     return 0;
 }
 
-int pathbase_body_decode(const unsigned char *body, int length, pathbase_entry *entries, int capacity) {
+/// ``pathbase_body_decode`` and ``pathbase_body_decode_values``: `decode` is 1 or
+/// `DECODE_VALUE`, a constant in each, so each keeps only its own work.
+static inline __attribute__((always_inline)) int decodeBody(const unsigned char *body, int length, pathbase_entry *entries, int capacity, int decode) {
     pathbase_base base;
     int offset = 0;
     int opened = openBody(body, length, &offset, &base);
@@ -240,11 +248,19 @@ int pathbase_body_decode(const unsigned char *body, int length, pathbase_entry *
     while (r.at < r.end) {
         uint64_t property;
         pathbase_entry *entry = count < capacity ? &entries[count] : &overflow;
-        if (!readVarint(&r, &property) || readEntryRest(&r, &base, entry, 1) < 0) return -1;
+        if (!readVarint(&r, &property) || readEntryRest(&r, &base, entry, decode) < 0) return -1;
         entry->property = unzigzag(property);
         count++;
     }
     return count;
+}
+
+int pathbase_body_decode(const unsigned char *body, int length, pathbase_entry *entries, int capacity) {
+    return decodeBody(body, length, entries, capacity, 1);
+}
+
+int pathbase_body_decode_values(const unsigned char *body, int length, pathbase_entry *entries, int capacity) {
+    return decodeBody(body, length, entries, capacity, DECODE_VALUE);
 }
 
 /// An entry's time against the base's, zigzagged (wrapping: any two times have one).

@@ -8,12 +8,12 @@ struct FieldSnapshotCacheTests {
     /// A snapshot naming the instance it was kept for.
     private func snapshot(of instance: InstanceKey) -> FieldSnapshot {
         var fields = FieldSnapshot(in: FieldSnapshotStorage())
-        fields.record(instance, for: "instance")
+        fields.record(instance, for: 1)
         return fields
     }
 
     private func kept(_ cache: FieldSnapshotCache, _ instance: InstanceKey) -> InstanceKey? {
-        cache.base(for: instance, at: nil)?["instance"] as? InstanceKey
+        cache.base(for: instance, at: nil)?[1] as? InstanceKey
     }
 
     @Test("Without a larger fetch, at least the last `limit` bases are kept; the oldest go")
@@ -52,8 +52,8 @@ struct FieldSnapshotCacheTests {
         // The newer generation turned over inside the batch: its first structs are the older one.
         for instance in 0 ..< 12 { #expect(kept(cache, instance) == instance) }
         var twice = snapshot(of: 1)
-        twice.record(2, for: "instance")
-        #expect(twice["instance"] as? InstanceKey == 2)
+        twice.record(2, for: 1)
+        #expect(twice[1] as? InstanceKey == 2)
     }
 
     @Test("A base seen while writes could be taken back holds until the database takes writes back; a committed one stays")
@@ -62,12 +62,12 @@ struct FieldSnapshotCacheTests {
         let inTransaction = RollbackMark(mayRollBack: true, rollbacks: 3)
         cache.remember([(1, snapshot(of: 1))], seenAt: inTransaction)
         cache.remember([(2, snapshot(of: 2))], seenAt: RollbackMark(mayRollBack: false, rollbacks: 3))
-        #expect(cache.base(for: 1, at: RollbackMark(mayRollBack: false, rollbacks: 3))?["instance"] as? InstanceKey == 1)
+        #expect(cache.base(for: 1, at: RollbackMark(mayRollBack: false, rollbacks: 3))?[1] as? InstanceKey == 1)
         let afterRollback = RollbackMark(mayRollBack: false, rollbacks: 4)
         #expect(cache.base(for: 1, at: afterRollback) == nil)
         // Dropped, not only hidden: the count matching again does not bring it back.
         #expect(cache.base(for: 1, at: inTransaction) == nil)
-        #expect(cache.base(for: 2, at: afterRollback)?["instance"] as? InstanceKey == 2)
+        #expect(cache.base(for: 2, at: afterRollback)?[1] as? InstanceKey == 2)
     }
 
     @Test("Threads remembering, reading, forgetting and growing while generations turn over")
@@ -93,17 +93,17 @@ struct FieldSnapshotCacheTests {
     func sharedStorage() {
         let storage = FieldSnapshotStorage()
         var first = FieldSnapshot(in: storage)
-        first.record(1, for: "a")
+        first.record(1, for: 10)
         var second = FieldSnapshot(in: storage)
-        second.record("two", for: "a")
+        second.record("two", for: 10)
         // The first records again after the second began: its fields stay its own.
-        first.record(3, for: "b")
-        first.record(4, for: "a")
-        second.record(5, for: "b")
-        #expect(first["a"] as? Int == 4)
-        #expect(first["b"] as? Int == 3)
-        #expect(second["a"] as? String == "two")
-        #expect(second["b"] as? Int == 5)
-        #expect(FieldSnapshot(in: storage)["a"] == nil)
+        first.record(3, for: 20)
+        first.record(4, for: 10)
+        second.record(5, for: 20)
+        #expect(first[10] as? Int == 4)
+        #expect(first[20] as? Int == 3)
+        #expect(second[10] as? String == "two")
+        #expect(second[20] as? Int == 5)
+        #expect(FieldSnapshot(in: storage)[10] == nil)
     }
 }

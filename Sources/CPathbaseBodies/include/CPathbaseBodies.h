@@ -48,6 +48,10 @@ int pathbase_body_find(const unsigned char *body, int length, int64_t property, 
 /// entry by entry read the base and crossed into C once per entry.
 int pathbase_body_decode(const unsigned char *body, int length, pathbase_entry *entries, int capacity);
 
+/// ``pathbase_body_decode`` without the entries' timestamps (time, counter and replica are
+/// left as they were): for reads of values only.
+int pathbase_body_decode_values(const unsigned char *body, int length, pathbase_entry *entries, int capacity);
+
 /// Whether the bytes are a well-formed body: entries that read, in ascending property order.
 int pathbase_body_is_valid(const unsigned char *body, int length);
 

@@ -206,10 +206,11 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         let base = isActive && !replaces ? snapshots.base(for: write.instance, at: mark) : nil
         var snapshot = FieldSnapshot(in: recorded)
         for field in write.fields {
-            let path = layout.path(write.instance, layout.property(forKey: field.key))
-            snapshot.record(field.value.value, for: field.key)
+            let property = layout.property(forKey: field.key)
+            let path = layout.path(write.instance, property)
+            snapshot.record(field.value.value, for: property)
             if isActive, !replacing {
-                if let old = base?[field.key] {
+                if let old = base?[property] {
                     if field.value.isEqual(to: old) { continue }
                 } else if field.value.isStored(in: database, at: path) {
                     continue
@@ -308,13 +309,12 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         return decoded
     }
 
-    /// Runs `body` with a decoder for `count` structs (one fetch), and closes it after.
+    /// Runs `body` with one decoder for the `count` structs of one fetch, whose snapshots
+    /// share one storage.
     func withDecoder<Result>(expecting count: Int, _ body: (FieldDecoder) throws -> Result) rethrows -> Result {
         let recorded = FieldSnapshotStorage()
         recorded.reserveCapacity(count * layout.fieldCount)
-        let decoder = FieldDecoder(layout: layout, database: database, snapshots: recorded)
-        defer { decoder.close() }
-        return try body(decoder)
+        return try body(FieldDecoder(layout: layout, database: database, snapshots: recorded))
     }
 
     /// Decodes the struct stored under an instance key, with the fields it read.

@@ -5,11 +5,8 @@
 /// as the collection's declared default, or throws ``CollectionError/missingField(collection:id:key:)``
 /// naming the instance and the key. Values of keys the struct no longer has stay stored.
 ///
-/// One decoder decodes the structs of one fetch, one after another
-/// (``begin(_:values:)``), with one keyed container: a decoder and a container per struct,
-/// their allocations and the container's generic type metadata, were a sixth of decoding
-/// one. ``CodableCollection/withDecoder(expecting:_:)`` makes it and breaks the cycle
-/// between it and its container when the fetch is done.
+/// One decoder decodes the structs of one fetch, one after another (``begin(_:values:)``,
+/// see ``CodableCollection/withDecoder(expecting:_:)``) rather than one per struct.
 ///
 /// A class: every container holds it, and copying a struct of this size (an existential
 /// database among it) cost more per field than the read.
@@ -27,9 +24,6 @@ final class FieldDecoder: Decoder {
     @exclusivity(unchecked) private(set) var values: (any KeptInstanceValues)?
     /// Where the snapshots of this decoder's structs are recorded.
     private let snapshots: FieldSnapshotStorage
-    /// The keyed container handed out last (a `KeyedDecodingContainer<Key>`): the next
-    /// struct's `init(from:)` asks for the same.
-    @exclusivity(unchecked) private var keyedContainer: Any?
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -56,17 +50,10 @@ final class FieldDecoder: Decoder {
         values = nil
     }
 
-    /// Drops the container, which holds this decoder.
-    func close() {
-        keyedContainer = nil
-        values = nil
-    }
-
+    // A container per struct: keeping one for the next struct cost more (a cast from `Any`
+    // and two type metadata lookups) than making it.
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        if let made = keyedContainer as? KeyedDecodingContainer<Key> { return made }
-        let made = KeyedDecodingContainer(FieldDecodingContainer<Key>(decoder: self))
-        keyedContainer = made
-        return made
+        KeyedDecodingContainer(FieldDecodingContainer<Key>(decoder: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -90,7 +77,7 @@ final class FieldDecoder: Decoder {
         } else {
             database.get(layout.path(instance, property))
         }
-        if let value { snapshot.record(value, for: key) }
+        if let value { snapshot.record(value, for: property) }
         return value
     }
 

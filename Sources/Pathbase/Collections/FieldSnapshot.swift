@@ -1,10 +1,11 @@
-/// The fields of a struct as last fetched or saved, by coding key: the base that `save`
+/// The fields of a struct as last fetched or saved, by property: the base that `save`
 /// compares with.
 ///
 /// A list rather than a dictionary: structs have few fields, and fetching many structs made
 /// hashing every key (twice, to record and to look up) a sixth of the fetch. Recording
 /// appends (decoding records each field once, in the struct's order; searching first cost
-/// a tenth of a fetch), and a lookup takes the last value recorded for its key.
+/// a tenth of a fetch), and a lookup takes the last value recorded for its property. By
+/// property key rather than coding key: no string to retain and release per field.
 ///
 /// The fields of the structs of one fetch or save share one ``FieldSnapshotStorage``: an
 /// allocation per struct, and freeing it when the struct's base was dropped, cost a quarter
@@ -20,33 +21,31 @@ struct FieldSnapshot {
     /// snapshots recorded there before.
     init(in storage: FieldSnapshotStorage) {
         self.storage = storage
-        start = storage.keys.count
+        start = storage.fields.count
         end = start
     }
 
-    /// The value of `key`, if it was recorded: the last one recorded.
-    subscript(key: String) -> (any DatabaseValue)? {
+    /// The value of `property`, if it was recorded: the last one recorded.
+    subscript(property: PropertyKey) -> (any DatabaseValue)? {
         var index = end
         while index > start {
             index -= 1
-            if storage.keys[index] == key { return storage.values[index] }
+            if storage.fields[index].property == property { return storage.fields[index].value }
         }
         return nil
     }
 
-    /// Records the value of `key`; it replaces an earlier one.
-    mutating func record(_ value: any DatabaseValue, for key: String) {
-        if end != storage.keys.count {
+    /// Records the value of `property`; it replaces an earlier one.
+    mutating func record(_ value: any DatabaseValue, for property: PropertyKey) {
+        if end != storage.fields.count {
             // Another snapshot recorded into the storage since this one began: this one's
             // fields move after its, so that they stay together.
             let moved = start ..< end
-            start = storage.keys.count
-            storage.keys.append(contentsOf: storage.keys[moved])
-            storage.values.append(contentsOf: storage.values[moved])
-            end = storage.keys.count
+            start = storage.fields.count
+            storage.fields.append(contentsOf: storage.fields[moved])
+            end = storage.fields.count
         }
-        storage.keys.append(key)
-        storage.values.append(value)
+        storage.fields.append((property, value))
         end += 1
     }
 }
@@ -57,12 +56,10 @@ final class FieldSnapshotStorage: @unchecked Sendable {
     // @unchecked: appended to by the one fetch or save that made it, before its snapshots
     // are shared; read only after. For the same reason no dynamic exclusivity checks,
     // which cost more than the appends.
-    @exclusivity(unchecked) fileprivate var keys: [String] = []
-    @exclusivity(unchecked) fileprivate var values: [any DatabaseValue] = []
+    @exclusivity(unchecked) fileprivate var fields: [(property: PropertyKey, value: any DatabaseValue)] = []
 
     /// Makes room for `count` more fields.
     func reserveCapacity(_ count: Int) {
-        keys.reserveCapacity(keys.count + count)
-        values.reserveCapacity(values.count + count)
+        fields.reserveCapacity(fields.count + count)
     }
 }

@@ -64,8 +64,9 @@ final class FieldSnapshotCache: @unchecked Sendable {
                 if newer.count >= limit {
                     dropped.append(older)
                     older = newer
-                    newer = [:]
-                    newer.reserveCapacity(min(limit, structs.count))
+                    // It fills up again (the app fetches this many): room for all at once,
+                    // rather than growing by doubling under the lock of every fetch.
+                    newer = Dictionary(minimumCapacity: limit)
                 }
                 newer[instance] = Entry(fields: fields, tentativeAt: tentativeAt)
             }

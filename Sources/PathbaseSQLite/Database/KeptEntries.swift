@@ -15,7 +15,8 @@ final class KeptEntries: KeptInstanceValues {
     /// The copy of the body the entries point into.
     private var bytes: UnsafeMutablePointer<UInt8>
     private var byteCapacity = 256
-    private let decoded = DecodedBody()
+    /// Values only: a struct's decoding reads no timestamp.
+    private let decoded = DecodedBody(decodingTimestamps: false)
 
     init(database: SQLiteDatabase) {
         self.database = database

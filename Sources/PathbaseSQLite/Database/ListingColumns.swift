@@ -136,6 +136,7 @@ final class ListingColumns: RowMirror {
         var keeping = index.map { models[$0].model.keepsSomeInstances } ?? true
         let rows = KeptRows(expectedInstances: 16, complete: false)
         var ids: [InstanceKey] = []
+        ids.reserveCapacity(16)
         while try statement.hasRow() {
             let instance = InstanceKey(truncatingIfNeeded: statement.int64(at: 0))
             guard let status = try statement.bodyEntry(at: 1, property: PropertyKey.instanceId),
