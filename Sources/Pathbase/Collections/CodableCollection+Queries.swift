@@ -32,8 +32,8 @@ extension CodableCollection {
     public func fetch(_ query: CollectionQuery<Element>) throws -> [Element] {
         let mark = database.currentRollbackMark
         let decoded = try database.inReadIfSupported { () throws -> DecodedStructs in
-            try checkCatalog()
             if let pushed = try readPushedStructs(of: query) { return pushed }
+            try checkCatalog()
             var decoded = DecodedStructs()
             for match in try readMatches(of: query, paged: true) {
                 decoded.elements.append(match.element)
@@ -48,13 +48,17 @@ extension CodableCollection {
     /// The structs of a query whose filter, sort and page all run in the database, decoded
     /// straight into the arrays `fetch` returns and remembers; `nil` when a part runs here.
     /// (A `CollectionMatch` per struct, unspecialized for the app's struct, looked up its
-    /// type metadata at each use: about a tenth of an indexed query.)
+    /// type metadata at each use: about a tenth of an indexed query.) The catalog is checked
+    /// after the query ran and before anything is decoded: the transaction then has its
+    /// snapshot of the file, which reading its version first would have taken with a
+    /// statement of its own.
     private func readPushedStructs(of query: CollectionQuery<Element>) throws -> DecodedStructs? {
         if let problem = query.problem { throw problem }
         let sort = databaseSort(of: query)
         guard sort.runsInDatabase, query.filter.residual == nil, let (pushdown, ids) = pushedIds(
             of: query, sortedBy: sort.stored, offset: query.offset, limit: query.limit, decoding: true
         ) else { return nil }
+        try checkCatalog()
         pushdown.willReadCurrentValues(of: layout.model, instances: ids)
         return try decodeStructs(ids, using: pushdown)
     }
@@ -141,11 +145,10 @@ extension CodableCollection {
         ) {
             snapshots.expect(ids.count)
             pushdown.willReadCurrentValues(of: layout.model, instances: ids)
-            var matches = try withDecoder(expecting: ids.count) { decoder in
-                try ids.map { instance in
-                    let (element, fields) = try decode(instance, using: pushdown, with: decoder)
-                    return CollectionMatch(instance: instance, element: element, fields: fields)
-                }
+            let decoder = makeDecoder(expecting: ids.count)
+            var matches = try ids.map { instance in
+                let (element, fields) = try decode(instance, using: pushdown, with: decoder)
+                return CollectionMatch(instance: instance, element: element, fields: fields)
             }
             if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
             if !sortRunsInDatabase { matches.sort(by: query.precedes) }
@@ -153,11 +156,10 @@ extension CodableCollection {
         }
         let instances = storedMatches(of: query.filter)
         snapshots.expect(instances.count)
-        var matches = try withDecoder(expecting: instances.count) { decoder in
-            try instances.map { instance in
-                let (element, fields) = try decode(instance, using: nil, with: decoder)
-                return CollectionMatch(instance: instance, element: element, fields: fields)
-            }
+        let decoder = makeDecoder(expecting: instances.count)
+        var matches = try instances.map { instance in
+            let (element, fields) = try decode(instance, using: nil, with: decoder)
+            return CollectionMatch(instance: instance, element: element, fields: fields)
         }
         if let residual = query.filter.residual { matches = matches.filter { residual($0.element) } }
         matches.sort(by: query.precedes)

@@ -299,30 +299,28 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         var decoded = DecodedStructs()
         decoded.elements.reserveCapacity(instances.count)
         decoded.bases.reserveCapacity(instances.count)
-        try withDecoder(expecting: instances.count) { decoder in
-            for instance in instances {
-                let (element, fields) = try decode(instance, using: pushdown, with: decoder)
-                decoded.elements.append(element)
-                decoded.bases.append((instance, fields))
-            }
+        // A loop, not a closure: appending to arrays captured by a closure, unspecialized
+        // for the app's struct, looked up the array's type metadata at every append.
+        let decoder = makeDecoder(expecting: instances.count)
+        for instance in instances {
+            let (element, fields) = try decode(instance, using: pushdown, with: decoder)
+            decoded.elements.append(element)
+            decoded.bases.append((instance, fields))
         }
         return decoded
     }
 
-    /// Runs `body` with one decoder for the `count` structs of one fetch, whose snapshots
-    /// share one storage.
-    func withDecoder<Result>(expecting count: Int, _ body: (FieldDecoder) throws -> Result) rethrows -> Result {
+    /// A decoder for the `count` structs of one fetch, whose snapshots share one storage.
+    func makeDecoder(expecting count: Int) -> FieldDecoder {
         let recorded = FieldSnapshotStorage()
         recorded.reserveCapacity(count * layout.fieldCount)
-        return try body(FieldDecoder(layout: layout, database: database, snapshots: recorded))
+        return FieldDecoder(layout: layout, database: database, snapshots: recorded)
     }
 
     /// Decodes the struct stored under an instance key, with the fields it read.
     func decode(_ instance: InstanceKey, using pushdown: (any QueryPushdownDatabase)? = nil) throws -> CollectionMatch<Element> {
-        try withDecoder(expecting: 1) { decoder in
-            let (element, fields) = try decode(instance, using: pushdown, with: decoder)
-            return CollectionMatch(instance: instance, element: element, fields: fields)
-        }
+        let (element, fields) = try decode(instance, using: pushdown, with: makeDecoder(expecting: 1))
+        return CollectionMatch(instance: instance, element: element, fields: fields)
     }
 
     /// Decodes the struct stored under an instance key, with the fields it read, using the

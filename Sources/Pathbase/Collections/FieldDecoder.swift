@@ -6,7 +6,7 @@
 /// naming the instance and the key. Values of keys the struct no longer has stay stored.
 ///
 /// One decoder decodes the structs of one fetch, one after another (``begin(_:values:)``,
-/// see ``CodableCollection/withDecoder(expecting:_:)``) rather than one per struct.
+/// see ``CodableCollection/makeDecoder(expecting:)``) rather than one per struct.
 ///
 /// A class: every container holds it, and copying a struct of this size (an existential
 /// database among it) cost more per field than the read.
