@@ -30,6 +30,19 @@ final class CollectionLayout: @unchecked Sendable {
     /// How many fields the struct type has.
     var fieldCount: Int { fieldProperties.count }
 
+    /// The property key of a coding key, looked up at `position` first: a struct's
+    /// `init(from:)` reads its fields in the order they are declared, so a decoding that
+    /// passes the position after the field it read last finds the next one at once.
+    func property(forKey key: String, from position: inout Int) -> PropertyKey {
+        if position < fieldProperties.count, fieldProperties[position].key == key {
+            position += 1
+            return fieldProperties[position - 1].property
+        }
+        guard let index = fieldProperties.firstIndex(where: { $0.key == key }) else { return property(forKey: key) }
+        position = index + 1
+        return fieldProperties[index].property
+    }
+
     /// The property key of a coding key (cached).
     func property(forKey key: String) -> PropertyKey {
         for field in fieldProperties where field.key == key { return field.property }

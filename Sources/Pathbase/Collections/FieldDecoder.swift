@@ -24,6 +24,9 @@ final class FieldDecoder: Decoder {
     @exclusivity(unchecked) private(set) var values: (any KeptInstanceValues)?
     /// Where the snapshots of this decoder's structs are recorded.
     private let snapshots: FieldSnapshotStorage
+    /// Where the next field is expected among the layout's (see
+    /// ``CollectionLayout/property(forKey:from:)``).
+    @exclusivity(unchecked) private var fieldPosition = 0
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -42,6 +45,7 @@ final class FieldDecoder: Decoder {
         self.instance = instance
         self.values = values
         snapshot = FieldSnapshot(in: snapshots)
+        fieldPosition = 0
     }
 
     /// Lets go of the values of the struct decoded: the database hands the same reader
@@ -71,7 +75,7 @@ final class FieldDecoder: Decoder {
 
     /// The stored value of `key` as `Value`, or `nil` when none of that type is stored.
     func read<Value: DatabaseValue>(_ type: Value.Type, key: String) -> Value? {
-        let property = layout.property(forKey: key)
+        let property = layout.property(forKey: key, from: &fieldPosition)
         let value: Value? = if let values {
             values.value(of: property)
         } else {
