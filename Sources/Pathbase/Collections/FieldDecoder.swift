@@ -17,7 +17,7 @@ final class FieldDecoder: Decoder {
     // Used by one decoding on one thread: no dynamic exclusivity checks per field.
     /// The instance being decoded.
     @exclusivity(unchecked) private(set) var instance: InstanceKey = 0
-    /// Every value read, by key: the snapshot the collection keeps for merging saves.
+    /// Every value read, by property: the snapshot the collection keeps for merging saves.
     @exclusivity(unchecked) private(set) var snapshot: FieldSnapshot
     /// The instance's values when the database hands them out together
     /// (``QueryPushdownDatabase/keptValues(of:instance:)``); else each is read with `get`.
