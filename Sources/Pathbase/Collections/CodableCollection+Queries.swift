@@ -146,6 +146,7 @@ extension CodableCollection {
             snapshots.expect(ids.count)
             pushdown.willReadCurrentValues(of: layout.model, instances: ids)
             let decoder = makeDecoder(expecting: ids.count)
+            defer { decoder.close() }
             var matches = try ids.map { instance in
                 let (element, fields) = try decode(instance, using: pushdown, with: decoder)
                 return CollectionMatch(instance: instance, element: element, fields: fields)
@@ -157,6 +158,7 @@ extension CodableCollection {
         let instances = storedMatches(of: query.filter)
         snapshots.expect(instances.count)
         let decoder = makeDecoder(expecting: instances.count)
+        defer { decoder.close() }
         var matches = try instances.map { instance in
             let (element, fields) = try decode(instance, using: nil, with: decoder)
             return CollectionMatch(instance: instance, element: element, fields: fields)

@@ -302,6 +302,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         // A loop, not a closure: appending to arrays captured by a closure, unspecialized
         // for the app's struct, looked up the array's type metadata at every append.
         let decoder = makeDecoder(expecting: instances.count)
+        defer { decoder.close() }
         for instance in instances {
             let (element, fields) = try decode(instance, using: pushdown, with: decoder)
             decoded.elements.append(element)
@@ -311,6 +312,8 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     }
 
     /// A decoder for the `count` structs of one fetch, whose snapshots share one storage.
+    /// Close it (``FieldDecoder/close()``) when the fetch is done: its kept container
+    /// holds it.
     func makeDecoder(expecting count: Int) -> FieldDecoder {
         let recorded = FieldSnapshotStorage()
         recorded.reserveCapacity(count * layout.fieldCount)
@@ -319,7 +322,9 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
 
     /// Decodes the struct stored under an instance key, with the fields it read.
     func decode(_ instance: InstanceKey, using pushdown: (any QueryPushdownDatabase)? = nil) throws -> CollectionMatch<Element> {
-        let (element, fields) = try decode(instance, using: pushdown, with: makeDecoder(expecting: 1))
+        let decoder = makeDecoder(expecting: 1)
+        defer { decoder.close() }
+        let (element, fields) = try decode(instance, using: pushdown, with: decoder)
         return CollectionMatch(instance: instance, element: element, fields: fields)
     }
 

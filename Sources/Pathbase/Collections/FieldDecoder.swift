@@ -5,8 +5,9 @@
 /// as the collection's declared default, or throws ``CollectionError/missingField(collection:id:key:)``
 /// naming the instance and the key. Values of keys the struct no longer has stay stored.
 ///
-/// One decoder decodes the structs of one fetch, one after another (``begin(_:values:)``,
-/// see ``CodableCollection/makeDecoder(expecting:)``) rather than one per struct.
+/// One decoder decodes the structs of one fetch, one after another (``begin(_:values:)``),
+/// with one keyed container, rather than one of each per struct (see
+/// ``CodableCollection/makeDecoder(expecting:)``); the fetch closes it when done.
 ///
 /// A class: every container holds it, and copying a struct of this size (an existential
 /// database among it) cost more per field than the read.
@@ -27,6 +28,10 @@ final class FieldDecoder: Decoder {
     /// Where the next field is expected among the layout's (see
     /// ``CollectionLayout/property(forKey:from:)``).
     @exclusivity(unchecked) private var fieldPosition = 0
+    /// The keyed container handed out last (a ``KeptContainer``), and its key type: the
+    /// next struct's `init(from:)` asks for the same.
+    @exclusivity(unchecked) private var keptContainer: AnyObject?
+    @exclusivity(unchecked) private var keptContainerKey: ObjectIdentifier?
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -54,10 +59,25 @@ final class FieldDecoder: Decoder {
         values = nil
     }
 
-    // A container per struct: keeping one for the next struct cost more (a cast from `Any`
-    // and two type metadata lookups) than making it.
+    /// Drops the kept container, which holds this decoder: call when the fetch is done.
+    func close() {
+        keptContainer = nil
+        keptContainerKey = nil
+        values = nil
+    }
+
+    // The container of the struct before, when it has the same key type: making one per
+    // struct looked up two generic type metadata (the container's and its box's) and
+    // allocated the box, a fifth of decoding a struct of four fields. The key type is
+    // compared first, so the unchecked downcast is of the type it was made as.
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(FieldDecodingContainer<Key>(decoder: self))
+        if keptContainerKey == ObjectIdentifier(Key.self), let kept = keptContainer {
+            return unsafeDowncast(kept, to: KeptContainer<Key>.self).container
+        }
+        let made = KeyedDecodingContainer(FieldDecodingContainer<Key>(decoder: self))
+        keptContainer = KeptContainer(made)
+        keptContainerKey = ObjectIdentifier(Key.self)
+        return made
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -99,6 +119,15 @@ final class FieldDecoder: Decoder {
         if let stored = read(Wrapped?.self, key: key) { return .stored(stored as Any) }
         if let stored = read(Wrapped.self, key: key) { return .stored(Optional(stored) as Any) }
         return .missing
+    }
+}
+
+/// A keyed container kept by a ``FieldDecoder`` for the structs after the first.
+private final class KeptContainer<Key: CodingKey> {
+    let container: KeyedDecodingContainer<Key>
+
+    init(_ container: KeyedDecodingContainer<Key>) {
+        self.container = container
     }
 }
 
