@@ -38,14 +38,19 @@ final class CollectionLayout: @unchecked Sendable {
             position += 1
             return fieldProperties[position - 1].property
         }
-        guard let index = fieldProperties.firstIndex(where: { $0.key == key }) else { return property(forKey: key) }
+        guard let index = fieldProperties.firstIndex(where: { $0.key == key }) else { return derivedProperty(forKey: key) }
         position = index + 1
         return fieldProperties[index].property
     }
 
     /// The property key of a coding key (cached).
     func property(forKey key: String) -> PropertyKey {
-        for field in fieldProperties where field.key == key { return field.property }
+        var position = 0
+        return property(forKey: key, from: &position)
+    }
+
+    /// The property key of a key that is no field name, derived once and cached.
+    private func derivedProperty(forKey key: String) -> PropertyKey {
         if let known = lock.withLock({ properties[key] }) { return known }
         let property = CollectionKeys.property(forKey: key, inCollection: name)
         lock.withLock { properties[key] = property }

@@ -90,14 +90,14 @@ package protocol QueryPushdownDatabase: Database {
 /// contents. Opaque parts the database chooses (for SQLite: the file's data version, the
 /// connection's changes and its rollbacks).
 package struct ContentVersion: Equatable, Sendable {
-    private let parts: (Int64, Int64, Int64)
+    private let first: Int64
+    private let second: Int64
+    private let third: Int64
 
     package init(_ first: Int64, _ second: Int64, _ third: Int64) {
-        parts = (first, second, third)
-    }
-
-    package static func == (left: ContentVersion, right: ContentVersion) -> Bool {
-        left.parts == right.parts
+        self.first = first
+        self.second = second
+        self.third = third
     }
 }
 
