@@ -67,14 +67,8 @@ let package = Package(
                 .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
-        // A VFS that writes each WAL commit with one system call (see coalescing_vfs.c): C,
-        // as SQLite's VFS interface is, and the same SQLite library GRDB links.
-        .target(
-            name: "CPathbaseVFS",
-            linkerSettings: [.linkedLibrary("sqlite3")]
-        ),
         // Instance bodies (storage format 6) and the SQL functions that read them, in C:
-        // SQLite's function and virtual table interfaces are C, as the VFS's is.
+        // SQLite's function and virtual table interfaces are C.
         .target(
             name: "CPathbaseBodies",
             linkerSettings: [.linkedLibrary("sqlite3")]
@@ -83,7 +77,6 @@ let package = Package(
             name: "PathbaseSQLite",
             dependencies: [
                 "Pathbase",
-                "CPathbaseVFS",
                 "CPathbaseBodies",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -71,9 +71,7 @@ final class Connection {
                         try db.execute(sql: "PRAGMA synchronous = NORMAL")
                     }
                 }
-                queue = try WriteCoalescing.opening(enabled: !options.readOnly) {
-                    try DatabaseQueue(path: path, configuration: configuration)
-                }
+                queue = try DatabaseQueue(path: path, configuration: configuration)
             } else {
                 guard !options.readOnly else { throw SQLiteDatabaseError.noDatabase(path: displayPath) }
                 queue = try DatabaseQueue(configuration: configuration)
