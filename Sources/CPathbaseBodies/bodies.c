@@ -31,6 +31,7 @@
 // queries filter and sort on packed values, and expression indexes on `pathbase_value(body,
 // P)` are the value indexes. Every function is deterministic and innocuous: indexes and the
 // `current_values` view may use them.
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -399,22 +400,28 @@ typedef struct {
     int failed;
 } packing;
 
-static int grow(void **buffer, int *capacity, int needed, int unit) {
+/// Makes room for `needed` units of `unit` bytes; 0 (nothing changed) when that is more
+/// than an `int` counts or `size_t` holds, or memory runs out.
+static int grow(void **buffer, int *capacity, int64_t needed, size_t unit) {
     if (needed <= *capacity) return 1;
-    int next = *capacity ? *capacity : 16;
+    if (needed > INT_MAX || (uint64_t)needed > SIZE_MAX / unit) return 0;
+    int64_t next = *capacity ? *capacity : 16;
     while (next < needed) next *= 2;
-    void *grown = realloc(*buffer, (size_t)next * (size_t)unit);
+    if (next > INT_MAX || (uint64_t)next > SIZE_MAX / unit) next = needed;
+    void *grown = realloc(*buffer, (size_t)next * unit);
     if (!grown) return 0;
     *buffer = grown;
-    *capacity = next;
+    *capacity = (int)next;
     return 1;
 }
 
 static void packAdd(packing *state, const pathbase_entry *entry) {
     if (state->count == 0) state->base = (pathbase_base){ entry->time, entry->replica };
     int size = pathbase_entry_size(entry, &state->base);
-    if (!grow((void **)&state->bytes, &state->capacity, state->used + size, 1)
-        || !grow((void **)&state->entries, &state->entryCapacity, state->count + 1, sizeof(struct packed))) {
+    // 64-bit sums: an `int` one could overflow and wrap to a size that seems to fit.
+    if (size < 0
+        || !grow((void **)&state->bytes, &state->capacity, (int64_t)state->used + size, 1)
+        || !grow((void **)&state->entries, &state->entryCapacity, (int64_t)state->count + 1, sizeof(struct packed))) {
         state->failed = 1;
         return;
     }
@@ -434,8 +441,10 @@ static void packResult(sqlite3_context *context, packing *state) {
         sqlite3_result_error_nomem(context);
     } else if (state->count == 0) {
         sqlite3_result_zeroblob(context, 0);
+    } else if ((int64_t)state->used > INT_MAX - PATHBASE_BASE_SIZE) {
+        sqlite3_result_error_toobig(context);
     } else {
-        unsigned char *body = sqlite3_malloc(PATHBASE_BASE_SIZE + state->used);
+        unsigned char *body = sqlite3_malloc64((sqlite3_uint64)PATHBASE_BASE_SIZE + (sqlite3_uint64)state->used);
         if (!body) {
             sqlite3_result_error_nomem(context);
         } else {
@@ -510,7 +519,8 @@ static void upgradeFunction(sqlite3_context *context, int count, sqlite3_value *
         if (!readVarint(&r, &property) || readEntryRest(&r, NULL, &entry, 1) < 0) {
             free(state.bytes);
             free(state.entries);
-            unsigned char *damaged = sqlite3_malloc((int)sizeof damagedPrefix + length);
+            if (length > INT_MAX - (int)sizeof damagedPrefix) { sqlite3_result_error_toobig(context); return; }
+            unsigned char *damaged = sqlite3_malloc64((sqlite3_uint64)sizeof damagedPrefix + (sqlite3_uint64)length);
             if (!damaged) { sqlite3_result_error_nomem(context); return; }
             memcpy(damaged, damagedPrefix, sizeof damagedPrefix);
             memcpy(damaged + sizeof damagedPrefix, body, (size_t)length);
@@ -590,7 +600,11 @@ static int entriesNext(sqlite3_vtab_cursor *cursor) {
     if (read < 0) {
         sqlite3_free(cursor->pVtab->zErrMsg);
         cursor->pVtab->zErrMsg = sqlite3_mprintf("pathbase: malformed instance body");
-        return SQLITE_CORRUPT;
+        // SQLITE_ERROR fails the statement only. SQLITE_CORRUPT would also make SQLite
+        // refuse every later write of the transaction (a write transaction reads
+        // `current_values` when it prunes), so one body damaged on disk would fail batches
+        // that never touch it. `pathbase check` finds such a body with `pathbase_is_body`.
+        return SQLITE_ERROR;
     }
     entries->atEnd = read == 0;
     entries->index++;

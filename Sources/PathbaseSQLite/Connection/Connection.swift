@@ -65,13 +65,19 @@ final class Connection {
                     configuration.readonly = true
                 } else {
                     configuration.journalMode = .wal
+                    let synchronous = options.synchronization.pragmaValue
+                    let exclusive = options.exclusiveLocking
                     configuration.prepareDatabase { db in
                         // With WAL, NORMAL keeps every commit atomic and the file consistent
                         // across crashes; only the last commits may be lost at a power cut.
-                        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                        // FULL syncs the WAL at every commit. See `Options.synchronization`.
+                        try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                        if exclusive {
+                            _ = try String.fetchOne(db, sql: "PRAGMA locking_mode = EXCLUSIVE")
+                        }
                     }
                 }
-                queue = try DatabaseQueue(path: path, configuration: configuration)
+                queue = try DatabaseQueue(path: options.vfsName.map { Self.uri(path: path, vfs: $0) } ?? path, configuration: configuration)
             } else {
                 guard !options.readOnly else { throw SQLiteDatabaseError.noDatabase(path: displayPath) }
                 queue = try DatabaseQueue(configuration: configuration)
@@ -147,6 +153,15 @@ final class Connection {
         } catch {
             throw .cannotOpen(path: displayPath, reason: "\(error)")
         }
+    }
+
+    /// A `file:` URI that opens `path` through the VFS named `vfs`.
+    static func uri(path: String, vfs: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let escapedPath = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        let escapedVFS = vfs.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? vfs
+        return "file:\(escapedPath)?vfs=\(escapedVFS)"
     }
 
     /// Registers the SQL functions that read instance bodies on a connection.

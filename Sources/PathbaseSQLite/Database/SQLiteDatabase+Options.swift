@@ -85,6 +85,13 @@ extension SQLiteDatabase {
         /// this on devices short of storage. 0 leaves checkpoints to you.
         public var walSizeInMiB: Int
 
+        /// How far a commit is on disk when it returns: ``Synchronization/normal`` by default.
+        ///
+        /// Every commit is atomic and the file consistent whichever is chosen; what differs is
+        /// what a power cut or an operating-system crash (not a crash of the process) may
+        /// take back. See ``Synchronization``.
+        public var synchronization: Synchronization
+
         /// Receives the errors of the non-throwing `Database` methods (`get`, `set`, `all`,
         /// `records`), which can't throw: a failed read returns `nil` or nothing, a failed
         /// write outside a batch stores nothing, and both report here — also every read and
@@ -104,6 +111,7 @@ extension SQLiteDatabase {
             cacheSizeInKiB: Int = 65_536,
             memoryMapSizeInMiB: Int = 1024,
             walSizeInMiB: Int = 24,
+            synchronization: Synchronization = .normal,
             errorHandler: @escaping @Sendable (SQLiteDatabaseError) -> Void = Options.printToStandardError
         ) {
             self.keepsHistory = keepsHistory
@@ -113,12 +121,51 @@ extension SQLiteDatabase {
             self.cacheSizeInKiB = max(0, cacheSizeInKiB)
             self.memoryMapSizeInMiB = max(0, memoryMapSizeInMiB)
             self.walSizeInMiB = max(0, walSizeInMiB)
+            self.synchronization = synchronization
             self.errorHandler = errorHandler
         }
+
+        /// The name of a VFS registered with SQLite to open the file through instead of the
+        /// default one (the fault-injection tests' VFS); `nil`, the default, for the default
+        /// VFS. Opens the file by URI, so SQLite must accept URIs (`SQLITE_USE_URI`).
+        package var vfsName: String?
+
+        /// Opens the file with `PRAGMA locking_mode = EXCLUSIVE` (for the tests that run
+        /// their workload in that mode too): no other connection can use it while open.
+        package var exclusiveLocking = false
 
         /// The default ``errorHandler``: prints the error to standard error.
         public static let printToStandardError: @Sendable (SQLiteDatabaseError) -> Void = { error in
             StandardError.write("Pathbase SQLiteDatabase: \(error)")
+        }
+    }
+}
+
+extension SQLiteDatabase.Options {
+
+    /// How far a commit is on disk when it returns (SQLite's `PRAGMA synchronous`, the file
+    /// being in WAL mode).
+    ///
+    /// Both keep every commit atomic and the file consistent after any crash; neither loses a
+    /// commit that returned if only the process dies (a crash, `kill -9`, the system ending
+    /// an app), as the WAL is written before the commit returns.
+    public enum Synchronization: Sendable, Hashable {
+        /// The WAL is synced to the storage at each checkpoint, not at each commit
+        /// (`synchronous = NORMAL`). A power cut or a crash of the operating system may take
+        /// back the last commits (those since the last checkpoint at most): the file is then
+        /// as it was after an earlier commit, never partly written. Commits cost no `fsync`.
+        case normal
+        /// The WAL is synced at every commit (`synchronous = FULL`): a commit that returned
+        /// survives a power cut too. Each commit waits for the storage (an `fsync`, 0.1 to
+        /// several ms).
+        case full
+
+        /// The value of `PRAGMA synchronous`.
+        var pragmaValue: String {
+            switch self {
+            case .normal: "NORMAL"
+            case .full: "FULL"
+            }
         }
     }
 }
