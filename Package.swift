@@ -160,6 +160,13 @@ let package = Package(
             ],
             path: "Tests/ReadmeExamples"
         ),
+        // The storage tests' VFS (C, on SQLite's VFS interface): fails the Nth write, read,
+        // sync, truncate or file-size call, and writes crash and power-loss images.
+        .target(
+            name: "CPathbaseFaultVFS",
+            path: "Tests/CPathbaseFaultVFS",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
         // What several test targets share: seeded randomness, stress settings, thread barriers.
         .target(
             name: "PathbaseTestSupport",
@@ -183,6 +190,8 @@ let package = Package(
                 "PathbaseSQLite",
                 // Tests that edit files by hand read bodies through its SQL functions.
                 "CPathbaseBodies",
+                // The fault sweep opens files through it.
+                "CPathbaseFaultVFS",
                 "PathbaseTestSupport",
                 // Built so that the durability tests can launch it.
                 "PathbaseCrashWriter",
