@@ -7,7 +7,7 @@ import PathbaseSQLite
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write every record of a Pathbase file (or those after a time) to a JSON export.",
-        discussion: "The export keeps each record's path, timestamp and exact value type; `pathbase import` or `importRecords(from:)` rebuild the same state in any database. Lists the Codable collections exported, by name with their fields. Reads the file only. Shows progress on a terminal."
+        discussion: "The export keeps each record's path, timestamp and exact value type; `pathbase import` or `importRecords(from:)` rebuild the same state in any database. Lists the Codable collections exported, by name with their fields. A synced file's replica bookkeeping (its sync identity, outbox and pull cursor) is left out: a file imported from the export is a new replica, which pushes the imported records the server lacks under its own identity. Reads the file only. Shows progress on a terminal."
     )
 
     @Argument(help: "The Pathbase SQLite file.")
@@ -30,7 +30,9 @@ struct Export: ParsableCommand {
         let failures = FailureLog()
         let database = try ExistingFile.openForReading(file, failures: failures)
         defer { database.close() }
-        let records = database.records(after: cursor)
+        // A synced file's replica bookkeeping stays out: the copy an import makes is a
+        // replica of its own (see RecordArchive.exportable).
+        let records = RecordArchive.exportable(database.records(after: cursor))
         let collections = CollectionListing.lines(of: database)
         try failures.check()
         let progress = TerminalProgress("Exporting", total: records.count)

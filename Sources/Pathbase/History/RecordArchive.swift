@@ -54,6 +54,16 @@ public enum RecordArchive {
         return try encoder.encode(document)
     }
 
+    /// The records an export holds: all but a ``Replica``'s bookkeeping (the records under
+    /// ``Replica/stateModel``), which belongs to the database it was made in.
+    ///
+    /// ```swift
+    /// let data = try RecordArchive.encode(RecordArchive.exportable(database.records(after: nil)))
+    /// ```
+    public static func exportable(_ records: [Record]) -> [Record] {
+        records.filter { $0.path.model != Replica.stateModel }
+    }
+
     /// How many records pass between two progress reports.
     static let progressInterval = 5_000
 
@@ -296,8 +306,12 @@ extension HistoryDatabase {
     /// ```swift
     /// let backup = try database.exportRecords()
     /// ```
+    ///
+    /// A ``Replica``'s own bookkeeping (its id, outbox watermark and pull cursor, under
+    /// ``Replica/stateModel``) is left out: it describes this database's place in a sync,
+    /// not data, and a copy made from the export is a new replica of its own.
     public func exportRecords(after timestamp: Timestamp? = nil) throws -> Data {
-        try RecordArchive.encode(records(after: timestamp))
+        try RecordArchive.encode(RecordArchive.exportable(records(after: timestamp)))
     }
 }
 

@@ -44,7 +44,8 @@ extension SQLiteDatabase {
     ///
     /// Pathbase's rules, for `current_values` and `superseded_records`: every instance body
     /// reads (`instance_values`); the path's model and property
-    /// ids are within the exchange contract (``Path/exchangeProblem``); the type tag is one
+    /// ids are within the exchange contract (``Path/exchangeProblem``; a ``Pathbase/Replica``'s own
+    /// bookkeeping under ``Pathbase/Replica/stateModel`` excepted); the type tag is one
     /// Pathbase writes, and a `Codable` value's type id is in `value_types`; the stored
     /// SQLite value has the kind its tag says (text for a `String`, and so on); an instance
     /// status (property 0) is a status. At most `limit` problems are listed per rule and
@@ -85,7 +86,8 @@ extension SQLiteDatabase {
             END
             """
         let rules: [(condition: String, reason: String)] = [
-            ("model < 0 OR property < 0", "a path outside the exchange contract (a negative model or property id)"),
+            // A replica's bookkeeping (Replica.stateModel, the smallest Int) is Pathbase's own.
+            ("(model < 0 AND model != \(Replica.stateModel)) OR property < 0", "a path outside the exchange contract (a negative model or property id)"),
             ("(\(expectedKind)) IS NULL", "a value whose type tag is unknown"),
             ("type >= \(ValueTag.codableBase) AND type - \(ValueTag.codableBase) NOT IN (SELECT id FROM value_types)",
              "a Codable value whose type id is missing from value_types"),
