@@ -38,6 +38,9 @@ let package = Package(
         // (CryptoKit on Apple platforms, BoringSSL on Linux) instead of a hash of our own.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `pathbase serve --tls-certificate`: TLS for HTTPS and WSS (already in the graph
+        // through Hummingbird's TLS module and the WebSocket client).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // The owner check of the databases' recursive lock: atomics that work on every
         // platform Pathbase supports (`Synchronization` needs macOS 15). Already in the
         // graph through swift-nio.
@@ -90,6 +93,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -66,7 +66,7 @@ extension PostgresSyncServerStore {
 
     public func assetChunk(_ hash: String, from offset: Int64, maxCount: Int, in account: AccountID) async throws -> Data {
         try await run { [self] in
-            let end = offset + Int64(max(0, maxCount))
+            let end = offset.saturatingAdd(Int64(max(0, maxCount)))
             let rows = try await client.query("""
                 SELECT start, content FROM asset_chunks
                 WHERE account = \(account.rawValue) AND hash = \(hash) AND start < \(end)

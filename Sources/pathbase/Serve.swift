@@ -9,7 +9,7 @@ import PathbaseServer
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the sync server on an SQLite file (one file for all accounts) or on PostgreSQL.",
-        discussion: "Prints where it listens, then serves push and pull for the accounts made with 'pathbase accounts add', until SIGTERM or SIGINT (a graceful shutdown). Listens on 127.0.0.1 unless --host says otherwise. With --postgres, several servers can share one database. GET /v1/metrics answers with the bearer token in the environment variable PATHBASE_METRICS_TOKEN (disabled without it)."
+        discussion: "Prints where it listens, then serves push and pull for the accounts made with 'pathbase accounts add', until SIGTERM or SIGINT (a graceful shutdown). Listens on 127.0.0.1 unless --host says otherwise; across a network, serve HTTPS (--tls-certificate, --tls-key) or put a TLS terminator in front. With --postgres, several servers can share one database. GET /v1/metrics answers with the bearer token in the environment variable PATHBASE_METRICS_TOKEN (disabled without it)."
     )
 
     @OptionGroup var store: ServerStoreOptions
@@ -26,11 +26,59 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The model ids the server accepts records of, such as 1,2,10-19; any when not given.")
     var models: String?
 
+    @Option(help: ArgumentHelp("A PEM certificate (chain) to serve HTTPS and WSS with; needs --tls-key.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-certificate.", valueName: "file"))
+    var tlsKey: String?
+
+    @Option(help: "Seconds a new connection may take to send its first request's headers (TLS handshake included).")
+    var headerTimeout: Int = 20
+
+    @Option(help: "Seconds a connection may stay silent between requests before it is closed.")
+    var idleTimeout: Int = 60
+
+    @Option(help: "The largest request head (request line and headers), in bytes.")
+    var maximumHeaderSize: Int = 32 << 10
+
+    @Option(help: "The most connections open at once.")
+    var maximumConnections: Int = 4096
+
+    @Option(help: "The most connections open at once from one IP address.")
+    var maximumConnectionsPerAddress: Int = 256
+
+    @Option(help: "The most requests of one account answered at once; more get 429 with Retry-After.")
+    var maximumRequestsPerAccount: Int = 16
+
+    @Option(help: "The deepest nesting of arrays and objects a JSON body may have.")
+    var maximumJsonDepth: Int = 64
+
+    @Option(help: "The largest encoded value of one record, in bytes.")
+    var maximumValueSize: Int = 1 << 20
+
     func validate() throws {
         try store.validate()
         guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maximumClockDrift >= 0 else { throw ValidationError("--maximum-clock-drift must not be negative") }
         _ = try knownModels()
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
+        for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--maximum-header-size", maximumHeaderSize), ("--maximum-connections", maximumConnections),
+                              ("--maximum-connections-per-address", maximumConnectionsPerAddress), ("--maximum-requests-per-account", maximumRequestsPerAccount),
+                              ("--maximum-json-depth", maximumJsonDepth), ("--maximum-value-size", maximumValueSize)] {
+            guard value >= 1 else { throw ValidationError("\(name) must be at least 1") }
+        }
+        guard headerTimeout <= 3600, idleTimeout <= 86400 else { throw ValidationError("--header-timeout is at most 3600 s, --idle-timeout at most 86400 s") }
+    }
+
+    /// The connection limits the options give.
+    var connectionLimits: ConnectionLimits {
+        ConnectionLimits(headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), maximumHeaderSize: maximumHeaderSize,
+                         maximumConnections: maximumConnections, maximumConnectionsPerAddress: maximumConnectionsPerAddress)
+    }
+
+    /// The request limits the options give.
+    var requestLimits: RequestLimits {
+        RequestLimits(maximumDepth: maximumJsonDepth, maximumValueSize: maximumValueSize, maximumConcurrentRequestsPerAccount: maximumRequestsPerAccount)
     }
 
     /// The ids `--models` lists: numbers and ranges separated by commas.
@@ -54,14 +102,19 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let host = self.host
         let description = store.description
+        let tls = tlsCertificate.flatMap { certificate in tlsKey.map { SyncServerTLS(certificateFile: certificate, keyFile: $0) } }
+        let connectionLimits = self.connectionLimits
+        let requestLimits = self.requestLimits
         // From the environment, not an option: a command line is visible to every user.
         let metricsToken = ProcessInfo.processInfo.environment["PATHBASE_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         try await store.withStore(logger: logger) { store in
-            let server = SyncServer(store: store, maximumClockDrift: maximumClockDrift, knownModels: knownModels)
-            try await SyncHTTPServer(server: server, host: host, port: port, metricsToken: metricsToken, logger: logger).run { port in
+            let server = SyncServer(store: store, maximumClockDrift: maximumClockDrift, maximumValueSize: requestLimits.maximumValueSize, knownModels: knownModels)
+            let http = SyncHTTPServer(server: server, host: host, port: port, metricsToken: metricsToken, connectionLimits: connectionLimits, requestLimits: requestLimits, tls: tls, logger: logger)
+            let scheme = tls == nil ? "http" : "https"
+            try await http.run { port in
                 // Tests and scripts read this line to find the port.
                 // Written unbuffered: a script or test reading it must see it now.
-                FileHandle.standardOutput.write(Data("pathbase serve: listening on http://\(host):\(port) (\(description))\n".utf8))
+                FileHandle.standardOutput.write(Data("pathbase serve: listening on \(scheme)://\(host):\(port) (\(description))\n".utf8))
             }
         }
         print("pathbase serve: stopped")

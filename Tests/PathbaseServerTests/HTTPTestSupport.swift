@@ -14,17 +14,25 @@ func withHTTPServer<Result>(
     _ server: SyncServer,
     maximumBodySize: Int = 8 << 20,
     metricsToken: String? = nil,
+    connectionLimits: ConnectionLimits = ConnectionLimits(),
+    requestLimits: RequestLimits = RequestLimits(),
+    tls: SyncServerTLS? = nil,
+    logger: Logger? = nil,
     _ body: (URL) async throws -> Result
 ) async throws -> Result {
-    var logger = Logger(label: "pathbase.serve.test")
-    logger.logLevel = .warning
+    let logger = logger ?? {
+        var logger = Logger(label: "pathbase.serve.test")
+        logger.logLevel = .warning
+        return logger
+    }()
     let ports = AsyncStream<Int>.makeStream()
-    let application = SyncHTTPServer(server: server, port: 0, maximumBodySize: maximumBodySize, metricsToken: metricsToken, logger: logger)
+    let application = try SyncHTTPServer(server: server, port: 0, maximumBodySize: maximumBodySize, metricsToken: metricsToken,
+                                         connectionLimits: connectionLimits, requestLimits: requestLimits, tls: tls, logger: logger)
         .application { port in ports.continuation.yield(port) }
     let group = ServiceGroup(services: [application], logger: logger)
     let running = Task { try await group.run() }
     var iterator = ports.stream.makeAsyncIterator()
-    guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)") else {
+    guard let port = await iterator.next(), let url = URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)") else {
         running.cancel()
         throw HTTPTestFailure("the server did not start")
     }
@@ -49,6 +57,7 @@ struct HTTPTestFailure: Error, CustomStringConvertible {
 struct RawExchange {
     let status: Int
     let body: Data
+    var retryAfter: String? = nil
 
     /// The `reason` of a JSON error body, or nil.
     var reason: String? {
@@ -56,15 +65,17 @@ struct RawExchange {
         return (try? JSONDecoder().decode(Body.self, from: body))?.reason
     }
 
-    static func send(_ method: String = "POST", to url: URL, _ endpoint: String, token: String?, body: Data?, range: String? = nil) async throws -> RawExchange {
+    static func send(_ method: String = "POST", to url: URL, _ endpoint: String, token: String?, body: Data?, range: String? = nil, headers: [String: String] = [:]) async throws -> RawExchange {
         // The endpoint may carry a query: appended as text, not as a path component.
         guard let address = URL(string: url.absoluteString + "/" + endpoint) else { throw HTTPTestFailure("not an address: \(endpoint)") }
         var request = URLRequest(url: address)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let range { request.setValue(range, forHTTPHeaderField: "Range") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
         let (data, response) = try await URLSession.shared.data(for: request)
-        return RawExchange(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+        let http = response as? HTTPURLResponse
+        return RawExchange(status: http?.statusCode ?? 0, body: data, retryAfter: http?.value(forHTTPHeaderField: "Retry-After"))
     }
 }

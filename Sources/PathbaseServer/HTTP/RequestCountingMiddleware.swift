@@ -7,22 +7,28 @@ import Hummingbird
 /// router.middlewares.add(RequestCountingMiddleware(activity: server.activity))
 /// ```
 ///
-/// Requests to paths the server does not serve count under `"other"`, so random paths
-/// cannot grow the counts without bound.
+/// The route is the one the router matched (`"POST /v1/commands/send"`,
+/// `"GET /v1/assets/{hash}"`), so every route counts; requests to paths the server does not
+/// serve count under `"other"`, so random paths cannot grow the counts without bound.
 struct RequestCountingMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Where the counts go.
     let activity: SyncServerActivity
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let label = SyncRoutes.endpoint(method: request.method.rawValue, path: request.uri.path) ?? "other"
         do {
             let response = try await next(request, context)
-            activity.countRequest(route: label, status: response.status.code)
+            activity.countRequest(route: Self.label(request, context), status: response.status.code)
             return response
         } catch {
-            activity.countRequest(route: label, status: (error as? any HTTPResponseError)?.status.code ?? 500)
+            activity.countRequest(route: Self.label(request, context), status: (error as? any HTTPResponseError)?.status.code ?? 500)
             throw error
         }
+    }
+
+    /// `"METHOD /path"` of the route the router matched, or `"other"`.
+    static func label(_ request: Request, _ context: Context) -> String {
+        guard let path = context.endpointPath, path != "NotFound" else { return "other" }
+        return "\(request.method.rawValue) \(path.hasPrefix("/") ? path : "/" + path)"
     }
 }

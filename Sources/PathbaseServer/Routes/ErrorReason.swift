@@ -22,10 +22,15 @@ public struct ErrorReason: Error, Codable, Hashable, Sendable, LocalizedError {
     /// Why, in words for the user.
     public var reason: String
 
-    /// A refusal with a status.
-    public init(status: HTTPResponse.Status, reason: String) {
+    /// For a 429 or 503: how many seconds to wait before retrying (`Retry-After`), not
+    /// part of the body.
+    public var retryAfter: Int?
+
+    /// A refusal with a status (and a `Retry-After` in seconds).
+    public init(status: HTTPResponse.Status, reason: String, retryAfter: Int? = nil) {
         self.status = status.code
         self.reason = reason
+        self.retryAfter = retryAfter
     }
 
     /// The status and reason for any error a route throws.
@@ -58,7 +63,9 @@ public struct ErrorReason: Error, Codable, Hashable, Sendable, LocalizedError {
     var response: Response {
         // Encoding a struct of one string cannot fail; an empty body would still carry the status.
         let body = (try? JSONEncoder().encode(self)) ?? Data()
-        return Self.response(body, status: HTTPResponse.Status(code: status))
+        var response = Self.response(body, status: HTTPResponse.Status(code: status))
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
     }
 
     /// A JSON response of an encodable value.

@@ -38,27 +38,23 @@ extension SyncRoutes {
 
     private func upload(_ request: Request, hash: String) async -> Response {
         do {
-            let token = try Self.bearer(request)
-            let query = request.uri.queryParameters
-            guard let size = query["size"].flatMap({ Int64(String($0)) }), let offset = query["offset"].flatMap({ Int64(String($0)) }) else {
-                throw SyncServerError.invalidAssetRequest("the address needs ?size=BYTES&offset=BYTE, whole numbers")
+            return try await admitted(request) { token in
+                let query = request.uri.queryParameters
+                guard let size = query["size"].flatMap({ Int64(String($0)) }), let offset = query["offset"].flatMap({ Int64(String($0)) }) else {
+                    throw SyncServerError.invalidAssetRequest("the address needs ?size=BYTES&offset=BYTE, whole numbers")
+                }
+                let asset: Asset
+                do {
+                    asset = try Asset(hash: hash, size: size)
+                } catch {
+                    throw SyncServerError.invalidAssetRequest(error.localizedDescription)
+                }
+                var request = request
+                let maximum = SyncServer.maximumAssetChunkSize
+                let bytes = try await body(of: &request, upTo: maximum, tooLarge: "An asset chunk larger than \(maximum) bytes; send at most \(maximum) at once")
+                let state = try await server.uploadAssetChunk(Data(bytes.readableBytesView), of: asset, at: offset, token: token)
+                return try ErrorReason.json(state, status: .ok)
             }
-            let asset: Asset
-            do {
-                asset = try Asset(hash: hash, size: size)
-            } catch {
-                throw SyncServerError.invalidAssetRequest(error.localizedDescription)
-            }
-            var request = request
-            let maximum = SyncServer.maximumAssetChunkSize
-            let bytes: ByteBuffer
-            do {
-                bytes = try await request.collectBody(upTo: maximum)
-            } catch {
-                throw ErrorReason(status: .contentTooLarge, reason: "An asset chunk larger than \(maximum) bytes; send at most \(maximum) at once")
-            }
-            let state = try await server.uploadAssetChunk(Data(bytes.readableBytesView), of: asset, at: offset, token: token)
-            return try ErrorReason.json(state, status: .ok)
         } catch {
             return ErrorReason(error).response
         }
@@ -66,30 +62,27 @@ extension SyncRoutes {
 
     private func download(_ request: Request, hash: String) async -> Response {
         do {
-            let token = try Self.bearer(request)
-            let (offset, count) = try Self.range(request.headers[.range])
-            let chunk = try await server.downloadAssetChunk(hash, from: offset, maxCount: count, token: token)
-            let end = chunk.offset + Int64(chunk.bytes.count) - 1
-            let whole = chunk.offset == 0 && Int64(chunk.bytes.count) == chunk.assetSize
-            var headers: HTTPFields = [.contentType: "application/octet-stream"]
-            if !chunk.bytes.isEmpty {
-                headers[.contentRange] = "bytes \(chunk.offset)-\(end)/\(chunk.assetSize)"
+            return try await admitted(request) { token in
+                let (offset, count) = try Self.range(request.headers[.range])
+                let chunk = try await server.downloadAssetChunk(hash, from: offset, maxCount: count, token: token)
+                // offset < assetSize and bytes.count <= assetSize - offset, checked by the server.
+                let end = chunk.offset + Int64(chunk.bytes.count) - 1
+                let whole = chunk.offset == 0 && Int64(chunk.bytes.count) == chunk.assetSize
+                var headers: HTTPFields = [.contentType: "application/octet-stream"]
+                if !chunk.bytes.isEmpty {
+                    headers[.contentRange] = "bytes \(chunk.offset)-\(end)/\(chunk.assetSize)"
+                }
+                let status: HTTPResponse.Status = request.headers[.range] == nil && whole ? .ok : .partialContent
+                return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: chunk.bytes)))
             }
-            let status: HTTPResponse.Status = request.headers[.range] == nil && whole ? .ok : .partialContent
-            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: chunk.bytes)))
         } catch {
             return ErrorReason(error).response
         }
     }
 
-    private static func bearer(_ request: Request) throws -> String {
-        guard let token = request.headers.bearer?.token else { throw SyncServerError.unauthorized }
-        return token
-    }
-
     /// The first byte and the byte count of a `Range: bytes=START-END` or `bytes=START-`
     /// header; no header: from byte 0, a whole chunk.
-    static func range(_ header: String?) throws -> (offset: Int64, count: Int) {
+    package static func range(_ header: String?) throws -> (offset: Int64, count: Int) {
         let maximum = SyncServer.maximumAssetChunkSize
         guard let header else { return (0, maximum) }
         let refusal = SyncServerError.invalidAssetRequest("the Range header '\(header.prefix(100))' is not bytes=START-END or bytes=START- (one range)")
@@ -99,7 +92,9 @@ extension SyncRoutes {
         let endText = bounds[1].trimmingCharacters(in: .whitespaces)
         if endText.isEmpty { return (start, maximum) }
         guard let end = Int64(endText), end >= start else { throw refusal }
-        let count = end - start + 1
-        return (start, count > Int64(maximum) ? maximum : Int(count))
+        // Both bounds lie in 0 ... Int64.max, so `end - start` cannot overflow; its `+ 1`
+        // can (bytes=0-9223372036854775807), so the span is compared before adding.
+        let span = end - start
+        return (start, span >= Int64(maximum) ? maximum : Int(span) + 1)
     }
 }

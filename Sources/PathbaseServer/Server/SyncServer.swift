@@ -38,6 +38,10 @@ public final class SyncServer: Sendable {
     /// The most records one pull returns.
     public let maximumPageSize: Int
 
+    /// The largest encoded value of one record, in bytes; a larger one is rejected with a
+    /// reason, the others of its push are stored.
+    public let maximumValueSize: Int
+
     /// The model ids the server accepts records of; `nil` for any. A record of another
     /// model is rejected with a reason (an app version the server was not set up for, or
     /// a forged path), the others of its push are stored.
@@ -61,10 +65,12 @@ public final class SyncServer: Sendable {
     ///   - maximumClockDrift: How far ahead of `now` a record's time may lie.
     ///   - maximumPushSize: The most records one push may carry.
     ///   - maximumPageSize: The most records one pull returns.
+    ///   - maximumValueSize: The largest encoded value of one record, in bytes (1 MB).
     ///   - knownModels: The model ids accepted; `nil` for any.
     ///   - now: The server's clock; the system clock by default.
-    public init(store: any SyncServerStore, maximumClockDrift: TimeInterval = 300, maximumPushSize: Int = 1000, maximumPageSize: Int = 1000, knownModels: Set<ModelKey>? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(store: any SyncServerStore, maximumClockDrift: TimeInterval = 300, maximumPushSize: Int = 1000, maximumPageSize: Int = 1000, maximumValueSize: Int = 1 << 20, knownModels: Set<ModelKey>? = nil, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
+        self.maximumValueSize = maximumValueSize
         self.knownModels = knownModels
         self.maximumClockDrift = maximumClockDrift
         self.maximumPushSize = maximumPushSize
@@ -165,6 +171,9 @@ public final class SyncServer: Sendable {
     private func rejection(of record: SyncRecord, serverTime: Date, latest: Date) -> String? {
         if record.path.model == Replica.stateModel {
             return "The path \(record.path) is reserved for a replica's own state"
+        }
+        if record.valueJSON.count > maximumValueSize {
+            return "The value at \(record.key) is \(record.valueJSON.count) bytes encoded; the server takes values of at most \(maximumValueSize) bytes"
         }
         if let knownModels, !knownModels.contains(record.path.model) {
             return "The model \(record.path.model) of the record at \(record.key) is not known to this server; it accepts \(knownModels.count) models (see pathbase serve --models)"

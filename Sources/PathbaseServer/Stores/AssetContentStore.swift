@@ -59,7 +59,7 @@ package enum StoredAssetPieces {
     package static func bytes(of pieces: [(start: Int64, content: Data)], from offset: Int64, maxCount: Int) -> Data {
         var bytes = Data()
         var position = offset
-        let end = offset + Int64(max(0, maxCount))
+        let end = offset.saturatingAdd(Int64(max(0, maxCount)))
         for piece in pieces {
             let pieceEnd = piece.start + Int64(piece.content.count)
             guard piece.start <= position, position < pieceEnd else { continue }
@@ -70,5 +70,16 @@ package enum StoredAssetPieces {
             if position >= end { break }
         }
         return bytes
+    }
+}
+
+extension Int64 {
+
+    /// `self + other`, or `Int64.max` / `Int64.min` where the sum does not fit: for bounds
+    /// computed from numbers a client sent, which must never trap.
+    package func saturatingAdd(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
     }
 }

@@ -69,7 +69,7 @@ extension SQLiteSyncServerStore {
                     WHERE account = ?1 AND hash = ?2 AND start < ?4
                       AND start >= coalesce((SELECT max(start) FROM asset_chunks WHERE account = ?1 AND hash = ?2 AND start <= ?3), 0)
                     ORDER BY start
-                    """, arguments: [account.rawValue, hash, offset, offset + Int64(max(0, maxCount))])
+                    """, arguments: [account.rawValue, hash, offset, offset.saturatingAdd(Int64(max(0, maxCount)))])
                 return StoredAssetPieces.bytes(of: rows.map { (start: $0["start"], content: $0["content"]) }, from: offset, maxCount: maxCount)
             }
         }

@@ -1,0 +1,304 @@
+import Foundation
+import Logging
+import Pathbase
+import PathbaseServer
+import PathbaseTestSupport
+import Testing
+
+/// The findings of issue 45, each against the code that fixes it: what a hostile client on
+/// the network could do to `pathbase serve`, and what it gets now.
+@Suite("pathbase serve against hostile clients: numbers, authentication first, decoding and connection limits")
+struct HostileClientTests {
+
+    /// A `pathbase serve` process on a new SQLite file with one account, and its token.
+    private func serve(_ options: [String] = []) throws -> (serve: ServeProcess, token: String, file: String) {
+        let file = ServerTestFiles.newPath()
+        let added = try ServeProcess.run(["accounts", "add", "alice", "--database", file])
+        guard added.status == 0 else { throw HTTPTestFailure("pathbase accounts add failed: \(added.errors)") }
+        return (try ServeProcess(store: ["--database", file] + options), added.output.trimmingCharacters(in: .whitespacesAndNewlines), file)
+    }
+
+    /// `curl ARGUMENTS`: the status it printed with `-w %{http_code}`, and its exit status.
+    private func curl(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    private func health(_ url: URL) async throws -> Int {
+        try await RawExchange.send("GET", to: url, "v1/health", token: nil, body: nil).status
+    }
+
+    /// A push body whose one record has `value` (raw JSON) at `path`.
+    private func push(value: String, path: String = "[6,1,1]") -> Data {
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let timestamp = String(decoding: (try? JSONEncoder().encode(Timestamp(time: now, counter: 0, replica: 4))) ?? Data(), as: UTF8.self)
+        return Data(#"{"replica":4,"records":[{"path":\#(path),"timestamp":\#(timestamp),"type":"codable:Nested","value":\#(value)}]}"#.utf8)
+    }
+
+    // MARK: - Numbers from clients
+
+    @Test("Range: bytes=0-9223372036854775807 (the exact curl of the issue, with any token and with a real one) is answered, and GET /v1/health still answers")
+    func rangeOverflow() async throws {
+        let (serve, token, _) = try serve()
+        defer { _ = serve.stop() }
+        let port = serve.url.port ?? 0
+        let anyToken = try curl(["-H", "Authorization: Bearer x", "-H", "Range: bytes=0-9223372036854775807", "http://127.0.0.1:\(port)/v1/assets/zz"])
+        #expect(anyToken.output == "401", "\(anyToken)")
+        let realToken = try curl(["-H", "Authorization: Bearer \(token)", "-H", "Range: bytes=0-9223372036854775807", "http://127.0.0.1:\(port)/v1/assets/" + String(repeating: "a", count: 64)])
+        #expect(realToken.output == "404", "\(realToken)")
+        for range in ["bytes=9223372036854775807-9223372036854775807", "bytes=9223372036854775806-", "bytes=0-99999999999999999999", "bytes=-5", "bytes=5-1"] {
+            let answer = try curl(["-H", "Authorization: Bearer \(token)", "-H", "Range: \(range)", "http://127.0.0.1:\(port)/v1/assets/" + String(repeating: "a", count: 64)])
+            #expect(["400", "404", "416"].contains(answer.output), "\(range): \(answer)")
+        }
+        #expect(try await health(serve.url) == 200)
+        #expect(serve.process.isRunning)
+    }
+
+    @Test("The range parser takes the largest bounds without overflow")
+    func rangeParser() throws {
+        let maximum = SyncServer.maximumAssetChunkSize
+        #expect(try SyncRoutes.range("bytes=0-9223372036854775807") == (0, maximum))
+        #expect(try SyncRoutes.range("bytes=9223372036854775807-9223372036854775807") == (Int64.max, 1))
+        #expect(try SyncRoutes.range("bytes=10-19") == (10, 10))
+        #expect(throws: SyncServerError.self) { try SyncRoutes.range("bytes=0-99999999999999999999") }
+    }
+
+    // MARK: - Authentication first
+
+    @Test("A request with a wrong token gets 401 before its body is read: a declared 100 MB body that never comes is answered at once")
+    func authenticationBeforeBody() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        _ = try await server.addAccount(named: "alice")
+        try await withHTTPServer(server) { url in
+            for (method, endpoint) in [("POST", "/v1/push"), ("POST", "/v1/pull"), ("POST", "/v1/commands/inbox"), ("POST", "/v1/assets/missing"),
+                                       ("PUT", "/v1/assets/\(String(repeating: "a", count: 64))?size=5&offset=0")] {
+                let connection = try RawConnection(port: url.port ?? 0)
+                try connection.send("\(method) \(endpoint) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\nContent-Length: 100000000\r\n\r\n[[[[")
+                let started = Date()
+                let answer = connection.receive(timeout: 5) { String(decoding: $0, as: UTF8.self).hasSuffix("}") }
+                #expect(RawConnection.status(of: answer) == 401, "\(endpoint): \(String(decoding: answer, as: UTF8.self))")
+                #expect(String(decoding: answer, as: UTF8.self).contains("The token belongs to no account"))
+                #expect(Date().timeIntervalSince(started) < 4, "\(endpoint) waited for the body")
+            }
+        }
+    }
+
+    @Test("Asset and inbox endpoints answer 401, not a body-validation 400, to a wrong token")
+    func unauthorizedBeforeValidation() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        try await withHTTPServer(server) { url in
+            let inbox = try await RawExchange.send(to: url, "v1/commands/inbox", token: "wrong", body: Data(#"{"replicas":[],"limit":0}"#.utf8))
+            #expect(inbox.status == 401)
+            let upload = try await RawExchange.send("PUT", to: url, "v1/assets/zz?size=x", token: "wrong", body: Data("a".utf8))
+            #expect(upload.status == 401)
+            let download = try await RawExchange.send("GET", to: url, "v1/assets/zz", token: "wrong", body: nil, range: "bytes=x")
+            #expect(download.status == 401)
+            let missing = try await RawExchange.send(to: url, "v1/assets/missing", token: "wrong", body: Data("[".utf8))
+            #expect(missing.status == 401)
+        }
+    }
+
+    // MARK: - Decoding limits
+
+    @Test("Arrays nested 500 deep and an 8 MB [Int] are refused fast, with and without a token; nothing is stored")
+    func decodingLimits() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let token = try await server.addAccount(named: "alice")
+        let deep = push(value: String(repeating: "[", count: 500) + String(repeating: "]", count: 500))
+        let deepBody = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        var ints = "["
+        ints.reserveCapacity(8 << 20)
+        while ints.utf8.count < (8 << 20) - 16 { ints += "1234567,"; }
+        ints += "1]"
+        try await withHTTPServer(server) { url in
+            for body in [deep, Data(deepBody.utf8), Data(ints.utf8)] {
+                let started = Date()
+                let anonymous = try await RawExchange.send(to: url, "v1/push", token: "wrong", body: body)
+                #expect(anonymous.status == 401)
+                let refused = try await RawExchange.send(to: url, "v1/push", token: token, body: body)
+                #expect(refused.status == 400 || refused.status == 413, "\(refused.status) \(refused.reason ?? "")")
+                #expect(refused.reason?.contains("deep") == true || refused.reason?.contains("JSON values") == true, "\(refused.reason ?? "")")
+                #expect(Date().timeIntervalSince(started) < 3, "took \(Date().timeIntervalSince(started)) s")
+            }
+            // A value just within the depth limit is stored; its encoding is the canonical one.
+            let nested = push(value: String(repeating: "[", count: 50) + String(repeating: "]", count: 50))
+            let stored = try await RawExchange.send(to: url, "v1/push", token: token, body: nested)
+            #expect(stored.status == 200)
+        }
+        let pulled = try await server.pull(PullRequest(after: 0, limit: 10), token: token)
+        #expect(pulled.records.count == 1)
+    }
+
+    @Test("A record's value larger than the per-value limit is rejected with a reason; the rest of the push is stored")
+    func valueSizeLimit() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore(), maximumValueSize: 1000)
+        let token = try await server.addAccount(named: "alice")
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let small = try SyncRecord(Record(path: Path(model: 6, instance: 1, property: 1), timestamp: Timestamp(time: now, counter: 0, replica: 4), value: "small"))
+        let large = try SyncRecord(Record(path: Path(model: 6, instance: 2, property: 1), timestamp: Timestamp(time: now, counter: 1, replica: 4), value: String(repeating: "x", count: 2000)))
+        let response = try await server.push(PushRequest(replica: 4, records: [small, large]), token: token)
+        #expect(response.acknowledged == [small.key])
+        #expect(response.rejected.map(\.key) == [large.key])
+        #expect(response.rejected.first?.reason.contains("at most 1000 bytes") == true)
+    }
+
+    // MARK: - Fairness
+
+    @Test("An account with its maximum of requests under way gets 429 with Retry-After; another account is served")
+    func perAccountConcurrency() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let alice = try await server.addAccount(named: "alice")
+        let bob = try await server.addAccount(named: "bob")
+        let pull = try JSONEncoder().encode(PullRequest(after: 0, limit: 10))
+        try await withHTTPServer(server, requestLimits: RequestLimits(maximumConcurrentRequestsPerAccount: 2)) { url in
+            // Two pushes whose bodies never finish hold alice's two places.
+            let held = try (0 ..< 2).map { _ in
+                let connection = try RawConnection(port: url.port ?? 0)
+                try connection.send("POST /v1/push HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(alice)\r\nContent-Length: 1000\r\n\r\n{")
+                return connection
+            }
+            // Until the server has read both heads (a loaded machine may take a while).
+            var refused = try await RawExchange.send(to: url, "v1/pull", token: alice, body: pull)
+            let deadline = Date().addingTimeInterval(10)
+            while refused.status == 200, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                refused = try await RawExchange.send(to: url, "v1/pull", token: alice, body: pull)
+            }
+            #expect(refused.status == 429)
+            #expect(refused.retryAfter == "1")
+            #expect(refused.reason?.contains("requests under way") == true)
+            #expect(try await RawExchange.send(to: url, "v1/pull", token: bob, body: pull).status == 200)
+            withExtendedLifetime(held) {}
+        }
+    }
+
+    // MARK: - Connection limits (a real process)
+
+    @Test("Slow headers are closed after the header timeout; NUL, bare CR, a 100 kB header and a non-ASCII target get 400/431 with a reason and a close; health still answers")
+    func connectionLimits() async throws {
+        let (serve, _, _) = try serve(["--header-timeout", "1", "--idle-timeout", "2"])
+        defer { _ = serve.stop() }
+        let port = serve.url.port ?? 0
+        // Headers a byte at a time, never finished.
+        let slow = try RawConnection(port: port)
+        let started = Date()
+        try slow.send("GET /v1/health HTTP/1.1\r\nHo")
+        _ = slow.receive(timeout: 5)
+        #expect(slow.closed, "a slow header was not closed")
+        #expect(Date().timeIntervalSince(started) < 4)
+        let cases: [(bytes: [UInt8], status: Int)] = [
+            (Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n".utf8), 400),
+            (Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n".utf8), 400),
+            (Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: \(String(repeating: "a", count: 100_000))\r\n\r\n".utf8), 431),
+            (Array("GET /v1/h\u{e9}alth HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+        ]
+        for (bytes, status) in cases {
+            let connection = try RawConnection(port: port)
+            try? connection.send(bytes)
+            let answer = connection.receive(timeout: 5)
+            #expect(RawConnection.status(of: answer) == status, "\(String(decoding: answer.prefix(200), as: UTF8.self))")
+            #expect(String(decoding: answer, as: UTF8.self).contains("\"reason\""))
+            #expect(connection.closed)
+        }
+        // An idle keep-alive connection is closed after the idle timeout.
+        let idle = try RawConnection(port: port)
+        try idle.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = idle.receive(timeout: 6)
+        #expect(idle.closed, "an idle connection was not closed")
+        #expect(try await health(serve.url) == 200)
+    }
+
+    @Test("More connections than --maximum-connections-per-address are answered 503 and closed")
+    func connectionCount() async throws {
+        let (serve, _, _) = try serve(["--maximum-connections-per-address", "3"])
+        defer { _ = serve.stop() }
+        let port = serve.url.port ?? 0
+        let open = try (0 ..< 3).map { _ in try RawConnection(port: port) }
+        try await Task.sleep(for: .milliseconds(200))
+        let extra = try RawConnection(port: port)
+        let answer = extra.receive(timeout: 5)
+        #expect(RawConnection.status(of: answer) == 503)
+        #expect(extra.closed)
+        withExtendedLifetime(open) {}
+    }
+
+    // MARK: - The low items
+
+    @Test("A record whose path has four elements is rejected with a reason, not stored under three")
+    func fourElementPath() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let token = try await server.addAccount(named: "alice")
+        try await withHTTPServer(server) { url in
+            let exchange = try await RawExchange.send(to: url, "v1/push", token: token, body: push(value: "1", path: "[6,1,2,3]"))
+            #expect(exchange.status == 200)
+            let response = try JSONDecoder().decode(PushResponse.self, from: exchange.body)
+            #expect(response.acknowledged.isEmpty)
+            #expect(response.rejected.first?.reason.contains("4 elements") == true, "\(response)")
+        }
+        #expect(try await server.pull(PullRequest(after: 0, limit: 10), token: token).records.isEmpty)
+    }
+
+    @Test("The log holds no Authorization header and no query string")
+    func logRedaction() async throws {
+        let lines = LogLines()
+        var logger = Logger(label: "pathbase.serve.test") { _ in CapturingLogHandler(lines: lines) }
+        logger.logLevel = .trace
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let token = try await server.addAccount(named: "alice")
+        try await withHTTPServer(server, logger: logger) { url in
+            _ = try await RawExchange.send("GET", to: url, "v1/health?token=SECRETQUERY", token: token, body: nil)
+            _ = try await RawExchange.send(to: url, "v1/pull?access_token=SECRETQUERY", token: token, body: try JSONEncoder().encode(PullRequest(after: 0, limit: 1)))
+        }
+        let logged = lines.all.joined(separator: "\n")
+        #expect(logged.contains("/v1/health"), "\(logged)")
+        #expect(!logged.contains("SECRETQUERY"))
+        #expect(!logged.contains(token))
+    }
+
+    @Test("The metrics count every route the router has, /v1/commands/* included")
+    func metricsLabels() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let token = try await server.addAccount(named: "alice")
+        try await withHTTPServer(server, metricsToken: "metrics") { url in
+            _ = try await RawExchange.send(to: url, "v1/commands/inbox", token: token, body: Data(#"{"replicas":[2],"limit":5}"#.utf8))
+            _ = try await RawExchange.send("GET", to: url, "v1/assets/\(String(repeating: "a", count: 64))", token: token, body: nil)
+            _ = try await RawExchange.send("GET", to: url, "no/such/path", token: token, body: nil)
+            let report = try JSONDecoder().decode(MetricsReport.self, from: try await RawExchange.send("GET", to: url, "v1/metrics", token: "metrics", body: nil).body)
+            #expect(report.requests["POST /v1/commands/inbox"] != nil, "\(report.requests)")
+            #expect(report.requests.keys.contains { $0.hasPrefix("GET /v1/assets/") }, "\(report.requests)")
+            #expect(report.requests["other"] != nil)
+        }
+    }
+}
+
+/// Log lines kept for a test to read.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+/// A log handler that keeps each message with its metadata.
+struct CapturingLogHandler: LogHandler {
+    let lines: LogLines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lines.append("\(event.level) \(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 })")
+    }
+}
