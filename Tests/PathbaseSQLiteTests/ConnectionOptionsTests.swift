@@ -29,4 +29,18 @@ struct ConnectionOptionsTests {
         #expect(small.active(id: 1, of: Item.self)?.title == "still works")
         small.close()
     }
+
+    @Test("The synchronization level reaches SQLite: normal by default, full when asked (after GRDB's WAL set-up, which sets normal)")
+    func synchronizationApplies() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("sync.sqlite")
+        let standard = try SQLiteDatabase(path: path)
+        #expect(try pragma("synchronous", of: standard) == 1)
+        standard.close()
+        let full = try SQLiteDatabase(path: path, options: .init(synchronization: .full))
+        #expect(try pragma("synchronous", of: full) == 2)
+        Item.create(in: full, id: 1, title: "synced", count: 1)
+        #expect(full.active(id: 1, of: Item.self)?.title == "synced")
+        full.close()
+    }
 }

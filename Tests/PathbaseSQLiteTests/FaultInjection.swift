@@ -132,6 +132,8 @@ struct WorkloadOutcome {
     var failed: [[Marker]] = []
     /// Markers written in a nested batch that rolled back, inside a batch that committed.
     var rolledBack: [Marker] = []
+    /// What the failed batches threw.
+    var thrown: [String] = []
     /// Errors thrown that are not `SQLiteDatabaseError` (there should be none).
     var untypedErrors: [String] = []
 }

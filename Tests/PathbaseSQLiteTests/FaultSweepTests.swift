@@ -62,7 +62,9 @@ struct FaultSweepTests {
             // A run without faults: what the sweep fails, one call at a time.
             let clean = try run(mode: mode, template: template, in: directory, fault: nil, failure: .noSpace, totals: &totals)
             #expect(clean > 100, "the workload made \(clean) I/O calls in \(mode)")
-            for index in Self.spread(clean, limit: Self.runLimit) {
+            // `PATHBASE_FAULT_INDEX` replays one call of the sweep (with its details).
+            let replay = ProcessInfo.processInfo.environment["PATHBASE_FAULT_INDEX"].flatMap(Int.init)
+            for index in replay.map({ [$0] }) ?? Self.spread(clean, limit: Self.runLimit) {
                 _ = try run(mode: mode, template: template, in: directory, fault: index, failure: index % 2 == 0 ? .noSpace : .ioError, totals: &totals)
             }
         }
@@ -106,6 +108,9 @@ struct FaultSweepTests {
         if !working {
             totals.stopped += 1
             if totals.messages.count < 12 { totals.messages.append("\(context): no write succeeded after the fault") }
+        }
+        if ProcessInfo.processInfo.environment["PATHBASE_FAULT_INDEX"] != nil, fault != nil {
+            print("[fault sweep] \(context): committed \(workload.outcome.committed.map { $0.first.map { "\($0)" } ?? "-" }), failed \(workload.outcome.failed.map { $0.first.map { "\($0)" } ?? "-" }), threw \(workload.outcome.thrown), reported \(workload.errors.errors)")
         }
         totals.untyped += workload.outcome.untypedErrors.count
         for message in workload.outcome.untypedErrors.prefix(2) { totals.messages.append("\(context): untyped error \(message)") }

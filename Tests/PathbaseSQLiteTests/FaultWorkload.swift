@@ -58,8 +58,9 @@ final class FaultWorkload {
         do {
             try database.batch(body)
             outcome.committed.append(markers)
-        } catch is SQLiteDatabaseError {
+        } catch let error as SQLiteDatabaseError {
             outcome.failed.append(markers)
+            outcome.thrown.append("\(markers.first.map { "\($0)" } ?? "batch"): \(error)")
         } catch {
             outcome.failed.append(markers)
             outcome.untypedErrors.append("\(markers.first.map { "\($0)" } ?? "batch"): \(error)")
@@ -117,6 +118,7 @@ final class FaultWorkload {
             outcome.committed.append((1 ... 5).map { .note($0) })
         } catch {
             outcome.failed.append((1 ... 5).map { .note($0) })
+            outcome.thrown.append("notes: \(error)")
             if !(error is SQLiteDatabaseError) { outcome.untypedErrors.append("collection: \(error)") }
         }
         // Two connections writing in turn.

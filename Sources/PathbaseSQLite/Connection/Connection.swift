@@ -65,14 +65,8 @@ final class Connection {
                     configuration.readonly = true
                 } else {
                     configuration.journalMode = .wal
-                    let synchronous = options.synchronization.pragmaValue
-                    let exclusive = options.exclusiveLocking
-                    configuration.prepareDatabase { db in
-                        // With WAL, NORMAL keeps every commit atomic and the file consistent
-                        // across crashes; only the last commits may be lost at a power cut.
-                        // FULL syncs the WAL at every commit. See `Options.synchronization`.
-                        try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
-                        if exclusive {
+                    if options.exclusiveLocking {
+                        configuration.prepareDatabase { db in
                             _ = try String.fetchOne(db, sql: "PRAGMA locking_mode = EXCLUSIVE")
                         }
                     }
@@ -83,7 +77,15 @@ final class Connection {
                 queue = try DatabaseQueue(configuration: configuration)
             }
             let readOnly = options.readOnly
+            let synchronous = options.synchronization.pragmaValue
             let opened = try queue.inDatabase { db throws -> (OpaquePointer?, Bool, Pathbase.Timestamp?) in
+                if !readOnly {
+                    // After GRDB's WAL set-up, which sets NORMAL. With WAL, NORMAL keeps every
+                    // commit atomic and the file consistent across crashes; only the last
+                    // commits may be lost at a power cut. FULL syncs the WAL at every commit.
+                    // See `Options.synchronization`.
+                    try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                }
                 var fileKeepsHistory = wanted ?? existing ?? true
                 if readOnly {
                     let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0

@@ -227,14 +227,19 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     @inline(__always)
     func writeHandle() throws(SQLiteDatabaseError) -> OpaquePointer {
         guard let handle else { throw .closed }
+        try checkTransactionKept(handle)
         return handle
     }
+
+    /// The connection's handle as it is (`nil` once closed): for checks that write nothing.
+    var currentHandle: OpaquePointer? { handle }
 
     /// Writes the batch's pending writes, and with `endingRun` the run of records they
     /// add to (``PendingWrites/write(keepsHistory:endingRun:connection:becameCurrent:)``);
     /// a failure fails the batch.
     func writePending(_ handle: OpaquePointer, endingRun: Bool = false) throws(SQLiteDatabaseError) {
         do throws(SQLiteDatabaseError) {
+            try checkTransactionKept(handle)
             try pendingWrites.write(keepsHistory: keepsHistory, endingRun: endingRun, connection: handle, becameCurrent: becameCurrent)
         } catch {
             transaction.failed(error)

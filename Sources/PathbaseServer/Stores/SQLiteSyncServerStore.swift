@@ -25,12 +25,12 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
         do {
             var configuration = Configuration()
             configuration.journalMode = .wal
-            // A push acknowledged is never sent again: it must survive a power cut, so the WAL
-            // is synced at every commit (not left to the SQLite build's default).
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             // Several servers may open one file: a writer waits for another's transaction.
             configuration.busyMode = .timeout(10)
             queue = try DatabaseQueue(path: path, configuration: configuration)
+            // A push acknowledged is never sent again: it must survive a power cut, so the WAL
+            // is synced at every commit (GRDB's WAL set-up chose NORMAL: synced at checkpoints).
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try SQLiteSyncServerStore.migrator.migrate(queue)
         } catch {
             throw SyncServerError.storageFailed("cannot open \(path): \(error)")
