@@ -20,32 +20,95 @@ import Darwin
 /// ```
 ///
 /// The clock is safe to use from any thread.
+///
+/// **Identity.** A clock made without an id (`HybridLogicalClock()`) takes a random one and
+/// adopts the identity of the first database file that stores one: an `SQLiteDatabase`
+/// keeps its replica id in the file, so every open of it, in every process, stamps with the
+/// same id. A clock made with an id keeps it.
 public final class HybridLogicalClock: Sendable {
 
-    /// The replica id written into every timestamp.
-    public let replica: UInt32
-
-    private let lock = Lock()
-    private let lastStorage: LockedState<Timestamp>
-
-    /// Creates a clock for a replica; a random replica id by default.
-    public init(replica: UInt32 = .random(in: 1 ... .max)) {
-        self.replica = replica
-        self.lastStorage = LockedState(Timestamp(time: .min, counter: 0, replica: replica))
+    /// The replica id written into every timestamp: the id given, or the identity of the
+    /// database file the clock adopted.
+    public var replica: UInt32 {
+        lock.withLock { state.last.replica }
     }
 
-    deinit { lastStorage.free() }
+    /// The ids the clock's database wrote with before it kept an identity of its own (an
+    /// older file, or one written by several ids), adopted with it: a ``Replica`` counts
+    /// their records as its own. Empty for a clock that adopted no identity.
+    public var earlierReplicas: [UInt32] {
+        lock.withLock { state.earlier }
+    }
+
+    private struct State {
+        var last: Timestamp
+        var adoptsIdentity: Bool
+        var earlier: [UInt32]
+    }
+
+    private let lock = Lock()
+    private let stateStorage: LockedState<State>
+
+    /// Creates a clock with a random replica id, which adopts the identity of the first
+    /// database file that keeps one (see ``adoptIdentity(_:earlier:)``).
+    public convenience init() {
+        self.init(replica: .random(in: 1 ... .max), adoptsIdentity: true)
+    }
+
+    /// Creates a clock for a replica id, which it keeps.
+    public convenience init(replica: UInt32) {
+        self.init(replica: replica, adoptsIdentity: false)
+    }
+
+    private init(replica: UInt32, adoptsIdentity: Bool) {
+        self.stateStorage = LockedState(State(last: Timestamp(time: .min, counter: 0, replica: replica), adoptsIdentity: adoptsIdentity, earlier: []))
+    }
+
+    deinit { stateStorage.free() }
+
+    /// Takes a database's stored identity as this clock's replica id, once: a clock made
+    /// without an id that has not adopted one yet does, and returns `true`; any other keeps
+    /// its id and returns `false`. `earlier` are the ids the database wrote with before it
+    /// kept its identity.
+    ///
+    /// ```swift
+    /// let clock = HybridLogicalClock()
+    /// clock.adoptIdentity(42, earlier: [7])  // true: clock.replica == 42
+    /// ```
+    @discardableResult
+    public func adoptIdentity(_ replica: UInt32, earlier: [UInt32] = []) -> Bool {
+        lock.withLock {
+            guard state.adoptsIdentity else { return false }
+            state.adoptsIdentity = false
+            state.last = Timestamp(time: state.last.time, counter: state.last.counter, replica: replica)
+            state.earlier = earlier.filter { $0 != replica }
+            return true
+        }
+    }
+
+    /// Whether the clock would adopt a database's identity (made without an id, none
+    /// adopted yet).
+    public var adoptsIdentity: Bool {
+        lock.withLock { state.adoptsIdentity }
+    }
+
+    /// The clock's state; touched only while holding `lock`.
+    private var state: State {
+        unsafeAddress { UnsafePointer(stateStorage.pointer) }
+        unsafeMutableAddress { stateStorage.pointer }
+    }
 
     /// The latest timestamp handed out or received; touched only while holding `lock`.
     private var last: Timestamp {
-        unsafeAddress { UnsafePointer(lastStorage.pointer) }
-        unsafeMutableAddress { lastStorage.pointer }
+        get { state.last }
+        set { state.last = newValue }
     }
 
     /// Returns a timestamp greater than every timestamp returned or received before.
     public func now() -> Timestamp {
         let wall = HybridLogicalClock.wallMicroseconds()
         return lock.withLock {
+            let replica = last.replica
             let next: Timestamp
             if wall > last.time {
                 next = Timestamp(time: wall, counter: 0, replica: replica)
@@ -67,6 +130,7 @@ public final class HybridLogicalClock: Sendable {
     /// local writes order after it.
     public func receive(_ timestamp: Timestamp) {
         lock.withLock {
+            let replica = last.replica
             if timestamp.time > last.time || (timestamp.time == last.time && timestamp.counter > last.counter) {
                 last = Timestamp(time: timestamp.time, counter: timestamp.counter, replica: replica)
             }

@@ -360,6 +360,8 @@ extension Database {
                 }
                 if (index + 1) % RecordArchive.progressInterval == 0 { progress?(index + 1) }
             }
+            // Into a replica: the records of other replicas are pushed on its next sync.
+            if let history { ReplicaState.noteImported(ordered, in: history) }
             progress?(ordered.count)
         }
         try inBatchIfSupported(store)

@@ -78,18 +78,29 @@ public final class Replica {
         self.batchSize = batchSize
         self.pageSize = pageSize
         self.history = history
-        let clockId = history.clock.replica
+        let clock = history.clock
+        let clockId = clock.replica
         let storedId: UInt32? = history.get(ReplicaState.id)
         var writers: [UInt32] = history.get(ReplicaState.writers) ?? []
         self.id = storedId ?? clockId
-        let isNewWriter = !writers.contains(clockId)
-        if isNewWriter { writers.append(clockId) }
+        // The clock's id is the database's identity (an SQLite file keeps one for every
+        // open), so the list grows only when a database is written with another clock;
+        // the ids a file was written with before it had an identity are adopted with it.
+        var newWriters: [UInt32] = []
+        for writer in [clockId] + clock.earlierReplicas where !writers.contains(writer) && !newWriters.contains(writer) {
+            newWriters.append(writer)
+        }
+        writers += newWriters
         self.writers = Set(writers)
-        if storedId == nil || isNewWriter {
+        // The first replica of a database: what it holds that none of its ids wrote came
+        // from an import (nothing was pulled yet), pushed once.
+        let imported = storedId == nil ? ImportedRange.ranges(of: history.records(after: nil), excluding: self.writers) : []
+        if storedId == nil || !newWriters.isEmpty {
             let id = self.id
             try Replica.store(in: history) {
                 if storedId == nil { history.set(id, for: ReplicaState.id) }
                 history.set(writers, for: ReplicaState.writers)
+                if !imported.isEmpty { history.set(ImportedRange.merged(history.get(ReplicaState.imported) ?? [], imported), for: ReplicaState.imported) }
             }
         }
     }
@@ -116,7 +127,10 @@ public final class Replica {
     /// print("\(replica.pendingRecords().count) changes not yet on the server")
     /// ```
     public func pendingRecords(limit: Int = .max) -> [OutboxEntry] {
-        let retried = exceptions.filter { $0.rejection == nil }.map(\.key)
+        let rejected = Set(exceptions.filter { $0.rejection != nil }.map(\.key))
+        let imported = importedRanges.flatMap(importedRecords(in:)).map { SyncRecord.Key(path: $0.path, timestamp: $0.timestamp) }
+            .filter { !rejected.contains($0) }
+        let retried = imported + exceptions.filter { $0.rejection == nil }.map(\.key)
         let scanned = scanPending(limit: max(0, limit - retried.count)).records.map { SyncRecord.Key(path: $0.path, timestamp: $0.timestamp) }
         return (retried + scanned).prefix(limit).map { OutboxEntry(key: $0, state: .pending) }
     }
@@ -181,6 +195,7 @@ public final class Replica {
     public func push() async throws -> SyncReport {
         var report = SyncReport()
         report.cursor = pullCursor
+        try await pushImported(into: &report)
         while true {
             let retried = exceptions.filter { $0.rejection == nil }.prefix(batchSize).map(\.key)
             let scan = scanPending(limit: batchSize - retried.count)
@@ -278,6 +293,64 @@ public final class Replica {
         }
         try await downloadAwaitedAssets(into: &report)
         return report
+    }
+
+    /// Pushes the records of other replicas that came from an import (see
+    /// ``ReplicaState/imported``), one replica id's range at a time; a range is forgotten
+    /// once the server answered all of its records.
+    private func pushImported(into report: inout SyncReport) async throws {
+        for range in importedRanges {
+            let records = importedRecords(in: range)
+            var rejections: [OutboxException] = []
+            for start in stride(from: 0, to: records.count, by: batchSize) {
+                let batch = records[start ..< min(records.count, start + batchSize)]
+                var outgoing: [SyncRecord] = []
+                for record in batch {
+                    do {
+                        outgoing.append(try SyncRecord(record))
+                    } catch {
+                        rejections.append(OutboxException(key: SyncRecord.Key(path: record.path, timestamp: record.timestamp), rejection: "The value cannot be sent: \(error)"))
+                    }
+                }
+                guard !outgoing.isEmpty else { continue }
+                try await uploadAssets(referencedBy: Array(batch), into: &report)
+                let response = try await transport.push(PushRequest(replica: id, records: outgoing))
+                let sent = Set(outgoing.map(\.key))
+                let acknowledged = Set(response.acknowledged.filter { sent.contains($0) })
+                var answered = acknowledged
+                for rejection in response.rejected where sent.contains(rejection.key) && !answered.contains(rejection.key) {
+                    answered.insert(rejection.key)
+                    rejections.append(OutboxException(key: rejection.key, rejection: rejection.reason))
+                }
+                report.pushed += outgoing.count
+                report.acknowledged += acknowledged.count
+                report.rejected += answered.count - acknowledged.count
+                if answered.count < sent.count { throw ReplicaError.pushUnanswered(records: sent.count - answered.count) }
+            }
+            let remaining = importedRanges.filter { $0 != range }
+            let updated = exceptions + rejections
+            try Replica.store(in: history) {
+                history.set(remaining, for: ReplicaState.imported)
+                if !rejections.isEmpty { history.set(updated, for: ReplicaState.exceptions) }
+            }
+        }
+    }
+
+    /// The records of an imported range, oldest first.
+    private func importedRecords(in range: ImportedRange) -> [Record] {
+        let after = range.from.time == .min ? nil : Timestamp(time: range.from.time - 1, counter: .max, replica: .max)
+        var found: [Record] = []
+        for record in history.records(after: after) {
+            if record.timestamp > range.through { break }
+            if record.timestamp.replica == range.replica, record.path.model != ReplicaState.model {
+                found.append(record)
+            }
+        }
+        return found
+    }
+
+    private var importedRanges: [ImportedRange] {
+        history.get(ReplicaState.imported) ?? []
     }
 
     // MARK: State

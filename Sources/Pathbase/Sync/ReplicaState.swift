@@ -5,36 +5,91 @@
 /// the data, on every kind of history database, and lets the state change in the same
 /// batch as the data it describes: a pulled page and its cursor are one transaction on
 /// SQLite. The outbox itself needs no entries: a replica's own records are those stamped
-/// with one of its clock ids, and they are pending until their timestamp is at or before
+/// with one of its clock ids, and they are pending until their timestamp is after
 /// the acknowledged watermark. So a write and its outbox entry are the same record and can
 /// never be separated by a crash. Only exceptions (rejected or retried records) are listed.
 ///
 /// These paths are never pushed, never applied from a pull, and refused by the server.
-enum ReplicaState {
+package enum ReplicaState {
 
     /// The reserved model id: the smallest `Int`, which no `@Model(id:)` uses in practice.
-    static let model: ModelKey = .min
+    package static let model: ModelKey = .min
 
     /// The replica's id (`UInt32`), written once.
-    static let id = Path(model: model, instance: 0, property: 1)
+    package static let id = Path(model: model, instance: 0, property: 1)
 
     /// Every clock replica id the database has written with (`[UInt32]`): a database
     /// reopened with another clock still knows its earlier records as its own.
-    static let writers = Path(model: model, instance: 0, property: 2)
+    package static let writers = Path(model: model, instance: 0, property: 2)
 
     /// The newest timestamp up to which every own record is acknowledged or rejected
     /// (`Timestamp`).
-    static let acknowledgedThrough = Path(model: model, instance: 1, property: 1)
+    package static let acknowledgedThrough = Path(model: model, instance: 1, property: 1)
 
     /// Rejected and retried records (`[OutboxException]`).
-    static let exceptions = Path(model: model, instance: 1, property: 2)
+    package static let exceptions = Path(model: model, instance: 1, property: 2)
 
     /// The server sequence number of the last pulled record (`Int64`).
-    static let pullCursor = Path(model: model, instance: 2, property: 1)
+    package static let pullCursor = Path(model: model, instance: 2, property: 1)
 
     /// Assets that pulled records reference and whose content has not been downloaded yet
     /// (`[Asset]`), stored with the page that brought them.
-    static let awaitedAssets = Path(model: model, instance: 3, property: 1)
+    package static let awaitedAssets = Path(model: model, instance: 3, property: 1)
+
+    /// Records of other replicas that came from an import, not from the server, still to
+    /// push (`[ImportedRange]`).
+    static let imported = Path(model: model, instance: 4, property: 1)
+
+    /// Notes, in the same batch as an import into a database that is a replica, the
+    /// imported records its own ids did not write: the next push sends them (the server
+    /// keeps each path and timestamp once, so those it has are only acknowledged).
+    static func noteImported(_ records: [Record], in history: any HistoryDatabase) {
+        guard history.get(id) as UInt32? != nil else { return }
+        let own = Set(history.get(writers) as [UInt32]? ?? [])
+        let added = ImportedRange.ranges(of: records, excluding: own)
+        guard !added.isEmpty else { return }
+        history.set(ImportedRange.merged(history.get(imported) ?? [], added), for: imported)
+    }
+}
+
+/// Records another replica wrote that this database got from elsewhere than the server (an
+/// import of an export): those of one replica id between two timestamps, pushed once.
+struct ImportedRange: Codable, Hashable {
+    var replica: UInt32
+    var from: Timestamp
+    var through: Timestamp
+
+    /// The ranges of `records` whose replica id is not one of `own`, per replica id; none
+    /// for the replica's bookkeeping.
+    static func ranges(of records: some Sequence<Record>, excluding own: Set<UInt32>) -> [ImportedRange] {
+        var ranges: [UInt32: ImportedRange] = [:]
+        for record in records where record.path.model != ReplicaState.model && !own.contains(record.timestamp.replica) {
+            let replica = record.timestamp.replica
+            if var range = ranges[replica] {
+                range.from = min(range.from, record.timestamp)
+                range.through = max(range.through, record.timestamp)
+                ranges[replica] = range
+            } else {
+                ranges[replica] = ImportedRange(replica: replica, from: record.timestamp, through: record.timestamp)
+            }
+        }
+        return ranges.values.sorted { $0.from < $1.from }
+    }
+
+    /// `ranges` and `added`, one range per replica id covering both.
+    static func merged(_ ranges: [ImportedRange], _ added: [ImportedRange]) -> [ImportedRange] {
+        var byReplica: [UInt32: ImportedRange] = [:]
+        for range in ranges + added {
+            if var known = byReplica[range.replica] {
+                known.from = min(known.from, range.from)
+                known.through = max(known.through, range.through)
+                byReplica[range.replica] = known
+            } else {
+                byReplica[range.replica] = range
+            }
+        }
+        return byReplica.values.sorted { $0.from < $1.from }
+    }
 }
 
 /// An own record that is not simply pending or acknowledged: rejected by the server (with

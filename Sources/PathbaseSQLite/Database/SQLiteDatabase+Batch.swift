@@ -24,7 +24,7 @@ extension SQLiteDatabase {
     public func batch<Result>(_ body: () throws -> Result) throws -> Result {
         try locked { () throws -> Result in
             _ = try openHandle()
-            return !transaction.inBatch ? try runTransaction(begin: statements.begin, body) : try runSavepoint(body)
+            return !transaction.inBatch ? try runTransaction(begin: statements.begin, writing: true, body) : try runSavepoint(body)
         }
     }
 
@@ -47,14 +47,23 @@ extension SQLiteDatabase {
     public func read<Result>(_ body: () throws -> Result) throws -> Result {
         try locked { () throws -> Result in
             _ = try openHandle()
-            return !transaction.inBatch ? try runTransaction(begin: statements.beginDeferred, body) : try runSavepoint(body)
+            return !transaction.inBatch ? try runTransaction(begin: statements.beginDeferred, writing: false, body) : try runSavepoint(body)
         }
     }
 
-    private func runTransaction<Result>(begin: Statement, _ body: () throws -> Result) throws -> Result {
+    private func runTransaction<Result>(begin: Statement, writing: Bool, _ body: () throws -> Result) throws -> Result {
         // What the transaction saw of the file may change once it ends.
         defer { listingColumns.transactionEnded() }
         try execute(begin)
+        if writing {
+            // The write lock is held: stamps from here on follow every committed record.
+            do throws(SQLiteDatabaseError) {
+                try fileClock.catchUp(clock, handle: try writeHandle())
+            } catch {
+                rollback()
+                throw error
+            }
+        }
         transaction.began()
         let result: Result
         do {

@@ -22,7 +22,8 @@ extension SQLiteDatabase {
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         locked { () -> Void in
             do throws(SQLiteDatabaseError) {
-                try write(value, for: path, timestamp: clock.now())
+                // Stamped once the file's write lock is taken (see FileClock).
+                try write(value, for: path, timestamp: nil)
             } catch {
                 failed(error)
             }
@@ -60,7 +61,9 @@ extension SQLiteDatabase {
     /// Writes one record: into its instance's body if newer, otherwise (with history) into
     /// `superseded_records`. Inside a batch, it waits in ``PendingWrites`` to be written with
     /// others; outside, ``PendingWrites`` writes it now. Called while holding the lock.
-    func write<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) throws(SQLiteDatabaseError) {
+    /// Without a timestamp, the clock stamps it once the file's write lock is held (inside a
+    /// batch, it has been since the batch began), after the file's newest record.
+    func write<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp?) throws(SQLiteDatabaseError) {
         let handle = try writeHandle()
         if transaction.inBatch, let failure = transaction.failure {
             // The batch already failed and will roll back: write nothing more.
@@ -73,8 +76,8 @@ extension SQLiteDatabase {
             if case .valueEncoding = error {} else if transaction.inBatch { transaction.failed(error) }
             throw error
         }
-        let row = PendingWrites.Row(path: path, timestamp: timestamp, tag: encoded.tag, value: encoded.value)
         if transaction.inBatch {
+            let row = PendingWrites.Row(path: path, timestamp: timestamp ?? clock.now(), tag: encoded.tag, value: encoded.value)
             pendingWrites.append(row)
             if pendingWrites.isFull { try writePending(handle) }
         } else {
@@ -82,6 +85,8 @@ extension SQLiteDatabase {
             // mirrors): one transaction, so that they agree.
             try execute(statements.begin)
             do throws(SQLiteDatabaseError) {
+                if timestamp == nil { try fileClock.catchUp(clock, handle: handle) }
+                let row = PendingWrites.Row(path: path, timestamp: timestamp ?? clock.now(), tag: encoded.tag, value: encoded.value)
                 pendingWrites.append(row)
                 try pendingWrites.write(keepsHistory: keepsHistory, endingRun: true, connection: handle, becameCurrent: becameCurrent)
                 try execute(statements.commit)
@@ -126,7 +131,7 @@ extension SQLiteDatabase {
     /// written, and the error is yours to handle).
     public func store<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp? = nil) throws(SQLiteDatabaseError) {
         try locked { () throws(SQLiteDatabaseError) in
-            try write(value, for: path, timestamp: timestamp ?? clock.now())
+            try write(value, for: path, timestamp: timestamp)
         }
     }
 

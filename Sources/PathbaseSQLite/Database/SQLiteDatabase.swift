@@ -94,6 +94,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     let pendingWrites: PendingWrites
     /// Batch nesting, the batch's first failure, and the caches a rollback must reset.
     let transaction = TransactionState()
+    /// Moves the clock past what other connections to the file committed (see ``FileClock``).
+    let fileClock = FileClock()
 
     /// Opens (or creates) a database file, in WAL mode.
     ///
@@ -145,6 +147,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         if let newest = connection.newestTimestamp {
             clock.receive(newest)
         }
+        // The file's one replica identity, which a default clock adopts.
+        try establishReplicaIdentity(readOnly: options.readOnly)
     }
 
     deinit {
@@ -180,6 +184,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         queryStatements.finalize()
         activeInstances.finalize()
         listingColumns.finalize()
+        fileClock.finalize()
         pendingWrites.finalize()
         codec.finalize()
         do throws(SQLiteDatabaseError) {
