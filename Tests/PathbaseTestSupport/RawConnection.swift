@@ -80,6 +80,16 @@ public final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// ``receive(timeout:until:)`` on a dispatch thread: blocking a thread of Swift's
+    /// cooperative pool (two on a two-core machine) could starve a server in this process.
+    public func received(timeout: TimeInterval, until enough: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }) async -> [UInt8] {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: self.receive(timeout: timeout, until: enough))
+            }
+        }
+    }
+
     /// Whether ``receive(timeout:)`` saw the server close the connection.
     public private(set) var closed = false
 

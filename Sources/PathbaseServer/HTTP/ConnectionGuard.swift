@@ -95,10 +95,16 @@ final class ConnectionCounter: @unchecked Sendable {
 /// without LF, a control or non-ASCII byte in the request line) with 431 or 400 and a
 /// reason, then closes it. Later requests of a connection are left to Hummingbird, which
 /// answers a parse error with 400 and closes, and times out idle connections.
-final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// It also gives a refused WebSocket upgrade its reason: Hummingbird answers an upgrade its
+/// router declined (``LiveRoute`` declines only for want of a valid token) with an empty 400;
+/// the guard, which saw that the first request asked for an upgrade, sends 401 with a reason
+/// instead.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
 
     private let limits: ConnectionLimits
     private let counter: ConnectionCounter
@@ -111,6 +117,11 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     private var inRequestLine = true
     private var headComplete = false
     private var rejected = false
+    /// The first head's lines, lowercased, kept to tell an upgrade request (at most
+    /// ``ConnectionLimits/maximumHeaderSize`` bytes).
+    private var head: [UInt8] = []
+    /// Whether the first response is still to come.
+    private var firstResponse = true
 
     init(limits: ConnectionLimits, counter: ConnectionCounter) {
         self.limits = limits
@@ -194,6 +205,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             guard headBytes <= limits.maximumHeaderSize else {
                 return ("431 Request Header Fields Too Large", "The request head is larger than \(limits.maximumHeaderSize) bytes")
             }
+            head.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
             let previous = last.2
             if previous == 13, byte != 10 {
                 return ("400 Bad Request", "A CR not followed by LF in the request head")
@@ -221,6 +233,33 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         return nil
     }
 
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !rejected else {
+            // The rest of an answer replaced by the guard's own.
+            promise?.succeed()
+            return
+        }
+        guard firstResponse else {
+            context.write(data, promise: promise)
+            return
+        }
+        firstResponse = false
+        if case .byteBuffer(let buffer) = unwrapOutboundIn(data), buffer.readableBytesView.starts(with: "HTTP/1.1 400 ".utf8), isUpgradeRequest {
+            let missing = !String(decoding: head, as: UTF8.self).contains("\nauthorization: bearer ")
+            let reason = missing ? "The WebSocket needs Authorization: Bearer TOKEN" : "The token belongs to no account"
+            promise?.succeed()
+            reject(context: context, status: "401 Unauthorized", reason: reason, retryAfter: nil)
+            return
+        }
+        head = []
+        context.write(data, promise: promise)
+    }
+
+    /// Whether the first request asked for a WebSocket.
+    private var isUpgradeRequest: Bool {
+        String(decoding: head, as: UTF8.self).contains("\nupgrade: websocket")
+    }
+
     /// Writes a raw HTTP/1.1 answer with a JSON reason and closes.
     private func reject(context: ChannelHandlerContext, status: String, reason: String, retryAfter: Int?) {
         rejected = true
@@ -234,7 +273,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         buffer.writeString(head)
         buffer.writeBytes(body)
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(buffer))).whenComplete { _ in
             channel.close(promise: nil)
         }
     }
