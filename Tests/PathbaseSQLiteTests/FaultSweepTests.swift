@@ -10,7 +10,8 @@ import Testing
 /// found, each reproduced by a named test.
 ///
 /// `PATHBASE_FAULT_SWEEP` bounds the runs per configuration (spread evenly over the calls,
-/// the last one always among them); by default every call of the workload is failed once.
+/// the first and the last always among them; 150 by default); `all` fails every call of
+/// the workload once (the reliability stage).
 /// Tests run one at a time: the fault VFS's state is global.
 @Suite("SQLite under I/O faults: failed writes, crash and power-loss images", .serialized)
 struct FaultSweepTests {
@@ -27,8 +28,14 @@ struct FaultSweepTests {
         return (0 ..< limit).map { $0 * (count - 1) / (limit - 1) }
     }
 
+    /// `PATHBASE_FAULT_SWEEP`: a number of runs per configuration, or `all`; 150 by default
+    /// (the whole sweep, ≈ 1500 runs per configuration, takes minutes).
     static var runLimit: Int {
-        ProcessInfo.processInfo.environment["PATHBASE_FAULT_SWEEP"].flatMap(Int.init) ?? Int.max
+        switch ProcessInfo.processInfo.environment["PATHBASE_FAULT_SWEEP"] {
+        case "all": Int.max
+        case let value?: Int(value).map { max(1, $0) } ?? 150
+        case nil: 150
+        }
     }
 
     private struct Totals {

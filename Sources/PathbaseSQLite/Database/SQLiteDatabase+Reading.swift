@@ -148,6 +148,7 @@ extension SQLiteDatabase {
             do throws(SQLiteDatabaseError) {
                 return try body()
             } catch {
+                noteTransactionLoss(error)
                 report(error)
                 return fallback()
             }
