@@ -183,6 +183,55 @@ extension FaultSweepTests {
             #expect(fired > 0)
         }
 
+        @Test("A read failing (EIO) inside a batch, after which SQLite rolls the transaction back, fails the whole batch: no later write of it is stored on its own")
+        func readFailureRollsBackWholeBatch() throws {
+            let directory = TemporaryDirectory()
+            let errors = ErrorLog()
+            let text = String(repeating: "old ", count: 80)
+            // A batch: items written, a history read of an early item (from the file: the
+            // cache is small), items written after it.
+            func body(_ database: SQLiteDatabase) {
+                for id in 2000 ..< 2040 { Item.create(in: database, id: id, title: "before \(id)", count: id) }
+                _ = database.records(at: Path(model: Item.modelId, instance: 1, property: 1))
+                for id in 2040 ..< 2080 { Item.create(in: database, id: id, title: "after \(id)", count: id) }
+            }
+            func prepared(_ path: String) throws -> SQLiteDatabase {
+                let database = try Self.fresh(path, errors: errors)
+                try database.batch {
+                    for id in 100 ..< 400 { Item.create(in: database, id: id, title: "\(id) \(text)", count: id) }
+                }
+                return database
+            }
+            FaultVFS.reset()
+            var reads = 0
+            do {
+                let database = try prepared(directory.file("count.sqlite"))
+                FaultVFS.arm(nil, calls: .read)
+                try database.batch { body(database) }
+                reads = FaultVFS.count
+                database.close()
+            }
+            #expect(reads > 0, "the batch made \(reads) reads")
+            var failed = 0
+            for index in FaultSweepTests.spread(reads, limit: min(FaultSweepTests.runLimit, 30)) {
+                let path = directory.file("run\(index).sqlite")
+                FaultVFS.reset()
+                let database = try prepared(path)
+                FaultVFS.arm(index, calls: .read, failure: .ioError)
+                let committed = (try? database.batch { body(database) }) != nil
+                FaultVFS.arm(nil)
+                if !committed { failed += 1 }
+                database.close()
+                FaultVFS.reset()
+                let (check, problems) = try Self.reopened(path)
+                #expect(problems.isEmpty)
+                let stored = (2000 ..< 2080).filter { check.get(id: $0, of: Item.self) != nil }.count
+                #expect(stored == (committed ? 80 : 0), "read \(index) failing: the batch reported \(committed ? "committed" : "failed"), \(stored) of its 80 items stored")
+                check.close()
+            }
+            #expect(failed > 0, "no read failure failed the batch")
+        }
+
         @Test("Damaged body: one body damaged on disk fails only the reads of its instance (a typed error); batches that read current_values inside their transaction, and pruning, still commit")
         func damagedBody() throws {
             let directory = TemporaryDirectory()
