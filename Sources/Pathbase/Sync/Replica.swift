@@ -11,13 +11,18 @@ import Foundation
 /// for entry in replica.rejectedRecords() { print(entry) }
 /// ```
 ///
-/// **Identity.** The replica id is stored in the database the first time a `Replica` is
-/// made for it and stays the same for the database's life. The database's clock ids are
-/// remembered too, so a file reopened with another clock still knows its earlier writes
-/// as its own.
+/// **Identity.** The replica id is the database's clock's id: an `SQLiteDatabase` file keeps
+/// one for every open, in every process, so a file is one replica for its whole life. It is
+/// stored in the database the first time a `Replica` is made for it. The database's other
+/// clock ids (an explicit clock, the ids an older file was written with) are remembered
+/// too, so their writes stay its own; the list grows only when such a clock appears.
 ///
 /// **Outbox.** Every record the database writes with its own clock — through models,
-/// editing contexts, undo, any wrapper — is in the outbox until the server answers it:
+/// editing contexts, undo, any wrapper, in any process or session, before or after the
+/// `Replica` was made — is in the outbox until the server answers it. Records of other
+/// replicas that came from an import rather than from the server are pushed once too (the
+/// server keeps each path and timestamp once). Records pulled are never pushed back. An
+/// entry goes
 /// ``OutboxEntry/State/pending``, then ``OutboxEntry/State/acknowledged`` or
 /// ``OutboxEntry/State/rejected(reason:)``. Nothing leaves silently: rejected records stay
 /// listed in ``rejectedRecords()`` until ``retry(_:)`` or ``discard(_:)``. The outbox is the
