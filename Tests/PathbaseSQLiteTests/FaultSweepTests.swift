@@ -20,6 +20,7 @@ struct FaultSweepTests {
         FaultMode(exclusive: false, synchronization: .normal),
         FaultMode(exclusive: false, synchronization: .full),
         FaultMode(exclusive: true, synchronization: .normal),
+        FaultMode(exclusive: true, synchronization: .full),
     ]
 
     /// `limit` indices spread evenly over `0 ..< count`, the first and the last among them.
