@@ -476,7 +476,7 @@ int pathbase_fault_image(const char *path, const char *out, int power_loss) {
     for (int i = 0; i < 3 && code == SQLITE_OK; i++) {
         full[length] = 0;
         strcat(full, suffixes[i]);
-        sprintf(target, "%s%s", out, suffixes[i]);
+        snprintf(target, strlen(out) + 16, "%s%s", out, suffixes[i]);
         tracked *t = find(full);
         code = writeImage(t ? (power_loss ? &t->synced : &t->written) : NULL, target);
     }

@@ -40,8 +40,7 @@ final class FaultWorkload {
             let database = try SQLiteDatabase(path: path, options: FaultVFS.options(synchronization: mode.synchronization, exclusive: mode.exclusive, errors: errors))
             open.append(database)
             return database
-        } catch let error as SQLiteDatabaseError {
-            _ = error
+        } catch is SQLiteDatabaseError {
             return nil
         } catch {
             outcome.untypedErrors.append("opening: \(error)")
