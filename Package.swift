@@ -116,6 +116,8 @@ let package = Package(
             dependencies: [
                 "Pathbase",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                // A `wss://` server's certificate checked against a file of trusted ones.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
+import NIOSSL
 import Pathbase
 
 /// The live line of a `pathbase serve` server: a WebSocket to `GET /v1/live` with an
@@ -30,11 +31,16 @@ public struct WebSocketLiveUpdates: LiveUpdates {
     /// Where connection problems are logged.
     public let logger: Logger
 
+    /// A PEM file of the certificates a `wss://` server's certificate must chain to, instead
+    /// of the system's trust store: for a server with a private or self-signed certificate.
+    public let trustedCertificatesFile: String?
+
     /// The live line of a server for one account.
-    public init(server: URL, token: String, pingInterval: Duration = .seconds(30), logger: Logger = Logger(label: "pathbase.live")) {
+    public init(server: URL, token: String, pingInterval: Duration = .seconds(30), trustedCertificatesFile: String? = nil, logger: Logger = Logger(label: "pathbase.live")) {
         self.server = server
         self.token = token
         self.pingInterval = pingInterval
+        self.trustedCertificatesFile = trustedCertificatesFile
         self.logger = logger
     }
 
@@ -60,11 +66,12 @@ public struct WebSocketLiveUpdates: LiveUpdates {
         var headers = HTTPFields()
         headers[.authorization] = "Bearer \(token)"
         let configuration = WebSocketClientConfiguration(additionalHeaders: headers, autoPing: .enabled(timePeriod: pingInterval))
-        let secure = url.scheme == "wss"
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let trustedCertificatesFile { tls.trustRoots = .file(trustedCertificatesFile) }
         try await WebSocketClient.connect(
             url: url.absoluteString,
             configuration: configuration,
-            tlsConfiguration: secure ? .makeClientConfiguration() : nil,
+            tlsConfiguration: url.scheme == "wss" ? tls : nil,
             logger: logger
         ) { inbound, _, _ in
             var first = true
