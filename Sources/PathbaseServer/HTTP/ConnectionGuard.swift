@@ -214,7 +214,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             case 0:
                 return ("400 Bad Request", "A NUL byte in the request head")
             case 10:
-                if inRequestLine { inRequestLine = false }
+                if inRequestLine {
+                    inRequestLine = false
+                    // METHOD SP TARGET SP HTTP/1.x: a space in the target, or anything else,
+                    // is refused here (Hummingbird would leave a first request unanswered).
+                    let line = head.dropLast(previous == 13 ? 2 : 1).split(separator: 32, omittingEmptySubsequences: false)
+                    guard line.count == 3, !line[0].isEmpty, !line[1].isEmpty, line[2].starts(with: "http/1.".utf8) else {
+                        return ("400 Bad Request", "The request line is not METHOD TARGET HTTP/1.1 (spaces in the address must be percent-escaped)")
+                    }
+                }
                 // An empty line ends the head: LF LF, or LF CR LF.
                 if previous == 10 || (previous == 13 && last.1 == 10) {
                     headComplete = true

@@ -8,7 +8,7 @@ import Hummingbird
 /// ```
 ///
 /// The route is the one the router matched (`"POST /v1/commands/send"`,
-/// `"GET /v1/assets/{hash}"`), so every route counts; requests to paths the server does not
+/// `"GET /v1/assets/:hash"`), so every route counts; requests to paths the server does not
 /// serve count under `"other"`, so random paths cannot grow the counts without bound.
 struct RequestCountingMiddleware<Context: RequestContext>: RouterMiddleware {
 
@@ -29,6 +29,10 @@ struct RequestCountingMiddleware<Context: RequestContext>: RouterMiddleware {
     /// `"METHOD /path"` of the route the router matched, or `"other"`.
     static func label(_ request: Request, _ context: Context) -> String {
         guard let path = context.endpointPath, path != "NotFound" else { return "other" }
-        return "\(request.method.rawValue) \(path.hasPrefix("/") ? path : "/" + path)"
+        // Parameters as `:name`, as the metrics have always named them (`/v1/assets/:hash`).
+        let parts = path.split(separator: "/").map { part in
+            part.hasPrefix("{") && part.hasSuffix("}") ? ":" + part.dropFirst().dropLast() : String(part)
+        }
+        return "\(request.method.rawValue) /" + parts.joined(separator: "/")
     }
 }
