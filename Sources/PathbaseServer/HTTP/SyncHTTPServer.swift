@@ -67,10 +67,11 @@ public struct SyncHTTPServer: Sendable {
         self.logger = logger
     }
 
-    /// The Hummingbird application; `onListening` gets the port once it listens.
+    /// The Hummingbird application; `onListening` gets the port once it listens. Throws
+    /// ``SyncServerTLSError`` when the TLS files cannot be read.
     ///
     /// ```swift
-    /// let application = http.application { port in print("listening on \(port)") }
+    /// let application = try http.application { port in print("listening on \(port)") }
     /// try await application.runService()
     /// ```
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
