@@ -211,6 +211,8 @@ let package = Package(
             dependencies: [
                 "Pathbase",
                 "PathbaseSQLite",
+                // ServeProcess: the `pathbase serve` child the outbox tests sync through.
+                "PathbaseTestSupport",
                 // Built so that the tests can launch it.
                 "pathbase",
             ]
