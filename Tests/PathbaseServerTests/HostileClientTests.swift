@@ -7,6 +7,10 @@ import Testing
 
 /// The findings of issue 45, each against the code that fixes it: what a hostile client on
 /// the network could do to `pathbase serve`, and what it gets now.
+///
+/// The tests marked `.timed` bound how fast the server answers or closes (seconds): on two
+/// cores beside the whole parallel suite, their socket reads wait minutes for a thread, so
+/// they run in `scripts/reliability`'s hostile stage, alone (`PATHBASE_HOSTILE=1`).
 @Suite("pathbase serve against hostile clients: numbers, authentication first, decoding and connection limits")
 struct HostileClientTests {
 
@@ -71,7 +75,7 @@ struct HostileClientTests {
         #expect(throws: SyncServerError.self) { try SyncRoutes.range("bytes=0-99999999999999999999") }
     }
 
-    @Test("Fuzzed Range, Content-Length, Authorization and Content-Type headers on every route: each answered or closed, the server keeps answering")
+    @Test("Fuzzed Range, Content-Length, Authorization and Content-Type headers on every route: each answered or closed, the server keeps answering", .timed)
     func headerFuzz() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
         let token = try await server.addAccount(named: "alice")
@@ -120,7 +124,7 @@ struct HostileClientTests {
 
     // MARK: - Authentication first
 
-    @Test("A request with a wrong token gets 401 before its body is read: a declared 100 MB body that never comes is answered at once")
+    @Test("A request with a wrong token gets 401 before its body is read: a declared 100 MB body that never comes is answered at once", .timed)
     func authenticationBeforeBody() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
         _ = try await server.addAccount(named: "alice")
@@ -153,7 +157,7 @@ struct HostileClientTests {
         }
     }
 
-    @Test("A WebSocket upgrade with a wrong or missing token gets 401 with a reason; a valid one is upgraded")
+    @Test("A WebSocket upgrade with a wrong or missing token gets 401 with a reason; a valid one is upgraded", .timed)
     func webSocketUnauthorized() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
         let token = try await server.addAccount(named: "alice")
@@ -174,7 +178,7 @@ struct HostileClientTests {
 
     // MARK: - Decoding limits
 
-    @Test("Arrays nested 500 deep and an 8 MB [Int] are refused fast, with and without a token; nothing is stored")
+    @Test("Arrays nested 500 deep and an 8 MB [Int] are refused fast, with and without a token; nothing is stored", .timed)
     func decodingLimits() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
         let token = try await server.addAccount(named: "alice")
@@ -248,7 +252,7 @@ struct HostileClientTests {
 
     // MARK: - Connection limits (a real process)
 
-    @Test("Slow headers are closed after the header timeout; NUL, bare CR, a 100 kB header and a non-ASCII target get 400/431 with a reason and a close; health still answers")
+    @Test("Slow headers are closed after the header timeout; NUL, bare CR, a 100 kB header and a non-ASCII target get 400/431 with a reason and a close; health still answers", .timed)
     func connectionLimits() async throws {
         let (serve, _, _) = try serve(["--header-timeout", "1", "--idle-timeout", "2"])
         defer { _ = serve.stop() }
@@ -282,7 +286,7 @@ struct HostileClientTests {
         #expect(try await health(serve.url) == 200)
     }
 
-    @Test("More connections than --maximum-connections-per-address are answered 503 and closed")
+    @Test("More connections than --maximum-connections-per-address are answered 503 and closed", .timed)
     func connectionCount() async throws {
         let (serve, _, _) = try serve(["--maximum-connections-per-address", "3"])
         defer { _ = serve.stop() }
@@ -366,5 +370,14 @@ struct CapturingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         lines.append("\(event.level) \(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 })")
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+
+    /// Runs the test only in the hostile stage of `scripts/reliability` (`PATHBASE_HOSTILE=1`),
+    /// where nothing else loads the machine.
+    static var timed: Self {
+        .enabled(if: ProcessInfo.processInfo.environment["PATHBASE_HOSTILE"] == "1", "bounds time: run alone by scripts/reliability's hostile stage")
     }
 }
