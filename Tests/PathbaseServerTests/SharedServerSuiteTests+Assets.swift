@@ -303,7 +303,8 @@ extension SharedServerSuiteTests {
             let laptopSync = AutomaticSync(replica: laptop, interval: .milliseconds(50), debounce: .zero)
             defer { laptopSync.stop() }
             let store = try laptopFile.assetStore()
-            let deadline = ContinuousClock.now + .seconds(30)
+            // Generous: beside the whole parallel suite on two cores, the syncs wait for threads.
+            let deadline = ContinuousClock.now + .seconds(120)
             while !store.contains(asset), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
