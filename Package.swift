@@ -177,6 +177,7 @@ let package = Package(
         // What several test targets share: seeded randomness, stress settings, thread barriers.
         .target(
             name: "PathbaseTestSupport",
+            dependencies: ["Pathbase"],
             path: "Tests/PathbaseTestSupport"
         ),
         .testTarget(

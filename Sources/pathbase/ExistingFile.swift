@@ -37,23 +37,18 @@ enum ExistingFile {
 
 /// Collects what a database reports to its error handler (its non-throwing reads and
 /// writes can't throw), so that a command fails with it instead of printing and going on.
-final class FailureLog: @unchecked Sendable {
+final class FailureLog: Sendable {
 
-    private let lock = NSLock()
-    private var first: SQLiteDatabaseError?
+    private let first = Locked<SQLiteDatabaseError?>(nil)
 
     var handler: @Sendable (SQLiteDatabaseError) -> Void {
-        { [self] error in
-            lock.lock()
-            if first == nil { first = error }
-            lock.unlock()
+        { [first] error in
+            first.withLock { if $0 == nil { $0 = error } }
         }
     }
 
     /// Throws the first reported failure, if any.
     func check() throws {
-        lock.lock()
-        defer { lock.unlock() }
-        if let first { throw first }
+        if let error = first.current { throw error }
     }
 }

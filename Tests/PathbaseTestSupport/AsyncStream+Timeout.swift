@@ -1,3 +1,4 @@
+import Pathbase
 extension AsyncStream where Element: Sendable {
 
     /// The first `count` elements of the stream, or those that arrived within `timeout`.

@@ -1,3 +1,4 @@
+import Pathbase
 import Foundation
 
 /// A thread of its own (not a task on the shared pool) that a test starts and joins.

@@ -1,6 +1,5 @@
 import Foundation
 import Pathbase
-import Synchronization
 
 /// What an ``SQLiteDatabase`` owns besides its connection: the temporary asset folder of an
 /// in-memory database (removed when the database is released) and the files of a
@@ -11,7 +10,7 @@ final class DatabaseLifetime: Sendable {
     /// stored.
     let temporaryAssets = AssetStore.temporary()
 
-    private let filesRemovedOnClose = Mutex<[URL]>([])
+    private let filesRemovedOnClose = Locked<[URL]>([])
 
     /// Removes `file` when the database closes.
     func removeOnClose(_ file: URL) {

@@ -5,22 +5,17 @@ import Pathbase
 /// encoded values can be decoded as their own type.
 ///
 /// Shared by every ``SQLiteDatabase`` of the process; a type is added on its first use.
-final class ValueTypeNames: @unchecked Sendable {
+final class ValueTypeNames: Sendable {
 
     static let shared = ValueTypeNames()
 
-    private let lock = NSLock()
-    private var types: [String: any DatabaseValue.Type] = [:]
+    private let types = Locked<[String: any DatabaseValue.Type]>([:])
 
     func register(_ type: any DatabaseValue.Type, name: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        types[name] = type
+        types.withLock { $0[name] = type }
     }
 
     func type(named name: String) -> (any DatabaseValue.Type)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return types[name]
+        types.withLock { $0[name] }
     }
 }

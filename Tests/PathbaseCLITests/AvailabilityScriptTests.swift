@@ -1,0 +1,80 @@
+import Foundation
+import PathbaseTestSupport
+import Testing
+
+/// `scripts/availability`: Linux checks no Apple availability, so this script is what stops
+/// a declaration newer than the package's platforms (macOS 14, iOS 17) from landing.
+@Suite("scripts/availability finds toolchain API newer than the package's platforms")
+struct AvailabilityScriptTests {
+
+    private static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs the script over one Swift file holding `source`.
+    private func check(_ source: String) throws -> (status: Int32, output: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-availability-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(source.utf8).write(to: folder.appendingPathComponent("Fixture.swift"))
+        let script = Self.root.appendingPathComponent("scripts/availability").path
+        let result = try ChildProcess.run("/usr/bin/env", ["python3", script, "--sources", folder.path])
+        return (result.status, result.output + result.errors)
+    }
+
+    @Test("a Mutex (macOS 15) in code for macOS 14 fails, naming the line and the versions")
+    func newerDeclarationFails() throws {
+        let result = try check("""
+            import Synchronization
+
+            final class Names: Sendable {
+                // Mutex in a comment is not a use.
+                private let names = Mutex<[String]>([])
+            }
+            """)
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("Fixture.swift:5: `Mutex` needs macOS 15"), "\(result.output)")
+        #expect(!result.output.contains("Fixture.swift:4"), "\(result.output)")
+    }
+
+    @Test("the same use inside @available or if #available of the right versions passes")
+    func guardedUsePasses() throws {
+        let result = try check("""
+            import Synchronization
+
+            @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+            final class Names: Sendable {
+                private let names = Mutex<[String]>([])
+            }
+
+            func count() -> Int {
+                if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+                    let atomic = Atomic<Int>(0)
+                    return atomic.load(ordering: .relaxed)
+                }
+                return 0
+            }
+            """)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("0 uses found"), "\(result.output)")
+    }
+
+    @Test("a guard for macOS alone is not enough on iOS")
+    func partialGuardFails() throws {
+        let result = try check("""
+            import Synchronization
+
+            @available(macOS 15, *)
+            let names = Mutex<[String]>([])
+            """)
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("iOS 18"), "\(result.output)")
+        #expect(!result.output.contains("macOS 15"), "\(result.output)")
+    }
+
+    @Test("the package's own Sources use nothing newer than its platforms")
+    func sourcesPass() throws {
+        let script = Self.root.appendingPathComponent("scripts/availability").path
+        let result = try ChildProcess.run("/usr/bin/env", ["python3", script])
+        #expect(result.status == 0, "\(result.output)\(result.errors)")
+    }
+}
