@@ -50,6 +50,17 @@ public final class ModelRegistry: @unchecked Sendable {
         }
     }
 
+    /// Every type ``type(for:)`` answers for, by model id.
+    var knownTypes: [any ModelProtocol.Type] {
+        lock.withLock {
+            var types = registered
+            for case (let model, .one(let type)) in used where types[model] == nil {
+                types[model] = type
+            }
+            return types.sorted { $0.key < $1.key }.map(\.value)
+        }
+    }
+
     /// Notes that a model type was used with a database.
     func noteUse<Model: ModelProtocol>(_ type: Model.Type) {
         lock.withLock {

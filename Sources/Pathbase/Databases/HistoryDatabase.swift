@@ -1,3 +1,5 @@
+import Foundation
+
 /// A database that keeps every write as a timestamped ``Record``.
 ///
 /// The current value of a path is its newest record, by ``Timestamp``. A write with an
@@ -50,6 +52,31 @@ public protocol HistoryDatabase: Database {
     /// The earliest moment whose state the database still knows exactly, or `nil` if it
     /// holds its whole history (see ``PrunableHistoryDatabase``). Wrappers forward it.
     var historyStart: Timestamp? { get }
+
+    // MARK: StateModel's requirements
+    //
+    // A history database written for StateModel gives these three, by date, instead of the
+    // timestamp-based ones above; each set has defaults in terms of the other (as `Hashable`
+    // has for `hashValue` and `hash(into:)`). Implement one set: a type that implements
+    // neither would call the two defaults in turn forever. Pathbase's own databases implement
+    // the timestamp-based set, which keeps the counter and replica of each timestamp.
+
+    /// StateModel's `get(_:at:)` by date: the newest value at a path written at or
+    /// before `date` (the current value when `nil`).
+    @available(*, deprecated, message: "Pathbase reads history by Timestamp: use get(_:at:) with Timestamp(latestAt: date)")
+    @_disfavoredOverload
+    func get<Value: DatabaseValue>(_ path: Path, at date: Date?) -> Timestamped<Value>?
+
+    /// StateModel's `set(_:for:timestamp:)` by date: stores a value written at `date` (now when
+    /// `nil`).
+    @available(*, deprecated, message: "Pathbase stamps writes with a Timestamp: use set(_:for:) or set(_:for:timestamp:)")
+    func set<Value: DatabaseValue>(_ value: Value, for path: Path, at date: Date?)
+
+    /// StateModel's `all(model:at:where:)` by date: every instance of a model
+    /// with a status at `date` (now when `nil`), with that status and the date it was set.
+    @available(*, deprecated, message: "Pathbase lists instances at a Timestamp: use all(model:at:where:) with Timestamp(latestAt: date)")
+    @_disfavoredOverload
+    func all<T>(model: ModelKey, at date: Date?, where predicate: (_ instance: InstanceKey, _ status: InstanceStatus, _ date: Date) -> T?) -> [T]
 }
 
 extension HistoryDatabase {
