@@ -49,6 +49,8 @@ let package = Package(
         // `pathbase serve --postgres`: the sync server's store in PostgreSQL, through a
         // connection pool that never blocks an event loop.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // HTTPS requests that trust a certificate file (see PathbaseLiveSync).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .macro(
@@ -118,6 +120,9 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 // A `wss://` server's certificate checked against a file of trusted ones.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // HTTPSyncTransport(trustedCertificatesFile:): URLSession cannot trust a
+                // file on Linux (already resolved: Hummingbird's test client uses it).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]

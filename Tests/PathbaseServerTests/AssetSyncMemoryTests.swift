@@ -43,7 +43,7 @@ struct AssetSyncMemoryTests {
         let uploaded = ContinuousClock.now
         let down = try await Replica(database: reader, transport: HTTPSyncTransport(server: serve.url, token: token)).sync()
         let downloaded = ContinuousClock.now
-        let peaks = memory?.peaks()
+        let peaks = try memory?.peaks()
 
         #expect(up.uploadedAssetBytes == asset.size && up.assetFailures.isEmpty, "\(up)")
         #expect(down.downloadedAssetBytes == asset.size && down.assetFailures.isEmpty, "\(down)")

@@ -144,13 +144,59 @@ struct AutomaticSyncTests {
         let policy = SyncRetryPolicy(initialDelay: .seconds(600), maximumDelay: .seconds(600), jitter: 0)
         let sync = AutomaticSync(
             replica: try Replica(database: database, transport: transport), interval: nil, debounce: .zero, retry: policy)
-        _ = try await firstState(of: sync) { if case .retrying = $0 { true } else { false } }
+        let retrying = try await firstState(of: sync) { if case .retrying = $0 { true } else { false } }
+        guard case .retrying(let failures, let delay, _) = retrying else { return }
+        #expect(failures == 1)
+        #expect(delay == .seconds(600))
+        #expect(try await server.pull(PullRequest(after: 0, limit: 10), token: token).records.isEmpty)
+        // Without the cut the next try would come in 600 s: the state must come long before.
+        let clock = ContinuousClock()
+        let cut = clock.now
         sync.syncNow()
-        _ = try await firstState(of: sync, where: Self.pushedSomething)
+        let pushed = try await firstState(of: sync, within: .seconds(120), where: Self.pushedSomething)
+        #expect(clock.now - cut < .seconds(120))
+        guard case .idle(let report?) = pushed else { return }
+        #expect(report.acknowledged == 1)
+        #expect(try await server.pull(PullRequest(after: 0, limit: 10), token: token).records.count == 1)
         sync.stop()
     }
 
-    @Test("the retry policy doubles its wait up to the maximum, and jitter only shortens it")
+    @Test("jitter takes a random part, up to its fraction, off each retry wait and never lengthens it")
+    func jitterShortensWaits() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let token = try await server.addAccount(named: "alice")
+        let failureCount = 24
+        let transport = FailingTransport(
+            base: InProcessTransport(server: server, token: token),
+            failures: Array(repeating: URLError(.timedOut), count: failureCount))
+        let database = InMemoryHistoryDatabase()
+        database.set("after the storm", for: path)
+        let jitter = 0.9
+        let policy = SyncRetryPolicy(initialDelay: .milliseconds(4), maximumDelay: .milliseconds(8), jitter: jitter)
+        let sync = AutomaticSync(
+            replica: try Replica(database: database, transport: transport), interval: nil, debounce: .zero, retry: policy)
+        let seen = Locked<[AutomaticSync.State]>([])
+        _ = try await firstState(of: sync) { state in
+            seen.withLock { $0.append(state) }
+            return Self.pushedSomething(state)
+        }
+        sync.stop()
+        let waits = seen.withLock { $0 }.compactMap { state -> (failures: Int, delay: Duration)? in
+            if case .retrying(let failures, let delay, _) = state { return (failures, delay) }
+            return nil
+        }
+        #expect(waits.map(\.failures) == Array(1 ... failureCount))
+        for wait in waits {
+            let longest = policy.delay(afterFailures: wait.failures)
+            #expect(wait.delay <= longest, "wait \(wait.failures) lengthened to \(wait.delay)")
+            #expect(wait.delay >= longest * (1 - jitter), "wait \(wait.failures) cut to \(wait.delay), below \(1 - jitter) of \(longest)")
+        }
+        // 24 uniform draws: all of them taking nothing off would mean jitter is not applied.
+        #expect(waits.contains { $0.delay < policy.delay(afterFailures: $0.failures) }, "no wait was shortened")
+        #expect(Set(waits.map(\.delay)).count > 2, "the waits do not vary: \(waits.map(\.delay))")
+    }
+
+    @Test("the retry policy doubles its wait up to the maximum")
     func retryPolicy() {
         let policy = SyncRetryPolicy(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: 0)
         #expect((1 ... 6).map { policy.delay(afterFailures: $0) } == [

@@ -14,7 +14,6 @@ import Testing
 @Suite("Faults: a client offline for many records catches up in pages with bounded memory", .serialized)
 struct CatchUpTests {
 
-    static let count = Int(ProcessInfo.processInfo.environment["PATHBASE_CATCHUP_RECORDS"] ?? "") ?? 5_000
     static let measuresMemory = ProcessInfo.processInfo.environment["PATHBASE_MEASURE_MEMORY"] == "1"
 
     /// The server's largest page (`SyncServer`'s default, which `pathbase serve` keeps).
@@ -29,6 +28,8 @@ struct CatchUpTests {
 
     @Test("a fresh replica pulls every record pushed by another through a pathbase serve process: pages never exceed the server's maximum, each record arrives once, peak memory grows by a bounded amount", arguments: StoreKind.persistent)
     func catchUp(kind: StoreKind) async throws {
+        // A positive count, or the test fails: 0 records would pass every check having done nothing.
+        let count = try StressSettings.count("PATHBASE_CATCHUP_RECORDS", default: 5_000)
         let (serve, token) = try await kind.serveProcess(account: "alice")
         defer { serve.kill() }
 
@@ -36,13 +37,13 @@ struct CatchUpTests {
         do {
             let writer = try SQLiteDatabase(path: ServerTestFiles.newPath())
             try writer.batch {
-                for n in 0 ..< Self.count {
+                for n in 0 ..< count {
                     writer.set(Self.value(n), for: Self.path(n))
                 }
             }
             let pusher = try Replica(database: writer, transport: HTTPSyncTransport(server: serve.url, token: token), batchSize: 1_000)
             let pushed = try await pusher.push()
-            #expect(pushed.acknowledged == Self.count)
+            #expect(pushed.acknowledged == count)
         }
 
         // The offline client: a fresh replica on a file, pulling pages of at most what it asks.
@@ -51,23 +52,23 @@ struct CatchUpTests {
         let replica = try Replica(database: reader, transport: transport, pageSize: 5_000)
         let memory = MemoryWatch(server: serve.pid)
         let report = try await replica.pull()
-        let peaks = memory?.peaks()
+        let peaks = try memory?.peaks()
 
         let pages = transport.pages
-        #expect(report.pulled == Self.count)
-        #expect(pages.map(\.count).reduce(0, +) == Self.count, "records received, with repeats")
+        #expect(report.pulled == count)
+        #expect(pages.map(\.count).reduce(0, +) == count, "records received, with repeats")
         #expect(pages.allSatisfy { $0.count <= Self.serverPage }, "a page above the server's maximum: \(pages.map(\.count).max() ?? 0)")
-        let fullPages = (Self.count + Self.serverPage - 1) / Self.serverPage
+        let fullPages = (count + Self.serverPage - 1) / Self.serverPage
         #expect(pages.count >= fullPages && pages.count <= fullPages + 1, "\(pages.count) pages")
-        #expect(Set(pages.joined()).count == Self.count, "every record once")
-        #expect(replica.pullCursor == Int64(Self.count))
+        #expect(Set(pages.joined()).count == count, "every record once")
+        #expect(replica.pullCursor == Int64(count))
         var wrong = 0
-        for n in 0 ..< Self.count where reader.get(Self.path(n)) != Self.value(n) { wrong += 1 }
+        for n in 0 ..< count where reader.get(Self.path(n)) != Self.value(n) { wrong += 1 }
         #expect(wrong == 0, "\(wrong) records missing or wrong on the client")
 
-        let name = Self.count == 100_000 ? "1e5" : "\(Self.count)"
+        let name = count == 100_000 ? "1e5" : "\(count)"
         let memoryFigures = MemoryWatch.figures(peaks)
-        print("[reliability] sync.catch-up-\(name).\(kind): \(Self.count) records, \(pages.count) pages (largest \(pages.map(\.count).max() ?? 0), server maximum \(Self.serverPage)), \(memoryFigures)")
+        print("[reliability] sync.catch-up-\(name).\(kind): \(count) records, \(pages.count) pages (largest \(pages.map(\.count).max() ?? 0), server maximum \(Self.serverPage)), \(memoryFigures)")
         if Self.measuresMemory { MemoryWatch.expectGrowth(peaks, below: Self.memoryBoundMiB) }
     }
 

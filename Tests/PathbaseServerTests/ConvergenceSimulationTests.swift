@@ -27,18 +27,23 @@ struct ConvergenceSimulationTests {
     @Test("replicas and server converge under lossy, repeating, reordering networks, crashes and restarts")
     func simulate() async throws {
         // 100 keep `swift test` quick; scripts/reliability runs 1000.
-        try await simulate(on: { _ in .sqlite(path: ServerTestFiles.newPath()) }, count: "PATHBASE_SIMULATION_SCHEDULES", default: 100)
+        try await simulate(
+            on: { _ in .sqlite(path: ServerTestFiles.newPath()) }, named: "sqlite", count: "PATHBASE_SIMULATION_SCHEDULES", default: 100)
     }
 
     @Test("the same with the server on PostgreSQL: every restart opens a new store on the database")
     func simulateOnPostgres() async throws {
         // One database, an account per schedule. 10 keep `swift test` quick; scripts/reliability runs more.
         let url = try await TestPostgres.newDatabase()
-        try await simulate(on: { _ in .postgres(url: url) }, count: "PATHBASE_SIMULATION_POSTGRES_SCHEDULES", default: 10)
+        try await simulate(on: { _ in .postgres(url: url) }, named: "postgres", count: "PATHBASE_SIMULATION_POSTGRES_SCHEDULES", default: 10)
     }
 
     /// Runs the schedules of the seeds from the environment, each on the server storage `storage` gives.
-    private func simulate(on storage: (UInt64) -> ServerStorage, count variable: String, default defaultCount: Int) async throws {
+    /// Prints the measured figures (schedules run to the end, steps taken) as a
+    /// `[reliability]` line, which scripts/reliability requires.
+    private func simulate(
+        on storage: (UInt64) -> ServerStorage, named name: String, count variable: String, default defaultCount: Int
+    ) async throws {
         let environment = ProcessInfo.processInfo.environment
         let seeds: [UInt64]
         if let replay = environment["PATHBASE_SIMULATION_SEED"].flatMap({ UInt64($0) }) {
@@ -50,16 +55,19 @@ struct ConvergenceSimulationTests {
         let start = Date()
         print("Convergence simulation: seeds \(seeds.first ?? 0) … \(seeds.last ?? 0) (replay one with PATHBASE_SIMULATION_SEED)")
         var steps = 0
+        var completed = 0
         for seed in seeds {
             var schedule = try await Schedule(seed: seed, storage: storage(seed))
             do {
                 steps += try await schedule.run()
+                completed += 1
             } catch {
                 Issue.record("schedule \(seed) threw \(error); replay with PATHBASE_SIMULATION_SEED=\(seed)")
             }
             await schedule.finish()
         }
-        print("Convergence simulation: \(seeds.count) schedules, \(steps) steps, \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+        print("[reliability] simulation.\(name): \(completed) of \(seeds.count) schedules run to convergence, \(steps) steps, \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+        #expect(completed == seeds.count && steps > 0, "\(completed) of \(seeds.count) schedules completed, \(steps) steps")
     }
 }
 

@@ -23,9 +23,15 @@ struct MemoryWatch {
     typealias Peaks = (server: (peak: Int, growth: Int), client: (peak: Int, growth: Int))
 
     /// Each process's peak and its growth over the resident size at the start, in MiB.
-    func peaks() -> Peaks {
-        let server = ProcessMemory.kibibytes("VmHWM", of: self.server) ?? 0
-        let client = ProcessMemory.kibibytes("VmHWM") ?? 0
+    /// Throws when a peak cannot be read: a server that died has no peak, and reading it
+    /// as 0 would make its growth negative and pass any bound.
+    func peaks() throws -> Peaks {
+        guard let server = ProcessMemory.kibibytes("VmHWM", of: self.server) else {
+            throw HTTPTestFailure("the server (pid \(self.server)) has no peak memory to read: it died during the measurement")
+        }
+        guard let client = ProcessMemory.kibibytes("VmHWM") else {
+            throw HTTPTestFailure("this process's peak memory can no longer be read")
+        }
         return ((server / 1024, (server - serverStart) / 1024), (client / 1024, (client - clientStart) / 1024))
     }
 

@@ -69,13 +69,23 @@ struct CachingConcurrencyTests {
             }
         }
         #expect(finished)
+        expectCacheAgrees(database, on: paths)
+    }
+
+    /// Expects every value the cache holds for `paths` to be the stored one, and the cache
+    /// to hold some: a cache that kept nothing would agree vacuously.
+    static func expectCacheAgrees<Wrapped: Database & Sendable>(_ database: CachedDatabase<Wrapped>, on paths: [Path]) {
+        var held = 0
         for path in paths {
             let stored: Int? = database.base.get(path)
-            let cached: Int? = database.cache.value(at: path, as: Int.self)
-            if let cached { #expect(cached == stored, "stale cached value at \(path)") }
+            if let cached = database.cache.value(at: path, as: Int.self) {
+                held += 1
+                #expect(cached == stored, "stale cached value at \(path)")
+            }
             let read: Int? = database.get(path)
             #expect(read == stored)
         }
+        #expect(held > 0, "the cache held none of the \(paths.count) contended paths, so none was compared")
     }
 
     @Test("Concurrent readers filling the cache never put back a value a writer replaced")
@@ -98,15 +108,34 @@ struct CachingConcurrencyTests {
     /// holding SQLite's lock, read through the cache: two threads waited on each other.)
     static func batchesAndPlainCallsTogether<Wrapped: BatchDatabase & Sendable>(_ database: CachedDatabase<Wrapped>) async {
         let paths = (0 ..< 16).map { Path(model: model, instance: $0, property: 98) }
+        // Per batch: thrown on purpose, and any other failure (which must not happen).
+        let rolledBack = Locked(0)
+        let otherFailures = Locked<[String]>([])
+        let steps = 2_000
+        // Nothing is cached while a batch runs: the plain threads go on until both batch
+        // threads are done, then a while longer, so that the cache holds values to compare.
+        let batchThreadsDone = Locked(0)
         let finished = await TestThread.run(count: 4, timeout: 120) { task in
             var generator = SplitMix64(seed: UInt64(100 + task))
-            for step in 0 ..< 2_000 {
+            var step = 0
+            var stepsAfterBatches = 0
+            while task < 2 ? step < steps : (step < steps || batchThreadsDone.current < 2 || stepsAfterBatches < 500) {
+                defer {
+                    step += 1
+                    if task >= 2, batchThreadsDone.current == 2 { stepsAfterBatches += 1 }
+                }
                 let path = paths[Int(generator.next() % UInt64(paths.count))]
                 if task < 2 {
-                    _ = try? database.batch {
-                        let read: Int? = database.get(path)
-                        database.set((read ?? 0) + 1, for: paths[Int(generator.next() % UInt64(paths.count))])
-                        if step % 7 == 0 { throw CachingBatchFailure() }
+                    do {
+                        try database.batch {
+                            let read: Int? = database.get(path)
+                            database.set((read ?? 0) + 1, for: paths[Int(generator.next() % UInt64(paths.count))])
+                            if step % 7 == 0 { throw CachingBatchFailure() }
+                        }
+                    } catch is CachingBatchFailure {
+                        rolledBack.withLock { $0 += 1 }
+                    } catch {
+                        otherFailures.withLock { $0.append("\(error)") }
                     }
                 } else if step % 3 == 0 {
                     database.set(step, for: path)
@@ -114,14 +143,12 @@ struct CachingConcurrencyTests {
                     let _: Int? = database.get(path)
                 }
             }
+            if task < 2 { batchThreadsDone.withLock { $0 += 1 } }
         }
         #expect(finished, "threads waited on each other")
-        for path in paths {
-            let stored: Int? = database.base.get(path)
-            if let cached = database.cache.value(at: path, as: Int.self) { #expect(cached == stored, "stale cached value at \(path)") }
-            let read: Int? = database.get(path)
-            #expect(read == stored)
-        }
+        #expect(otherFailures.current.isEmpty, "batches failed: \(otherFailures.current.prefix(3))")
+        #expect(rolledBack.current == 2 * (0 ..< steps).filter { $0 % 7 == 0 }.count, "each batch's own failure reached its caller")
+        expectCacheAgrees(database, on: paths)
     }
 
     @Test("Batches reading through the cache while other threads read and write outside batches neither deadlock nor leave a stale value")

@@ -34,12 +34,6 @@ private final class ObservedTaskScreen {
         self.database = database
         self.items = LiveQuery(descriptor, in: database)
     }
-
-    /// What `Query.update()` does: a new live query only for another database or descriptor.
-    func update(descriptor: QueryDescriptor<ObservedTask>, database: ObservableDatabase) {
-        if items.database === database, items.query.id == descriptor.id { return }
-        items = LiveQuery(descriptor, in: database)
-    }
 }
 
 /// Accepts what `@EnvironmentObject` and `.environmentObject(_:)` accept.
@@ -279,24 +273,44 @@ struct QueryBuildingBlockTests {
     }
 
     @Test("A query kept by a view is made again only for another database or descriptor id")
-    func updateKeepsOrRemakes() {
+    @MainActor
+    func updateKeepsOrRemakes() throws {
+        // LiveQueryHolder is what SwiftUI's `Query.update()` calls before each body.
         let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
         fill(database)
         let descriptor = QueryDescriptor<ObservedTask>(filter: { !$0.isCompleted })
-        let screen = ObservedTaskScreen(database: database, descriptor: descriptor)
-        let first = screen.items
-        screen.update(descriptor: descriptor, database: database)
-        #expect(screen.items === first)
+        let holder = LiveQueryHolder<ObservedTask>()
+        #expect(holder.live == nil)
+        holder.update(descriptor, isFixed: false, in: database)
+        let first = try #require(holder.live)
+        holder.update(descriptor, isFixed: false, in: database)
+        #expect(holder.live === first)
 
         let sorted = QueryDescriptor<ObservedTask>(filter: { !$0.isCompleted }, sortBy: { $0.name }, reverse: true)
-        screen.update(descriptor: sorted, database: database)
-        #expect(screen.items !== first)
-        #expect(screen.items.results.map(\.name) == ["walk", "cook"])
+        holder.update(sorted, isFixed: false, in: database)
+        #expect(holder.live !== first)
+        #expect(holder.live?.results.map(\.name) == ["walk", "cook"])
 
         let other = ObservableDatabase(wrapping: InMemoryDatabase())
-        screen.update(descriptor: sorted, database: other)
-        #expect(screen.items.results.isEmpty)
+        holder.update(sorted, isFixed: false, in: other)
+        #expect(holder.live?.results.isEmpty == true)
         ObservedTask.create(in: other, id: 9, name: "new")
-        #expect(screen.items.results.map(\.name) == ["new"])
+        #expect(holder.live?.results.map(\.name) == ["new"])
+    }
+
+    @Test("A fixed query (`@Query var items`) keeps its live query for a new descriptor id, not for another database")
+    @MainActor
+    func fixedQueryKeepsAcrossDescriptors() throws {
+        let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
+        fill(database)
+        let holder = LiveQueryHolder<ObservedTask>()
+        holder.update(QueryDescriptor(), isFixed: true, in: database)
+        let first = try #require(holder.live)
+        // `Query()` makes a new descriptor, with a new id, each time the view is made anew.
+        holder.update(QueryDescriptor(), isFixed: true, in: database)
+        #expect(holder.live === first)
+        holder.update(QueryDescriptor(), isFixed: true, in: ObservableDatabase(wrapping: InMemoryDatabase()))
+        #expect(holder.live !== first)
+        #expect(holder.live?.results.isEmpty == true)
     }
 }

@@ -157,19 +157,4 @@ public struct Query<Model: ModelProtocol>: DynamicProperty {
         }
     }
 }
-
-/// Keeps a ``Query``'s live query across updates of its view.
-@MainActor
-final class LiveQueryHolder<Model: ModelProtocol> {
-
-    /// The live query; `nil` until the view first updates.
-    private(set) var live: LiveQuery<Model>?
-
-    /// Makes the live query unless the one there reads `database` and, when the query is
-    /// not fixed, has the descriptor's id.
-    func update(_ descriptor: QueryDescriptor<Model>, isFixed: Bool, in database: ObservableDatabase) {
-        if let live, live.database === database, isFixed || live.query.id == descriptor.id { return }
-        live = LiveQuery(descriptor, in: database)
-    }
-}
 #endif
