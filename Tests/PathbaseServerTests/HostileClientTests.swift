@@ -22,20 +22,6 @@ struct HostileClientTests {
         return (try ServeProcess(store: ["--database", file] + options), added.output.trimmingCharacters(in: .whitespacesAndNewlines), file)
     }
 
-    /// `curl ARGUMENTS`: the status it printed with `-w %{http_code}`, and its exit status.
-    private func curl(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     private func health(_ url: URL) async throws -> Int {
         try await RawExchange.send("GET", to: url, "v1/health", token: nil, body: nil).status
     }
@@ -54,12 +40,12 @@ struct HostileClientTests {
         let (serve, token, _) = try serve()
         defer { _ = serve.stop() }
         let port = serve.url.port ?? 0
-        let anyToken = try curl(["-H", "Authorization: Bearer x", "-H", "Range: bytes=0-9223372036854775807", "http://127.0.0.1:\(port)/v1/assets/zz"])
+        let anyToken = try await Curl.status(["-H", "Authorization: Bearer x", "-H", "Range: bytes=0-9223372036854775807", "http://127.0.0.1:\(port)/v1/assets/zz"])
         #expect(anyToken.output == "401", "\(anyToken)")
-        let realToken = try curl(["-H", "Authorization: Bearer \(token)", "-H", "Range: bytes=0-9223372036854775807", "http://127.0.0.1:\(port)/v1/assets/" + String(repeating: "a", count: 64)])
+        let realToken = try await Curl.status(["-H", "Authorization: Bearer \(token)", "-H", "Range: bytes=0-9223372036854775807", "http://127.0.0.1:\(port)/v1/assets/" + String(repeating: "a", count: 64)])
         #expect(realToken.output == "404", "\(realToken)")
         for range in ["bytes=9223372036854775807-9223372036854775807", "bytes=9223372036854775806-", "bytes=0-99999999999999999999", "bytes=-5", "bytes=5-1"] {
-            let answer = try curl(["-H", "Authorization: Bearer \(token)", "-H", "Range: \(range)", "http://127.0.0.1:\(port)/v1/assets/" + String(repeating: "a", count: 64)])
+            let answer = try await Curl.status(["-H", "Authorization: Bearer \(token)", "-H", "Range: \(range)", "http://127.0.0.1:\(port)/v1/assets/" + String(repeating: "a", count: 64)])
             #expect(["400", "404", "416"].contains(answer.output), "\(range): \(answer)")
         }
         #expect(try await health(serve.url) == 200)

@@ -8,62 +8,33 @@ import Testing
 
 /// `pathbase serve --tls-certificate FILE --tls-key FILE`: HTTPS and WSS with a certificate
 /// file made by the test (openssl, self-signed for 127.0.0.1).
-@Suite("TLS: HTTPS and WSS with a real certificate file", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
+@Suite("TLS: HTTPS and WSS with a real certificate file", .enabled(if: TestCertificate.canMake && Curl.isInstalled))
 struct TLSTests {
-
-    /// A self-signed certificate for 127.0.0.1 and its key, in a new folder.
-    private func certificate() throws -> (certificate: String, key: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let certificate = folder.appendingPathComponent("cert.pem").path
-        let key = folder.appendingPathComponent("key.pem").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
-                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw HTTPTestFailure("openssl failed: \(process.terminationStatus)") }
-        return (certificate, key)
-    }
-
-    private func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "--max-time", "10"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
 
     @Test("a client that trusts the certificate file pushes and pulls over https and hears wss; clients that do not trust it are refused; plain HTTP to the TLS port gets nothing")
     func endToEnd() async throws {
-        let (certificate, key) = try certificate()
+        let tls = try TestCertificate()
+        defer { tls.remove() }
+        let certificate = tls.certificate
         let server = SyncServer(store: InMemorySyncServerStore())
         let token = try await server.addAccount(named: "alice")
-        try await withHTTPServer(server, tls: SyncServerTLS(certificateFile: certificate, keyFile: key)) { url in
+        try await withHTTPServer(server, tls: SyncServerTLS(certificateFile: certificate, keyFile: tls.key)) { url in
             #expect(url.scheme == "https")
             // Trusted (curl with the file as its CA): a push and a pull over HTTPS.
             let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
             let record = try SyncRecord(Record(path: Path(model: 6, instance: 1, property: 1), timestamp: Timestamp(time: now, counter: 0, replica: 4), value: "over tls"))
             let push = String(decoding: try JSONEncoder().encode(PushRequest(replica: 4, records: [record])), as: UTF8.self)
-            let pushed = try curl(["--cacert", certificate, "-H", "Authorization: Bearer \(token)", "-d", push, url.absoluteString + "/v1/push"])
-            #expect(pushed.contains("acknowledged"), "\(pushed)")
-            let pulled = try curl(["--cacert", certificate, "-H", "Authorization: Bearer \(token)", "-d", #"{"after":0,"limit":10}"#, url.absoluteString + "/v1/pull"])
-            #expect(pulled.contains("over tls"), "\(pulled)")
+            let pushed = try await Curl.run(["--cacert", certificate, "-H", "Authorization: Bearer \(token)", "-d", push, url.absoluteString + "/v1/push"])
+            #expect(pushed.exitStatus == 0 && pushed.output.contains("acknowledged"), "\(pushed)")
+            let pulled = try await Curl.run(["--cacert", certificate, "-H", "Authorization: Bearer \(token)", "-d", #"{"after":0,"limit":10}"#, url.absoluteString + "/v1/pull"])
+            #expect(pulled.exitStatus == 0 && pulled.output.contains("over tls"), "\(pulled)")
             // The live WebSocket over wss, trusting the file.
             let connected = Locked(false)
             // By name: a TLS client sends the host as SNI, which may not be an IP address.
             let named = try #require(URL(string: "https://localhost:\(url.port ?? 0)"))
             let live = WebSocketLiveUpdates(server: named, token: token, trustedCertificatesFile: certificate)
             let listening = Task { try await live.listen(connected: { connected.withLock { $0 = true } }, changed: { _ in }) }
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Date().addingTimeInterval(60)
             while !connected.current, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
             listening.cancel()
             let ended = await listening.result
@@ -73,12 +44,13 @@ struct TLSTests {
             await #expect(throws: (any Error).self) { try await replica.sync() }
             let untrustedLive = WebSocketLiveUpdates(server: url, token: token)
             await #expect(throws: (any Error).self) { try await untrustedLive.listen(connected: {}, changed: { _ in }) }
-            #expect(try curl([url.absoluteString + "/v1/health"]).isEmpty)
+            // curl without the file: the certificate is refused (exit 60), nothing is read.
+            let untrustedCurl = try await Curl.run([url.absoluteString + "/v1/health"])
+            #expect(untrustedCurl.exitStatus == 60 && untrustedCurl.output.isEmpty, "\(untrustedCurl)")
             // Plain HTTP on the TLS port: no answer.
-            let plain = try curl(["http://127.0.0.1:\(url.port ?? 0)/v1/health"])
-            #expect(!plain.contains("ok"))
+            let plain = try await Curl.run(["http://127.0.0.1:\(url.port ?? 0)/v1/health"])
+            #expect(plain.exitStatus != 0 && !plain.output.contains("ok"), "\(plain)")
         }
-        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: certificate).deletingLastPathComponent().path)
     }
 
     @Test("pathbase serve refuses a certificate file that is not PEM, with the file named")

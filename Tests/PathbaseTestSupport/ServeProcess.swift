@@ -10,6 +10,9 @@ import Foundation
 /// _ = serve.stop()   // SIGTERM, then waits
 /// ```
 ///
+/// With `--tls-certificate FILE --tls-key FILE` among the store options it listens on
+/// `https://127.0.0.1:PORT`, and ``url`` says so.
+///
 /// Its output goes to a file in the temporary directory (removed by ``stop()`` and
 /// ``kill()``), so that a full pipe never blocks it.
 public final class ServeProcess: @unchecked Sendable {
@@ -18,7 +21,7 @@ public final class ServeProcess: @unchecked Sendable {
     /// The child process.
     public let process = Process()
 
-    /// Where it listens.
+    /// Where it listens: `http://127.0.0.1:PORT`, or `https://` when started with TLS.
     public let url: URL
 
     private let outputPath: String
@@ -73,8 +76,8 @@ public final class ServeProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") }),
-               let address = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }),
+            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") || $0.contains("listening on https://") }),
+               let address = line.split(separator: " ").first(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") }),
                let url = URL(string: String(address)) {
                 self.url = url
                 return

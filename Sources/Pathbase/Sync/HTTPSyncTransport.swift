@@ -32,11 +32,26 @@ public struct HTTPSyncTransport: CommandRelayTransport, AssetTransport {
     /// How long one request may take, in seconds.
     public let timeout: TimeInterval
 
+    /// Sends one request and returns the body and HTTP status of the answer.
+    public typealias Exchange = @Sendable (URLRequest) async throws -> (body: Data, status: Int)
+
+    /// What sends the requests; `nil` for `URLSession.shared`.
+    private let sendRequest: Exchange?
+
     /// A transport to a server for one account.
     public init(server: URL, token: String, timeout: TimeInterval = 60) {
+        self.init(server: server, token: token, timeout: timeout, exchange: nil)
+    }
+
+    /// A transport to a server for one account whose requests `exchange` sends instead of
+    /// `URLSession.shared`: for an HTTP client that URLSession cannot stand in for, such as
+    /// one that trusts a private certificate on Linux (`PathbaseLiveSync` has
+    /// `HTTPSyncTransport(server:token:trustedCertificatesFile:)`).
+    public init(server: URL, token: String, timeout: TimeInterval = 60, exchange: Exchange?) {
         self.server = server
         self.token = token
         self.timeout = timeout
+        self.sendRequest = exchange
     }
 
     public func push(_ request: PushRequest) async throws -> PushResponse {
@@ -126,6 +141,15 @@ public struct HTTPSyncTransport: CommandRelayTransport, AssetTransport {
     /// Sends a request; returns the body of a 2xx answer and throws the server's reason
     /// for any other.
     private func exchange(_ request: URLRequest) async throws -> Data {
+        let (data, status) = if let sendRequest { try await sendRequest(request) } else { try await Self.sendThroughURLSession(request) }
+        guard (200 ..< 300).contains(status) else {
+            throw SyncTransportError.refused(status: status, reason: Self.reason(in: data))
+        }
+        return data
+    }
+
+    /// Sends a request with `URLSession.shared`.
+    private static func sendThroughURLSession(_ request: URLRequest) async throws -> (body: Data, status: Int) {
         #if canImport(FoundationNetworking)
         // Linux's URLSession can crash when a task is cancelled while its connection fails
         // (swift-corelibs-foundation issue 3296), so a cancelled sync (AutomaticSync.stop)
@@ -135,11 +159,7 @@ public struct HTTPSyncTransport: CommandRelayTransport, AssetTransport {
         #else
         let (data, response) = try await URLSession.shared.data(for: request)
         #endif
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200 ..< 300).contains(status) else {
-            throw SyncTransportError.refused(status: status, reason: Self.reason(in: data))
-        }
-        return data
+        return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
     }
 
     /// The `reason` of a JSON error body, or the body as text.
