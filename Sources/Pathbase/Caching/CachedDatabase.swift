@@ -126,4 +126,6 @@ public final class CachedDatabase<Base: Database>: DatabaseWrapper {
     }
 }
 
-extension CachedDatabase: Sendable where Base: Sendable {}
+// @unchecked: the cache is an existential; ``DatabaseCache`` asks for a cache that is safe
+// from any thread wherever a cached database is shared, as Pathbase's own caches are.
+extension CachedDatabase: @unchecked Sendable where Base: Sendable {}

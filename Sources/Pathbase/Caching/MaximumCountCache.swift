@@ -112,6 +112,22 @@ public final class MaximumCountCache: DatabaseCache, @unchecked Sendable {
     public func removeAll() {
         lock.withLock { state = Storage() }
     }
+
+    /// Evicts values until at most `count` are left, choosing them as a new value needing
+    /// room would (values not used recently first).
+    ///
+    /// ```swift
+    /// cache.removeLeastRecentlyUsed(toReachCount: 100)
+    /// ```
+    public func removeLeastRecentlyUsed(toReachCount count: Int) {
+        lock.withLock {
+            if count <= 0 {
+                state = Storage()
+            } else {
+                state.evict(toReach: count)
+            }
+        }
+    }
 }
 
 extension MaximumCountCache {
@@ -131,6 +147,24 @@ extension MaximumCountCache {
         var freePositions: [Int] = []
         var hand = 0
         var count = 0
+
+        /// Evicts entries with the hand until at most `target` (at least 1) are cached.
+        mutating func evict(toReach target: Int) {
+            // Each turn evicts an entry or unmarks one (or passes a free position), so this
+            // ends within two rounds of the ring per evicted entry.
+            while count > target {
+                let position = hand
+                hand = hand + 1 == ring.count ? 0 : hand + 1
+                let entry = ring[position]
+                guard entry.column >= 0 else { continue }
+                let column = columns.entries[entry.column].column
+                if column.takeUse(of: entry.instance) { continue }
+                column.remove(entry.instance)
+                ring[position] = RingEntry(column: -1, instance: 0)
+                freePositions.append(position)
+                count -= 1
+            }
+        }
 
         /// Returns a ring position for a new entry, evicting one when the ring is full.
         mutating func takePosition(maxCount: Int) -> Int {
