@@ -117,22 +117,24 @@ struct PostgresStoreTests {
         for instance in 1 ... 2000 {
             writer.set("value \(instance)", for: Path(model: 7, instance: instance, property: 1))
         }
-        let throughEast = try Replica(database: writer, transport: HTTPSyncTransport(server: east.url, token: token), batchSize: 50)
-        let killer = Task {
-            try await Task.sleep(for: .milliseconds(100))
-            east.kill()
-        }
+        // East dies while the 11th batch of 50 is in flight: 10 batches were acknowledged by
+        // east, and the rest must go through west.
+        let killing = KillingTransport(base: HTTPSyncTransport(server: east.url, token: token), killing: east, duringPush: 11)
+        let throughEast = try Replica(database: writer, transport: killing, batchSize: 50)
         do {
             try await throughEast.push()
+            Issue.record("the push went through although east was killed during it")
         } catch is ReplicaError {
             throw HTTPTestFailure("the replica failed, not the connection")
         } catch {
             // The connection broke when east died: expected.
         }
-        try await killer.value
+        let acknowledgedByEast = 2000 - throughEast.pendingRecords().count
+        #expect(acknowledgedByEast >= 500 && acknowledgedByEast < 2000, "the kill did not land mid-push: \(acknowledgedByEast) acknowledged")
         let throughWest = try Replica(database: writer, transport: HTTPSyncTransport(server: west.url, token: token), batchSize: 50)
-        try await throughWest.sync()
+        let retried = try await throughWest.sync()
         #expect(throughWest.pendingRecords().isEmpty)
+        #expect(retried.acknowledged == 2000 - acknowledgedByEast, "west took the records east had not acknowledged")
 
         let reader = InMemoryHistoryDatabase()
         let readerReplica = try Replica(database: reader, transport: HTTPSyncTransport(server: west.url, token: token), pageSize: 300)
