@@ -17,9 +17,10 @@ import PostgresNIO
 ///   is the lock that serializes the account's appends.
 /// - `records`: the records, keyed by (account, sequence) for pulls, with a unique index on
 ///   (account, path, timestamp) that finds a pushed record already stored.
-/// - `commands` (version 2): commands relayed between an account's replicas, numbered by
-///   the store; a partial index on (account, target, id) of the unanswered ones serves a
-///   replica's inbox.
+/// - `commands` (version 2): commands relayed between an account's replicas; a partial
+///   index on (account, target, id) of the unanswered ones serves a replica's inbox. Since
+///   version 4 a command's `number` counts the account's commands (`accounts.last_command`),
+///   so that no account learns how many the others sent.
 /// - `assets` and `asset_chunks` (version 3): asset content per account, in the chunks it
 ///   was uploaded in (`bytea` rows keyed by their first byte), and each asset's size, bytes
 ///   received and whether it is complete (checked against its hash).
@@ -85,6 +86,18 @@ public enum PostgresSchema {
             """
             ALTER TABLE asset_chunks ALTER COLUMN content SET STORAGE EXTERNAL
             """,
+        ],
+        // Command numbers per account: the sequence shared by all accounts told an account
+        // how many commands the others sent. Commands stored before keep their number (a
+        // sender's ticket still finds its answer); each account's count continues after
+        // its largest one.
+        [
+            "ALTER TABLE accounts ADD COLUMN last_command BIGINT NOT NULL DEFAULT 0",
+            "UPDATE accounts SET last_command = coalesce((SELECT max(id) FROM commands WHERE commands.account = accounts.id), 0)",
+            "ALTER TABLE commands ADD COLUMN number BIGINT",
+            "UPDATE commands SET number = id",
+            "ALTER TABLE commands ALTER COLUMN number SET NOT NULL",
+            "CREATE UNIQUE INDEX commands_by_number ON commands (account, number)",
         ],
     ]
 

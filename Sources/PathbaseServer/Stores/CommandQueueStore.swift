@@ -11,8 +11,9 @@ import Pathbase
 /// let response = try await store.response(to: id, in: account)
 /// ```
 ///
-/// Command numbers are per store, unique within an account; an account never sees another
-/// account's commands. An answer is kept once: a repeated answer changes nothing.
+/// Command numbers count an account's commands, from 1 in a new store: they are unique
+/// within the account and tell nothing of other accounts, whose commands an account never
+/// sees. An answer is kept once: a repeated answer changes nothing.
 public protocol CommandQueueStore: SyncServerStore {
 
     /// Keeps a command for its target; returns its number.

@@ -87,6 +87,20 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
                     FOREIGN KEY (account, hash) REFERENCES assets(account, hash) ON DELETE CASCADE);
                 """)
         }
+        migrator.registerMigration("v4: command numbers per account") { db in
+            // A command's number was the table's rowid, shared by all accounts, so an account
+            // learned how many commands the others sent. From now on each account counts its
+            // own (`last_command`). Commands stored before keep their number, so that a
+            // sender's ticket still finds its answer, and an account's count continues after
+            // its largest one.
+            try db.execute(sql: """
+                ALTER TABLE accounts ADD COLUMN last_command INTEGER NOT NULL DEFAULT 0;
+                UPDATE accounts SET last_command = coalesce((SELECT max(id) FROM commands WHERE commands.account = accounts.id), 0);
+                ALTER TABLE commands ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+                UPDATE commands SET number = id;
+                CREATE UNIQUE INDEX commands_by_number ON commands(account, number);
+                """)
+        }
         return migrator
     }
 
@@ -173,13 +187,16 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
     public func enqueue(_ request: CommandRelayRequest, in account: AccountID) throws -> Int64 {
         try run {
             try queue.write { db in
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE id = ?", arguments: [account.rawValue]) != nil else {
+                try db.execute(sql: "UPDATE accounts SET last_command = last_command + 1 WHERE id = ?", arguments: [account.rawValue])
+                guard db.changesCount == 1,
+                      let number = try Int64.fetchOne(db, sql: "SELECT last_command FROM accounts WHERE id = ?", arguments: [account.rawValue])
+                else {
                     throw SyncServerError.unknownAccount(account)
                 }
                 try db.execute(
-                    sql: "INSERT INTO commands(account, sender, target, message) VALUES (?, ?, ?, ?)",
-                    arguments: [account.rawValue, Int64(request.sender), Int64(request.target), request.message])
-                return db.lastInsertedRowID
+                    sql: "INSERT INTO commands(account, number, sender, target, message) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [account.rawValue, number, Int64(request.sender), Int64(request.target), request.message])
+                return number
             }
         }
     }
@@ -189,14 +206,14 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
             try queue.read { db in
                 let placeholders = Array(repeating: "?", count: targets.count).joined(separator: ", ")
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT id, sender, target, message FROM commands
+                    SELECT number, sender, target, message FROM commands
                     WHERE account = ? AND response IS NULL AND target IN (\(placeholders)) ORDER BY id LIMIT ?
                     """, arguments: StatementArguments([account.rawValue] + targets.map { Int64($0) } + [Int64(max(0, limit))]))
                 return try rows.map { row in
                     guard let sender = UInt32(exactly: row["sender"] as Int64), let target = UInt32(exactly: row["target"] as Int64) else {
                         throw SyncServerError.storageFailed("a stored replica id is out of range")
                     }
-                    return RelayedCommand(id: row["id"], sender: sender, target: target, message: row["message"])
+                    return RelayedCommand(id: row["number"], sender: sender, target: target, message: row["message"])
                 }
             }
         }
@@ -205,11 +222,12 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
     public func answer(_ id: Int64, by replica: UInt32, response: Data, in account: AccountID) throws {
         try run {
             try queue.write { db in
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM commands WHERE id = ? AND account = ? AND target = ?",
-                                        arguments: [id, account.rawValue, Int64(replica)]) != nil else {
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM commands WHERE account = ? AND number = ? AND target = ?",
+                                        arguments: [account.rawValue, id, Int64(replica)]) != nil else {
                     throw SyncServerError.unknownCommand(id)
                 }
-                try db.execute(sql: "UPDATE commands SET response = ? WHERE id = ? AND response IS NULL", arguments: [response, id])
+                try db.execute(sql: "UPDATE commands SET response = ? WHERE account = ? AND number = ? AND response IS NULL",
+                               arguments: [response, account.rawValue, id])
             }
         }
     }
@@ -217,7 +235,7 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
     public func response(to id: Int64, in account: AccountID) throws -> Data? {
         try run {
             try queue.read { db in
-                guard let row = try Row.fetchOne(db, sql: "SELECT response FROM commands WHERE id = ? AND account = ?", arguments: [id, account.rawValue]) else {
+                guard let row = try Row.fetchOne(db, sql: "SELECT response FROM commands WHERE account = ? AND number = ?", arguments: [account.rawValue, id]) else {
                     throw SyncServerError.unknownCommand(id)
                 }
                 return row["response"] as Data?
