@@ -51,6 +51,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // HTTPS requests that trust a certificate file (see PathbaseLiveSync).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // `swift package generate-documentation`: the DocC catalogs of Pathbase,
+        // PathbaseSQLite and PathbaseServer (a command plugin: nothing of it is linked).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .macro(

@@ -37,7 +37,7 @@ extension Database where Self: Sendable {
     ///
     /// On `SQLiteDatabase` (and wrappers showing its current state) the reads of `body`
     /// see one state of the file and share one transaction (see
-    /// ``ReadTransactionDatabase``). `body` runs on a thread of Pathbase's database work
+    /// `ReadTransactionDatabase`). `body` runs on a thread of Pathbase's database work
     /// queue, as for ``write(_:)``. Write in ``write(_:)``, not here.
     public func read<Result>(_ body: @escaping @Sendable (Self) throws -> sending Result) async throws -> sending Result {
         try await BlockingWork.run { [self] () throws -> sending Result in

@@ -14,7 +14,7 @@ public struct InstanceChange<Model: ModelProtocol>: Hashable, Sendable {
     /// The id of the instance that changed.
     public let id: InstanceKey
 
-    /// The property written: ``PropertyKey/instanceId`` for the instance's status (created,
+    /// The property written: `PropertyKey/instanceId` for the instance's status (created,
     /// deleted, restored).
     public let property: PropertyKey
 

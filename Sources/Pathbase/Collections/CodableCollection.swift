@@ -19,7 +19,7 @@
 /// this collection last fetched or saved it when it has, else from what is stored. A field
 /// another replica changed meanwhile is not overwritten by a stale copy. The fetched fields
 /// are kept for every struct of the latest fetch or save, however many, and for at least
-/// the last 10 000. ``replace(_:)`` writes every field and clears keys the struct no longer
+/// the last 10 000. `replace(_:)` writes every field and clears keys the struct no longer
 /// has. Saving many structs is one batch (one transaction on `SQLiteDatabase`).
 ///
 /// **Reading.** A key without a stored value reads as `nil` for an optional field, as the

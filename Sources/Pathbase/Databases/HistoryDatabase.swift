@@ -45,7 +45,7 @@ public protocol HistoryDatabase: Database {
 
     /// Returns the newest record stored at a path, whatever its value type.
     ///
-    /// A default implementation takes the last of ``records(at:)``; databases override it
+    /// A default implementation takes the last of `records(at:)`; databases override it
     /// when they can answer without reading the whole history of the path.
     func latestRecord(at path: Path) -> Record?
 

@@ -1,6 +1,6 @@
 /// Whether an instance exists in a database.
 ///
-/// The status is stored like any property value, under ``PropertyKey/instanceId``.
+/// The status is stored like any property value, under `PropertyKey/instanceId`.
 /// Deleting an instance only marks it `.deleted`: its property values stay, so it can be
 /// restored with `insert()`.
 ///

@@ -35,7 +35,7 @@ public struct Path: Hashable, Comparable, Codable, Sendable, CustomStringConvert
     /// The id of the instance.
     public var instance: InstanceKey
 
-    /// The id of the property; ``PropertyKey/instanceId`` for the instance status.
+    /// The id of the property; `PropertyKey/instanceId` for the instance status.
     public var property: PropertyKey
 
     /// Creates the path of one property of one instance.

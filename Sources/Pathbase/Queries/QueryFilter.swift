@@ -8,7 +8,7 @@
 /// ```
 ///
 /// Conditions: `==`, `!=`, `<`, `<=`, `>`, `>=` between a property and a value;
-/// ``contains(_:_:)`` and ``hasPrefix(_:_:)`` on strings; ``isIn(_:_:)``;
+/// ``contains(_:_:)`` and ``hasPrefix(_:_:)`` on strings; `isIn(_:_:)`;
 /// ``references(_:_:)-(KeyPath<Model,Target?>,_)`` for references and reference lists; combined with
 /// `&&`, `||` and `!`. A filter means exactly what evaluating it on the models means: an
 /// instance without a stored value compares its property's default value.

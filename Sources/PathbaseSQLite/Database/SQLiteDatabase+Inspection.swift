@@ -55,7 +55,7 @@ extension SQLiteDatabase {
     /// }
     /// ```
     ///
-    /// Values are of the type that wrote them, or ``EncodedValue``s (see
+    /// Values are of the type that wrote them, or `EncodedValue`s (see
     /// ``records(after:limit:)``). For tools; its SQL is compiled per call.
     public func currentRecords(model: ModelKey, instance: InstanceKey) throws(SQLiteDatabaseError) -> [Record] {
         try instanceRecords(table: "current_values", model: model, instance: instance, order: "property")

@@ -44,8 +44,8 @@ extension SQLiteDatabase {
     ///
     /// Pathbase's rules, for `current_values` and `superseded_records`: every instance body
     /// reads (`instance_values`); the path's model and property
-    /// ids are within the exchange contract (``Path/exchangeProblem``; a ``Pathbase/Replica``'s own
-    /// bookkeeping under ``Pathbase/Replica/stateModel`` excepted); the type tag is one
+    /// ids are within the exchange contract (`Path/exchangeProblem`; a `Replica`'s own
+    /// bookkeeping under `Replica/stateModel` excepted); the type tag is one
     /// Pathbase writes, and a `Codable` value's type id is in `value_types`; the stored
     /// SQLite value has the kind its tag says (text for a `String`, and so on); an instance
     /// status (property 0) is a status. At most `limit` problems are listed per rule and

@@ -66,7 +66,7 @@ extension SQLiteDatabase {
     /// ```
     ///
     /// Records are ordered by timestamp, then path. Each value is of the type that wrote it
-    /// (see ``EncodedValue`` for `Codable` types this process hasn't used). Without history,
+    /// (see `EncodedValue` for `Codable` types this process hasn't used). Without history,
     /// these are the current values written after `timestamp`.
     public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
         reporting([]) { () throws(SQLiteDatabaseError) in

@@ -17,7 +17,7 @@ import Pathbase
 /// }
 /// ```
 ///
-/// It is a ``Pathbase/HistoryDatabase`` with the semantics of ``Pathbase/InMemoryHistoryDatabase``:
+/// It is a `HistoryDatabase` with the semantics of `InMemoryHistoryDatabase`:
 /// the newest timestamp wins for the current value, an older timestamped write is kept in
 /// history only, and writing the same record again changes nothing. `get(_:at:)`,
 /// `all(model:at:where:)` (the instances as they were at that time), `records(after:limit:)`
@@ -34,7 +34,7 @@ import Pathbase
 /// writes as one transaction, all or nothing, and is far faster per write.
 ///
 /// **Values.** Integers, floating point numbers, `Bool`, `String`, `Data`, `Date`,
-/// ``Pathbase/InstanceStatus`` and `[Int]` are stored natively, so SQL can filter and sort
+/// `InstanceStatus` and `[Int]` are stored natively, so SQL can filter and sort
 /// them; other `Codable` values as JSON, tagged with their Swift type name. A value reads
 /// back only as the type that wrote it; as another type it reads as `nil` and stays stored.
 ///
