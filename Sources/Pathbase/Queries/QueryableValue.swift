@@ -17,8 +17,11 @@ public protocol QueryableValue: DatabaseValue, Equatable {
 
 /// A value in the form databases compare: a 64-bit integer, a double or a string.
 public enum QueryOperand: Sendable, Hashable {
+    /// Integers and `Bool` (0 or 1) compare as a signed 64-bit integer.
     case integer(Int64)
+    /// `Double`, `Float` and `Date` (seconds since 2001) compare as a double.
     case real(Double)
+    /// Strings compare as text.
     case text(String)
 }
 

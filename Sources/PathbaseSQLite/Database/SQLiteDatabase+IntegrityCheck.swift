@@ -13,6 +13,7 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
     /// Where: the table and, for a stored value, its path; `nil` path for SQLite's own
     /// findings (pages, indexes).
     public var table: String
+    /// The path of the damaged value; `nil` for SQLite's own findings.
     public var path: Path?
 
     /// What is wrong, in words.
