@@ -6,16 +6,17 @@ extension HistoryDatabase {
     /// as data another database takes with ``Database/importRecords(from:)``.
     ///
     /// ```swift
-    /// let data = try database.getEncodedHistory(until: lastTransfer)
+    /// let data = database.getEncodedHistory(until: lastTransfer)
     /// other.insert(records: data)
     /// ```
     ///
-    /// Unlike StateModel it throws (a value whose encoding fails) instead of stopping the
-    /// program, and writes a ``RecordArchive`` document, which keeps each value's type and
-    /// the records' hybrid logical clock timestamps.
-    @available(*, deprecated, message: "Use exportRecords(after:), which takes a Timestamp: try database.exportRecords(after: Timestamp(latestAt: date))")
-    public func getEncodedHistory(until date: Date = .distantPast) throws -> Data {
-        try exportRecords(after: date == .distantPast ? nil : Timestamp(latestAt: date))
+    /// It writes a ``RecordArchive`` document, which keeps each value's type and the records'
+    /// hybrid logical clock timestamps. Like StateModel's it does not throw: where StateModel
+    /// stopped the program on a value it could not encode, it returns empty data, which
+    /// ``Database/insert(records:)`` refuses. ``exportRecords(after:)`` throws the reason.
+    @available(*, deprecated, message: "Use exportRecords(after:), which takes a Timestamp and throws why it cannot export: try database.exportRecords(after: Timestamp(latestAt: date))")
+    public func getEncodedHistory(until date: Date = .distantPast) -> Data {
+        (try? exportRecords(after: date == .distantPast ? nil : Timestamp(latestAt: date))) ?? Data()
     }
 }
 
@@ -49,18 +50,16 @@ extension InMemoryDatabase {
     /// database takes with ``Database/importRecords(from:)``.
     ///
     /// ```swift
-    /// let data = try database.getEncodedHistory()
+    /// let data = database.getEncodedHistory()
     /// ```
     ///
     /// This database keeps no history and no times (``InMemoryHistoryDatabase`` does), so it
-    /// can only export everything: called with a date other than `.distantPast` it throws
-    /// ``EncodedHistoryError/noHistory(database:)`` rather than send values it cannot date.
-    @available(*, deprecated, message: "Use exportRecords(); for changes after a date use InMemoryHistoryDatabase and exportRecords(after:)")
-    public func getEncodedHistory(until date: Date = .distantPast) throws -> Data {
-        guard date == .distantPast else {
-            throw EncodedHistoryError.noHistory(database: "InMemoryDatabase")
-        }
-        return try exportRecords()
+    /// cannot tell which values changed after `date`: it always exports all of them. A value
+    /// that cannot be encoded makes it return empty data, which
+    /// ``Database/insert(records:)`` refuses; ``exportRecords()`` throws the reason.
+    @available(*, deprecated, message: "Use exportRecords(), which throws why it cannot export; for changes after a date use InMemoryHistoryDatabase and exportRecords(after:)")
+    public func getEncodedHistory(until date: Date = .distantPast) -> Data {
+        (try? exportRecords()) ?? Data()
     }
 }
 

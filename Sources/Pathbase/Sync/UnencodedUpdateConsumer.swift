@@ -32,6 +32,9 @@ public final class UnencodedUpdateConsumer {
     /// One day by default.
     public var maximumClockSkew: TimeInterval = 86_400
 
+    /// The next page of each model that StateModel's paging (by instance) continues from.
+    var stateModelPages: [ModelKey: SyncCursor] = [:]
+
     /// Creates a consumer that applies updates to a database.
     ///
     /// - Parameters:

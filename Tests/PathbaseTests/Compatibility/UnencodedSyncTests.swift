@@ -109,8 +109,8 @@ struct UnencodedSyncTests {
         let statuses = try processor.instanceStatusUpdates(for: try consumer.instanceStatusRequest(for: Ticket.self))
         try consumer.apply(instanceUpdates: statuses)
         let updates = try processor.allUpdates(for: try consumer.modelUpdateRequest(for: Ticket.self, limit: 100))
-        let result = try consumer.apply(modelUpdates: updates)
-        #expect(result.nextPage == nil)
+        let next = try consumer.apply(modelUpdates: updates)
+        #expect(next == nil)
         #expect(consumerDatabase.get(id: 1, of: Ticket.self)?.title == "Login fails")
     }
 }
