@@ -35,7 +35,7 @@ public struct AssetChunks: AsyncSequence, Sendable {
         let asset: Asset
         let chunkSize: Int
         let store: AssetStore?
-        private var reader: SendableReader?
+        private var reader: UncheckedTransfer<AssetReader>?  // one task, one read at a time
 
         init(asset: Asset, chunkSize: Int, store: AssetStore?) {
             self.asset = asset
@@ -44,26 +44,16 @@ public struct AssetChunks: AsyncSequence, Sendable {
         }
 
         public mutating func next() async throws -> Data? {
-            let reader: SendableReader
+            let reader: UncheckedTransfer<AssetReader>
             if let existing = self.reader {
                 reader = existing
             } else {
                 let (asset, store) = (asset, store)
-                reader = try await BlockingWork.run { SendableReader(try asset.reader(preferring: store)) }
+                reader = try await BlockingWork.run { UncheckedTransfer(try asset.reader(preferring: store)) }
                 self.reader = reader
             }
             let size = chunkSize
-            return try await BlockingWork.run { try reader.reader.next(upTo: size) }
+            return try await BlockingWork.run { try reader.value.next(upTo: size) }
         }
-    }
-}
-
-/// Hands an ``AssetReader`` from one database thread to the next: an iterator uses it from
-/// one task, one read at a time.
-final class SendableReader: @unchecked Sendable {
-    let reader: AssetReader
-
-    init(_ reader: AssetReader) {
-        self.reader = reader
     }
 }

@@ -16,18 +16,13 @@ enum AssetStores {
         var temporary: [ObjectIdentifier: WeakStore] = [:]
     }
 
-    /// The state behind the project's `Lock` (pthread): Thread Sanitizer sees its
-    /// hand-offs, while `Synchronization.Mutex` locks with futex calls it does not model,
-    /// and its reliability run reported the mutex's own state as a race.
-    private final class Registry: @unchecked Sendable {
-        let lock = Lock()
-        var state = State()
-    }
-
-    private static let registry = Registry()
+    /// Behind the project's `Lock` (pthread): Thread Sanitizer sees its hand-offs, while
+    /// `Synchronization.Mutex` locks with futex calls it does not model, and its reliability
+    /// run reported the mutex's own state as a race.
+    private static let registry = Locked(State())
 
     private static func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        registry.lock.withLock { body(&registry.state) }
+        registry.withLock(body)
     }
 
     /// The one store of `folder`, made by `make` the first time.

@@ -69,15 +69,16 @@ extension Database where Self: Sendable {
     /// file is removed) and the error is thrown.
     public func storeAsset<Chunks: AsyncSequence>(chunks: Chunks) async throws -> Asset where Chunks.Element == Data {
         let store = try assetStore()
-        let writer = SendableWriter(try await BlockingWork.run { try store.startWrite() })
+        // One chunk at a time, from one database thread to the next.
+        let writer = UncheckedTransfer(try await BlockingWork.run { try store.startWrite() })
         do {
             for try await chunk in chunks {
                 try Task.checkCancellation()
-                try await BlockingWork.run { try writer.writer.append(chunk) }
+                try await BlockingWork.run { try writer.value.append(chunk) }
             }
-            return try await BlockingWork.run { try writer.writer.finish() }
+            return try await BlockingWork.run { try writer.value.finish() }
         } catch {
-            writer.writer.discard()
+            writer.value.discard()
             throw error
         }
     }
@@ -98,29 +99,10 @@ extension Database where Self: Sendable {
     public func collectAssetGarbage() async throws -> Int {
         guard let storing = assetStoringDatabase else { throw AssetError.noAssetFolder }
         let store = storing.assets
-        let holder = SendableDatabase(storing)
+        let holder = UncheckedTransfer(storing)  // the databases that store assets are Sendable
         return try await BlockingWork.run {
-            let referenced = try AssetReferences.assets(in: holder.database)
+            let referenced = try AssetReferences.assets(in: holder.value)
             return try store.removeFiles(notIn: Set(referenced.map(\.hash)))
         }
-    }
-}
-
-/// Hands an ``AssetWriter`` from one database thread to the next: one chunk at a time.
-final class SendableWriter: @unchecked Sendable {
-    let writer: AssetWriter
-
-    init(_ writer: AssetWriter) {
-        self.writer = writer
-    }
-}
-
-/// Hands a database found by a capability cast to a database thread; the concrete
-/// databases that store assets are `Sendable`.
-struct SendableDatabase: @unchecked Sendable {
-    let database: any AssetStoringDatabase
-
-    init(_ database: any AssetStoringDatabase) {
-        self.database = database
     }
 }

@@ -145,9 +145,9 @@ extension Database where Self: Sendable {
     public func missingAssets() async throws -> [Asset] {
         guard let storing = assetStoringDatabase else { throw AssetError.noAssetFolder }
         let store = storing.assets
-        let holder = SendableDatabase(storing)
+        let holder = UncheckedTransfer(storing)  // the databases that store assets are Sendable
         return try await BlockingWork.run {
-            try AssetReferences.assets(in: holder.database)
+            try AssetReferences.assets(in: holder.value)
                 .filter { !store.contains($0) }
                 .sorted { $0.hash < $1.hash }
         }

@@ -128,18 +128,11 @@ public struct QueryDescriptor<Model: ModelProtocol>: Identifiable {
 
 /// Hands out descriptor ids.
 enum QueryDescriptorIds {
-    private static let counter = LockedCounter()
+    private static let counter = Locked(0)
 
-    static func next() -> Int { counter.next() }
-}
-
-/// A number that grows by one per call, from any thread.
-private final class LockedCounter: @unchecked Sendable {
-    private let lock = Lock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.withLock {
+    /// A number that grows by one per call, from any thread.
+    static func next() -> Int {
+        counter.withLock { value in
             value += 1
             return value
         }

@@ -8,7 +8,8 @@
 package final class Locked<Value>: @unchecked Sendable {
 
     private let lock = Lock()
-    private var value: Value
+    // Every access holds the lock, so Swift's dynamic exclusivity check would only cost.
+    @exclusivity(unchecked) private var value: Value
 
     package init(_ value: Value) {
         self.value = value

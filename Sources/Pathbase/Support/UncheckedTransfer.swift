@@ -1,0 +1,15 @@
+/// Hands a value that is not `Sendable` from one task or thread to another, where the code
+/// guarantees what the compiler cannot: one user at a time (an asset reader or writer moved
+/// between database work threads, one chunk after the other), or a value that is in fact
+/// thread-safe (a database found by a capability cast).
+///
+/// The one unchecked box of the package: say at each use why it is safe.
+package struct UncheckedTransfer<Value>: @unchecked Sendable {
+
+    /// The value handed over.
+    package let value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+    }
+}
