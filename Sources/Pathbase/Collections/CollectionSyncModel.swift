@@ -44,22 +44,21 @@ public final class CollectionSyncModel: ModelProtocol, @unchecked Sendable {
 /// The stored type of every collection field this process knows, by property key (keys
 /// derive from the collection name and the coding key, so they don't clash across
 /// collections).
-final class CollectionFieldTypes: @unchecked Sendable {
+final class CollectionFieldTypes: Sendable {
 
     static let shared = CollectionFieldTypes()
 
-    private let lock = Lock()
-    private var types: [PropertyKey: any DatabaseValue.Type] = [
+    private let types = Locked<[PropertyKey: any DatabaseValue.Type]>([
         CollectionKeys.originProperty: String.self,
         CollectionKeys.fieldsProperty: [String].self,
-    ]
+    ])
 
     func type(of property: PropertyKey) -> (any DatabaseValue.Type)? {
-        lock.withLock { types[property] }
+        types.withLock { $0[property] }
     }
 
     func register(_ type: any DatabaseValue.Type, for property: PropertyKey) {
-        lock.withLock { types[property] = type }
+        types.withLock { $0[property] = type }
     }
 }
 

@@ -47,20 +47,11 @@ struct FieldKeys: @unchecked Sendable {
 
     /// The fields of `type`, computed once per type.
     static func of(_ type: Any.Type) -> FieldKeys {
-        cache.fields(of: type)
+        if let keys = known.withLock({ $0[ObjectIdentifier(type)] }) { return keys }
+        let keys = FieldKeys(of: type)
+        known.withLock { $0[ObjectIdentifier(type)] = keys }
+        return keys
     }
 
-    private static let cache = Cache()
-
-    private final class Cache: @unchecked Sendable {
-        private let lock = Lock()
-        private var known: [ObjectIdentifier: FieldKeys] = [:]
-
-        func fields(of type: Any.Type) -> FieldKeys {
-            if let keys = lock.withLock({ known[ObjectIdentifier(type)] }) { return keys }
-            let keys = FieldKeys(of: type)
-            lock.withLock { known[ObjectIdentifier(type)] = keys }
-            return keys
-        }
-    }
+    private static let known = Locked<[ObjectIdentifier: FieldKeys]>([:])
 }

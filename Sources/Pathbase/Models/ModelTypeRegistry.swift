@@ -1,25 +1,23 @@
 /// Remembers which model type uses which model id in one database, so that two types
 /// sharing an id are caught at their first use instead of silently mixing their data.
-package final class ModelTypeRegistry: @unchecked Sendable {
+package final class ModelTypeRegistry: Sendable {
 
-    private let lock = Lock()
-    private var types: [ModelKey: ObjectIdentifier] = [:]
-    private var names: [ModelKey: String] = [:]
+    /// Each model id's type, and its name for the message.
+    private let types = Locked<[ModelKey: (type: ObjectIdentifier, name: String)]>([:])
 
     package init() {}
 
     /// Registers `type` for its model id; stops the program with a message naming both
     /// types if another type already uses the id in this database.
     package func check<Model: ModelProtocol>(_ type: Model.Type) {
-        let conflict: String? = lock.withLock {
+        let conflict: String? = types.withLock { types in
             let identifier = ObjectIdentifier(type)
             guard let existing = types[Model.modelId] else {
-                types[Model.modelId] = identifier
-                names[Model.modelId] = String(reflecting: type)
+                types[Model.modelId] = (identifier, String(reflecting: type))
                 ModelRegistry.shared.noteUse(type)
                 return nil
             }
-            return existing == identifier ? nil : names[Model.modelId]
+            return existing.type == identifier ? nil : existing.name
         }
         if let conflict {
             // A programming error, like a duplicate dictionary key literal: the two types
