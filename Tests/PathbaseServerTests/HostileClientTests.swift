@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Pathbase
+import PathbaseLiveSync
 import PathbaseServer
 import PathbaseTestSupport
 import Testing
@@ -319,7 +320,7 @@ struct HostileClientTests {
         #expect(!logged.contains(token))
     }
 
-    @Test("The metrics count every route the router has, /v1/commands/* included")
+    @Test("The metrics count every route the router has, /v1/commands/* and WebSocket upgrades included")
     func metricsLabels() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
         let token = try await server.addAccount(named: "alice")
@@ -327,9 +328,18 @@ struct HostileClientTests {
             _ = try await RawExchange.send(to: url, "v1/commands/inbox", token: token, body: Data(#"{"replicas":[2],"limit":5}"#.utf8))
             _ = try await RawExchange.send("GET", to: url, "v1/assets/\(String(repeating: "a", count: 64))", token: token, body: nil)
             _ = try await RawExchange.send("GET", to: url, "no/such/path", token: token, body: nil)
+            // A WebSocket upgrade, held until the server's first frame.
+            let connected = Locked(false)
+            let live = Task { try await WebSocketLiveUpdates(server: url, token: token).listen(connected: { connected.withLock { $0 = true } }, changed: { _ in }) }
+            let deadline = Date().addingTimeInterval(60)
+            while !connected.current, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            live.cancel()
+            let ended = await live.result
+            #expect(connected.current, "the live line did not connect: \(ended)")
             let report = try JSONDecoder().decode(MetricsReport.self, from: try await RawExchange.send("GET", to: url, "v1/metrics", token: "metrics", body: nil).body)
             #expect(report.requests["POST /v1/commands/inbox"] != nil, "\(report.requests)")
             #expect(report.requests["GET /v1/assets/:hash"] != nil, "\(report.requests)")
+            #expect(report.requests["GET /v1/live"] != nil, "the upgrade was not counted: \(report.requests)")
             #expect(report.requests["other"] != nil)
         }
     }
