@@ -86,8 +86,8 @@ struct ListingColumnsTests {
     func writesGoThroughToTheListing() throws {
         let database = try SQLiteDatabase()
         Self.fill(database)
-        let alice = InstanceID(model: Person.modelId, instance: 1)
-        let dan = InstanceID(model: Person.modelId, instance: 4)
+        let alice = ModelInstance(model: Person.modelId, instance: 1)
+        let dan = ModelInstance(model: Person.modelId, instance: 4)
         let inside = try database.batch { () -> [String] in
             _ = database.all(of: Person.self)
             database.get(id: 1, of: Person.self)?.name = "Alicia"

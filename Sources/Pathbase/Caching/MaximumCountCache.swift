@@ -54,7 +54,7 @@ public final class MaximumCountCache: DatabaseCache, @unchecked Sendable {
 
     public func value<Value: DatabaseValue>(at path: Path, as type: Value.Type) -> Value? {
         lock.withLock {
-            state.columns[ColumnKey(path)]?.value(of: path.instance, as: type)
+            state.columns[ModelProperty(path)]?.value(of: path.instance, as: type)
         }
     }
 
@@ -66,7 +66,7 @@ public final class MaximumCountCache: DatabaseCache, @unchecked Sendable {
     /// metadata lookup per read in unspecialized code, as much as the rest of the hit.
     func value<Value: DatabaseValue>(at path: Path, as type: Value.Type, orElse fallback: () -> Value?) -> Value? {
         lock.lock()
-        if let column = state.columns[ColumnKey(path)], let code = column.exactCode(of: path.instance, as: type) {
+        if let column = state.columns[ModelProperty(path)], let code = column.exactCode(of: path.instance, as: type) {
             defer { lock.unlock() }
             return column.value(atCode: code, as: type)
         }
@@ -84,7 +84,7 @@ public final class MaximumCountCache: DatabaseCache, @unchecked Sendable {
 
     public func store<Value: DatabaseValue>(_ value: Value, for path: Path) {
         lock.withLock {
-            let key = ColumnKey(path)
+            let key = ModelProperty(path)
             let column: CacheColumn
             if let existing = state.columns[key] {
                 if existing.replace(value, for: path.instance) { return }
@@ -102,7 +102,7 @@ public final class MaximumCountCache: DatabaseCache, @unchecked Sendable {
 
     public func removeValue(at path: Path) {
         lock.withLock {
-            guard let position = state.columns[ColumnKey(path)]?.remove(path.instance) else { return }
+            guard let position = state.columns[ModelProperty(path)]?.remove(path.instance) else { return }
             state.ring[position] = RingEntry(column: -1, instance: 0)
             state.freePositions.append(position)
             state.count -= 1

@@ -35,13 +35,13 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
 
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
         lock.withLock {
-            columns[ColumnKey(path)]?.get(path.instance, as: Value.self)
+            columns[ModelProperty(path)]?.get(path.instance, as: Value.self)
         }
     }
 
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         lock.withLock {
-            let key = ColumnKey(path)
+            let key = ModelProperty(path)
             if let column = columns[key] {
                 column.set(value, for: path.instance)
             } else {
@@ -56,7 +56,7 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
         // Collect under the lock, call the predicate outside it: predicates may read the database.
         var statuses: [(InstanceKey, InstanceStatus)] = []
         lock.withLock {
-            columns[ColumnKey(model: model, property: .instanceId)]?.forEach(as: InstanceStatus.self) { instance, status in
+            columns[ModelProperty(model: model, property: .instanceId)]?.forEach(as: InstanceStatus.self) { instance, status in
                 // A stored `.notCreated` (written by undo) means the same as no status.
                 if status != .notCreated { statuses.append((instance, status)) }
             }

@@ -42,7 +42,7 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
 
     public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
         lock.withLock {
-            guard let column = columns[ColumnKey(path)],
+            guard let column = columns[ModelProperty(path)],
                   let record = column.record(of: path.instance, at: timestamp),
                   let value = column.value(ofRecord: record, as: Value.self) else { return nil }
             return Timestamped(value: value, timestamp: column.entries[record].timestamp)
@@ -51,7 +51,7 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
 
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
         lock.withLock {
-            guard let column = columns[ColumnKey(path)],
+            guard let column = columns[ModelProperty(path)],
                   let record = column.record(of: path.instance, at: nil) else { return nil }
             return column.value(ofRecord: record, as: Value.self)
         }
@@ -64,7 +64,7 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
 
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
         lock.withLock {
-            let key = ColumnKey(path)
+            let key = ModelProperty(path)
             if let column = columns[key] {
                 column.insert(value, for: path.instance, timestamp: timestamp)
             } else {
@@ -78,7 +78,7 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
     public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
         // Collect under the lock, call the predicate outside it: predicates may read the database.
         let statuses: [(InstanceKey, InstanceStatus)] = lock.withLock {
-            guard let column = columns[ColumnKey(model: model, property: .instanceId)] else { return [] }
+            guard let column = columns[ModelProperty(model: model, property: .instanceId)] else { return [] }
             return column.heads.keys.compactMap { instance in
                 column.record(of: instance, at: timestamp)
                     .flatMap { column.value(ofRecord: $0, as: InstanceStatus.self) }
@@ -145,7 +145,7 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
 
     public func latestRecord(at path: Path) -> Record? {
         lock.withLock {
-            guard let column = columns[ColumnKey(path)], let index = column.record(of: path.instance, at: nil) else { return nil }
+            guard let column = columns[ModelProperty(path)], let index = column.record(of: path.instance, at: nil) else { return nil }
             return Record(path: path, timestamp: column.entries[index].timestamp, value: column.anyValue(ofRecord: index))
         }
     }
@@ -153,7 +153,7 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
     public func records(at path: Path) -> [Record] {
         var records: [Record] = []
         lock.withLock {
-            columns[ColumnKey(path)]?.appendRecords(of: path.instance, path: path, to: &records)
+            columns[ModelProperty(path)]?.appendRecords(of: path.instance, path: path, to: &records)
         }
         records.sort(by: Record.chronological)
         return records
@@ -166,11 +166,11 @@ extension InMemoryHistoryDatabase: ChecksModelTypes {}
 extension InMemoryHistoryDatabase: RecordWithdrawingDatabase {
 
     package func holdsRecord(at path: Path, timestamp: Timestamp) -> Bool {
-        lock.withLock { columns[ColumnKey(path)]?.record(of: path.instance, exactlyAt: timestamp) != nil }
+        lock.withLock { columns[ModelProperty(path)]?.record(of: path.instance, exactlyAt: timestamp) != nil }
     }
 
     package func withdraw(_ records: [SyncRecord.Key]) {
-        let byColumn = Dictionary(grouping: records) { ColumnKey($0.path) }
+        let byColumn = Dictionary(grouping: records) { ModelProperty($0.path) }
         lock.withLock {
             for (key, records) in byColumn {
                 columns[key]?.withdraw(records.map { ($0.path.instance, $0.timestamp) })

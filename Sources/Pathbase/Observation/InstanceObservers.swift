@@ -33,18 +33,13 @@ public final class InstanceObservers: @unchecked Sendable {
     private let lock = Lock()
     /// The publisher of every instance with subscribers, and how many it has: an entry goes
     /// when its last subscription ends.
-    private var publishers: [InstanceID: (publisher: ObservableObjectPublisher, subscribers: Int)] = [:]
+    private var publishers: [ModelInstance: (publisher: ObservableObjectPublisher, subscribers: Int)] = [:]
     /// The continuations of the running change streams.
     private var streams: [Int: AsyncStream<Path>.Continuation] = [:]
     private var nextStreamId = 0
     private var listeners: [Int: (Path) -> Void] = [:]
     /// The paths written in each running batch, outermost first (repeats allowed).
     private var batchWrites: [[Path]] = []
-
-    private struct InstanceID: Hashable {
-        let model: ModelKey
-        let instance: InstanceKey
-    }
 
     init() {}
 
@@ -68,7 +63,7 @@ public final class InstanceObservers: @unchecked Sendable {
     /// Subscribes to an instance's changes; the instance's state is dropped when its last
     /// subscription ends.
     func subscribe<S: Subscriber>(_ subscriber: S, model: ModelKey, instance: InstanceKey) where S.Input == Void, S.Failure == Never {
-        let key = InstanceID(model: model, instance: instance)
+        let key = ModelInstance(model: model, instance: instance)
         let publisher: ObservableObjectPublisher = lock.withLock {
             let entry = publishers[key] ?? (ObservableObjectPublisher(), 0)
             publishers[key] = (entry.publisher, entry.subscribers + 1)
@@ -79,7 +74,7 @@ public final class InstanceObservers: @unchecked Sendable {
         })
     }
 
-    private func unsubscribe(_ key: InstanceID) {
+    private func unsubscribe(_ key: ModelInstance) {
         lock.withLock {
             guard let entry = publishers[key] else { return }
             publishers[key] = entry.subscribers > 1 ? (entry.publisher, entry.subscribers - 1) : nil
@@ -147,7 +142,7 @@ public final class InstanceObservers: @unchecked Sendable {
         let keyPath = \ObservedPaths.[path]
         let (publisher, continuations, listeners): (ObservableObjectPublisher?, [AsyncStream<Path>.Continuation], [(Path) -> Void]) = lock.withLock {
             if !batchWrites.isEmpty { batchWrites[batchWrites.count - 1].append(path) }
-            return (publishers[InstanceID(model: path.model, instance: path.instance)]?.publisher,
+            return (publishers[ModelInstance(model: path.model, instance: path.instance)]?.publisher,
              streams.isEmpty ? [] : Array(streams.values),
              self.listeners.isEmpty ? [] : Array(self.listeners.values))
         }

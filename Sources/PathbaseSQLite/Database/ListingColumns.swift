@@ -219,7 +219,7 @@ final class ListingColumns: RowMirror {
 
     /// The kept body of an instance, empty when it is known to have none; `nil` when it is
     /// not kept (read the file). Valid until the kept rows change.
-    func keptBody(of instance: InstanceID) -> UnsafeRawBufferPointer? {
+    func keptBody(of instance: ModelInstance) -> UnsafeRawBufferPointer? {
         guard !models.isEmpty, let entry = models.first(where: { $0.key == instance.model }), case .kept(let rows) = entry.model else { return nil }
         return rows.keptBody(of: instance.instance)
     }
@@ -228,7 +228,7 @@ final class ListingColumns: RowMirror {
     /// them, so that a listing stays valid through the writes of the transaction that
     /// listed it (a save checks what is stored, then writes). Only ``PendingWrites``
     /// writes bodies; ``flushEnded(connection:)`` follows.
-    func bodiesWritten(_ bodies: [(instance: InstanceID, body: [UInt8])]) {
+    func bodiesWritten(_ bodies: [(instance: ModelInstance, body: [UInt8])]) {
         recent = nil
         for (instance, body) in bodies {
             guard let index = models.firstIndex(where: { $0.key == instance.model }), case .kept(let rows) = models[index].model else { continue }

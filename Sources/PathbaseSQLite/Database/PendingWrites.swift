@@ -99,7 +99,7 @@ final class PendingWrites: RowMirror {
         listing.dropIfChanged(connection: connection)
         var merges: [BodyMerge] = []
         for position in rows.indices {
-            let instance = InstanceID(model: rows[position].path.model, instance: rows[position].path.instance)
+            let instance = ModelInstance(model: rows[position].path.model, instance: rows[position].path.instance)
             if let index = merges.firstIndex(where: { $0.instance == instance }) {
                 try merges[index].merge(rows, at: position, keepsHistory: keepsHistory, becameCurrent: becameCurrent)
             } else {
@@ -111,7 +111,7 @@ final class PendingWrites: RowMirror {
         let changed = merges.filter { $0.isChanged }
         if !changed.isEmpty {
             let upsert = try statement(&upsertBodies, count: changed.count, Self.upsertBodiesSQL, connection: connection)
-            var written: [(instance: InstanceID, body: [UInt8])] = []
+            var written: [(instance: ModelInstance, body: [UInt8])] = []
             written.reserveCapacity(changed.count)
             for (index, merge) in changed.enumerated() {
                 let parameter = Int32(index * 3 + 1)
@@ -191,7 +191,7 @@ final class PendingWrites: RowMirror {
     }
 
     /// The stored body of an instance; empty when it has none.
-    private func readBody(_ instance: InstanceID, connection: OpaquePointer) throws(SQLiteDatabaseError) -> InstanceBody {
+    private func readBody(_ instance: ModelInstance, connection: OpaquePointer) throws(SQLiteDatabaseError) -> InstanceBody {
         if let kept = listing.keptBody(of: instance) { return InstanceBody(bytes: Array(kept)) }
         let statement = try prepared(&selectBody, "SELECT body FROM instance_values WHERE model = ?1 AND instance = ?2", connection: connection)
         statement.bind(instance.model, at: 1)
@@ -284,15 +284,9 @@ final class PendingWrites: RowMirror {
     }
 }
 
-/// A model's instance: the key of a body.
-struct InstanceID: Equatable {
-    let model: ModelKey
-    let instance: InstanceKey
-}
-
 /// The rows of one flush merged into one instance's body.
 private struct BodyMerge {
-    let instance: InstanceID
+    let instance: ModelInstance
     /// The body as stored.
     let stored: InstanceBody
     /// The current record of each property after the rows merged so far, in property
@@ -319,7 +313,7 @@ private struct BodyMerge {
         case row(Int)
     }
 
-    init(instance: InstanceID, body: InstanceBody) throws(SQLiteDatabaseError) {
+    init(instance: ModelInstance, body: InstanceBody) throws(SQLiteDatabaseError) {
         self.instance = instance
         self.stored = body
         slots = try body.entries().map { Slot(property: $0.property, timestamp: $0.timestamp, source: .stored($0.range)) }

@@ -344,14 +344,14 @@ extension SQLiteDatabase {
     /// records one after another, and reading its body once for all of them took a third
     /// of the lookups' time.
     struct RecentBody {
-        var instance: InstanceID?
+        var instance: ModelInstance?
         var bytes: [UInt8] = []
     }
 
     /// The value of the record at `path` written at `timestamp`: the current one if it is
     /// that record, else the superseded one; `nil` when neither is stored (pruned).
     func recordValue(at path: Path, timestamp: Timestamp, recent: inout RecentBody) throws(SQLiteDatabaseError) -> (any DatabaseValue)? {
-        let instance = InstanceID(model: path.model, instance: path.instance)
+        let instance = ModelInstance(model: path.model, instance: path.instance)
         if recent.instance != instance {
             let statement = statements.selectBody
             statement.bind(path.model, at: 1)

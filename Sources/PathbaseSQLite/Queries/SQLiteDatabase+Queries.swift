@@ -94,7 +94,7 @@ extension SQLiteDatabase: QueryPushdownDatabase {
             // Pending writes first: a flush writes its bodies through to the kept ones.
             guard transaction.inBatch, let handle = try? openHandle() else { return nil }
             listingColumns.dropIfChanged(connection: handle)
-            guard let body = listingColumns.keptBody(of: InstanceID(model: model, instance: instance)) else { return nil }
+            guard let body = listingColumns.keptBody(of: ModelInstance(model: model, instance: instance)) else { return nil }
             // The same reader again, unless a decoding still holds it (a struct's
             // `init(from:)` that decodes another one).
             var reader = keptEntries ?? KeptEntries(database: self)
@@ -207,7 +207,7 @@ final class QueryStatementCache {
     /// Enough for the query shapes of an app's screens; beyond it, the cache starts over.
     private let capacity = 64
     private var queries: [QueryShape: PreparedQuery] = [:]
-    private var referrers: [PropertyColumn: Statement] = [:]
+    private var referrers: [ModelProperty: Statement] = [:]
 
     /// Queries and inverse lookups answered (``SQLiteDatabase/queriesAnsweredInSQL``).
     var answered = 0
@@ -233,7 +233,7 @@ final class QueryStatementCache {
     /// SQLite uses the property's value index; kept by (model, property) rather than
     /// by text, since building the text cost more than running the lookup.
     func referrersStatement(model: ModelKey, property: PropertyKey, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Statement {
-        let key = PropertyColumn(model: model, property: property)
+        let key = ModelProperty(model: model, property: property)
         if let statement = referrers[key] { return statement }
         if referrers.count >= capacity { finalize() }
         let value = Schema.valueExpressions(property: property, body: "body")

@@ -102,16 +102,16 @@ extension SQLiteDatabase: ValueIndexingDatabase {
 final class ValueIndexes: RowMirror {
 
     /// Each index known, and whether it covers (holds the bodies).
-    private var known: [PropertyColumn: Bool] = [:]
+    private var known: [ModelProperty: Bool] = [:]
 
     /// Whether the index of (model, property) is known, and covers when `covering`.
     func contains(model: ModelKey, property: PropertyKey, covering: Bool) -> Bool {
-        guard let covers = known[PropertyColumn(model: model, property: property)] else { return false }
+        guard let covers = known[ModelProperty(model: model, property: property)] else { return false }
         return covers || !covering
     }
 
     func insert(model: ModelKey, property: PropertyKey, covering: Bool) {
-        known[PropertyColumn(model: model, property: property)] = covering
+        known[ModelProperty(model: model, property: property)] = covering
     }
 
     func rowsRolledBack() {
