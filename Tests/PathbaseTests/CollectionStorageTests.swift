@@ -307,8 +307,12 @@ struct CollectionStorageTests {
         guard let (first, second) = pair else { Issue.record("no collision found"); return }
         let database = InMemoryDatabase()
         let dynamic = database.collection(CollectionDynamic.self, name: "dynamic")
-        #expect(throws: CollectionError.self) {
+        let error = #expect(throws: CollectionError.self) {
             try dynamic.save(CollectionDynamic(id: 1, fields: [first: 1, second: 2]))
+        }
+        guard case .fieldKeyCollision(collection: "dynamic", _, _)? = error else {
+            Issue.record("expected CollectionError.fieldKeyCollision, got \(String(describing: error))")
+            return
         }
         #expect(try dynamic.fetch().isEmpty)
     }
@@ -401,8 +405,12 @@ struct CollectionStorageTests {
             }
         }
         let database = InMemoryDatabase()
-        #expect(throws: CollectionError.self) {
+        let error = #expect(throws: CollectionError.self) {
             try database.collection(Wrapped.self).save(Wrapped(id: 1))
+        }
+        guard case .unsupportedEncoding? = error else {
+            Issue.record("expected CollectionError.unsupportedEncoding, got \(String(describing: error))")
+            return
         }
     }
 }

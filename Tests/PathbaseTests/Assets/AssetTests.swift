@@ -64,7 +64,9 @@ struct AssetTests {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path))
-        await #expect(throws: AssetError.self) { try await asset?.data() }
+        let gone = try #require(asset)
+        // README: "A missing file throws `AssetError.missing`".
+        await #expect(throws: AssetError.missing(gone)) { try await gone.data() }
     }
 
     @Test("A corrupted file gives AssetError.corrupted, a missing one AssetError.missing")

@@ -81,7 +81,12 @@ struct AssetTransferTests {
     func alteredContent() async throws {
         let (sender, receiver, asset) = try await replicas()
         let altered = CountingAssetSource(store: try sender.assetStore(), alter: true)
-        await #expect(throws: AssetError.self) { try await receiver.receiveMissingAssets(from: altered) }
+        let error = await #expect(throws: AssetError.self) { try await receiver.receiveMissingAssets(from: altered) }
+        // README: "a file whose content does not match its hash `AssetError.corrupted`".
+        guard case .corrupted(asset, _, _)? = error else {
+            Issue.record("expected AssetError.corrupted, got \(String(describing: error))")
+            return
+        }
         let store = try receiver.assetStore()
         #expect(!store.contains(asset) && store.receivedSize(of: asset) == 0)
         try await receiver.receiveMissingAssets(from: CountingAssetSource(store: try sender.assetStore()))
@@ -92,8 +97,13 @@ struct AssetTransferTests {
     func badChunks() async throws {
         let (sender, receiver, asset) = try await replicas(size: 100)
         let store = try receiver.assetStore()
-        #expect(throws: AssetError.self) { try store.receive(Data(count: 10), of: asset, at: 50) }
-        #expect(throws: AssetError.self) { try store.receive(Data(count: 101), of: asset, at: 0) }
+        for (chunk, offset) in [(Data(count: 10), Int64(50)), (Data(count: 101), Int64(0))] {
+            let error = #expect(throws: AssetError.self) { try store.receive(chunk, of: asset, at: offset) }
+            guard case .transferFailed(asset, _)? = error else {
+                Issue.record("expected AssetError.transferFailed for \(chunk.count) bytes at \(offset), got \(String(describing: error))")
+                continue
+            }
+        }
         #expect(store.receivedSize(of: asset) == 0)
         let empty = InMemoryDatabase() // a source that lacks the asset
         await #expect(throws: AssetError.missing(asset)) {
