@@ -67,8 +67,10 @@ extension DatabaseWrapper {
 /// `extension MyWrapper: HistoryDatabase where Base: HistoryDatabase {}`.
 extension DatabaseWrapper where Self: HistoryDatabase, Base: HistoryDatabase {
 
+    /// The base's clock: a wrapper's writes are stamped as the base's own.
     public var clock: HybridLogicalClock { base.clock }
 
+    /// The base's start of history.
     public var historyStart: Timestamp? { base.historyStart }
 
     // The plain requirements go to the base's own (not through the timestamped ones, as
@@ -86,26 +88,32 @@ extension DatabaseWrapper where Self: HistoryDatabase, Base: HistoryDatabase {
         base.all(model: model, where: predicate)
     }
 
+    /// The base's value at `path` as of `timestamp`.
     public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
         base.get(path, at: timestamp)
     }
 
+    /// Stores a timestamped record in the base.
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
         base.set(value, for: path, timestamp: timestamp)
     }
 
+    /// The base's instances of `model` as they were at `timestamp`.
     public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {
         base.all(model: model, at: timestamp, where: predicate)
     }
 
+    /// The base's records after `timestamp`.
     public func records(after timestamp: Timestamp?, limit: Int?) -> [Record] {
         base.records(after: timestamp, limit: limit)
     }
 
+    /// The base's records of `path`.
     public func records(at path: Path) -> [Record] {
         base.records(at: path)
     }
 
+    /// The base's newest record of `path`.
     public func latestRecord(at path: Path) -> Record? {
         base.latestRecord(at: path)
     }
@@ -115,6 +123,7 @@ extension DatabaseWrapper where Self: HistoryDatabase, Base: HistoryDatabase {
 /// `extension MyWrapper: BatchDatabase where Base: BatchDatabase {}`.
 extension DatabaseWrapper where Self: BatchDatabase, Base: BatchDatabase {
 
+    /// Runs `body` as one batch of the base.
     public func batch<Result>(_ body: () throws -> Result) throws -> Result {
         try base.batch(body)
     }
@@ -124,6 +133,7 @@ extension DatabaseWrapper where Self: BatchDatabase, Base: BatchDatabase {
 /// `extension MyWrapper: PrunableHistoryDatabase where Base: PrunableHistoryDatabase {}`.
 extension DatabaseWrapper where Self: PrunableHistoryDatabase, Base: PrunableHistoryDatabase {
 
+    /// Prunes the base's history before `timestamp`.
     public func prune(before timestamp: Timestamp) throws {
         try base.prune(before: timestamp)
     }
