@@ -45,7 +45,7 @@ extension HistoryDatabase {
     /// A database written for StateModel reads by date: the timestamp's wall-clock time.
     @available(*, deprecated, message: "Implement get(_:at:) with a Timestamp? parameter, which Pathbase uses for history, undo and sync")
     public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
-        get(path, at: timestamp?.date)
+        get(path, at: timestamp?.latestDate)
     }
 
     /// A database written for StateModel stores the timestamp's wall-clock time; the
@@ -58,7 +58,7 @@ extension HistoryDatabase {
     /// A database written for StateModel lists instances by date.
     @available(*, deprecated, message: "Implement all(model:at:where:) with a Timestamp? parameter")
     public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (_ instance: InstanceKey, _ status: InstanceStatus) -> T?) -> [T] {
-        all(model: model, at: timestamp?.date) { instance, status, _ in predicate(instance, status) }
+        all(model: model, at: timestamp?.latestDate) { instance, status, _ in predicate(instance, status) }
     }
 
     /// The clock of databases written for StateModel, which have none: one for all of them,
@@ -83,6 +83,12 @@ extension HistoryDatabase {
 }
 
 extension Timestamp {
+
+    /// The latest date within this timestamp's microsecond: a date-based read at it sees
+    /// every write of that microsecond, as a read at the timestamp does.
+    var latestDate: Date {
+        Date(timeIntervalSince1970: (Double(time) + 0.999) / 1_000_000)
+    }
 
     /// The timestamp of a write at `date`, as StateModel stamped writes: its microsecond,
     /// counter 0, replica 0.

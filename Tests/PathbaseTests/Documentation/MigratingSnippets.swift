@@ -66,6 +66,42 @@ final class Stop {
 }
 
 @available(*, deprecated)
+final class DiaryDatabase: HistoryDatabase { // warnings name the Timestamp-based requirements
+    private var values: [Path: [(date: Date, value: Any)]] = [:]
+
+    func get<Value: DatabaseValue>(_ path: Path, at date: Date?) -> Timestamped<Value>? {
+        let written = values[path, default: []].filter { $0.date <= date ?? .distantFuture }
+        guard let entry = written.last, let value = entry.value as? Value else { return nil }
+        return Timestamped(value: value, date: entry.date)
+    }
+
+    func set<Value: DatabaseValue>(_ value: Value, for path: Path, at date: Date?) {
+        values[path, default: []].append((date ?? Date(), value))
+        values[path]?.sort { $0.date < $1.date }
+    }
+
+    func all<T>(model: ModelKey, at date: Date?, where predicate: (InstanceKey, InstanceStatus, Date) -> T?) -> [T] {
+        values.keys.filter { $0.model == model && $0.property == PropertyKey.instanceId }.compactMap { path in
+            let status: Timestamped<InstanceStatus>? = get(path, at: date)
+            return status.flatMap { predicate(path.instance, $0.value, $0.date) }
+        }
+    }
+}
+
+@available(*, deprecated)
+final class DictionaryCache: DatabaseCache { // warnings name value(at:as:), store(_:for:), ...
+    private var values: [Path: Any] = [:]
+
+    func get<Value: DatabaseValue>(_ path: Path) -> Value? {
+        values[path] as? Value
+    }
+
+    func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
+        values[path] = value
+    }
+}
+
+@available(*, deprecated)
 func mapNoteModels(_ model: ModelKey) -> (any ModelProtocol.Type)? {
     model == Note.modelId ? Note.self : nil
 }
@@ -93,8 +129,8 @@ enum MigratingExamples {
         return note
     }
 
-    static func stateModelTransfer(from source: InMemoryHistoryDatabase, to target: any Database, lastTransfer: Date) throws -> Bool {
-        let data = try source.getEncodedHistory(until: lastTransfer) // Pathbase: exportRecords(after:)
+    static func stateModelTransfer(from source: InMemoryHistoryDatabase, to target: any Database, lastTransfer: Date) -> Bool {
+        let data = source.getEncodedHistory(until: lastTransfer) // Pathbase: exportRecords(after:)
         let inserted = target.insert(records: data)                  // Pathbase: importRecords(from:)
         return inserted
     }
@@ -120,6 +156,41 @@ enum MigratingExamples {
         let request = try consumer.encode(command: note.pinCommand())
         let response = producer.process(request: request) // on the side that runs it
         try consumer.decode(commandResponse: response)      // throws what failed there
+    }
+
+    static func stateModelPaging(consumer: UpdateConsumer, producer: RequestProcessor, lastSyncTime: Date) throws {
+        var next: InstanceKey? = nil
+        repeat {
+            let request = try consumer.modelUpdateRequest(for: Note.self, after: lastSyncTime, limit: 100, startingAt: next)
+            let response = try producer.process(modelUpdateRequest: request)
+            next = try consumer.apply(modelUpdates: response)
+        } while next != nil
+    }
+
+    static func pathbasePaging(consumer: UpdateConsumer, producer: RequestProcessor) throws {
+        var page: SyncCursor? = nil
+        repeat {
+            let request = try consumer.modelUpdateRequest(for: Note.self, limit: 100, startingAt: page)
+            page = try consumer.apply(modelUpdate: try producer.process(modelUpdateRequest: request)).nextPage
+        } while page != nil
+    }
+
+    static func diaryHistory() -> Note? {
+        let diary = DiaryDatabase()
+        let morning = Date(timeIntervalSinceNow: -12 * 3600)
+        diary.set(InstanceStatus.created, for: .status(model: Note.modelId, instance: 1), at: morning)
+        diary.set("Morning", for: Path(model: Note.modelId, instance: 1, property: Note.PropertyId.text), at: morning)
+        let entry = diary.get(id: 1, of: Note.self)
+        entry?.text = "Evening" // now
+        let past = diary.view(at: morning).get(id: 1, of: Note.self)
+        return past
+    }
+
+    static func ownCaches() -> (CachedDatabase<InMemoryHistoryDatabase>, CachedDatabase<InMemoryDatabase>, InMemoryHistoryDatabase) {
+        let cached = CachedDatabase(wrapping: InMemoryHistoryDatabase(), cache: DictionaryCache())
+        let counted = CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: 1000, evictionFraction: 0.2))
+        let wrapped = cached.database // Pathbase: cached.base
+        return (cached, counted, wrapped)
     }
 
     static func resort(_ database: InMemoryHistoryDatabase) -> [Note] {
@@ -206,7 +277,7 @@ struct MigratingExampleTests {
         for useStateModelNames in [true, false] {
             let target = try SQLiteDatabase()
             if useStateModelNames {
-                #expect(try MigratingExamples.stateModelTransfer(from: source, to: target, lastTransfer: .distantPast))
+                #expect(MigratingExamples.stateModelTransfer(from: source, to: target, lastTransfer: .distantPast))
             } else {
                 try MigratingExamples.pathbaseTransfer(from: source, to: target, lastTransfer: .distantPast)
             }
@@ -228,6 +299,39 @@ struct MigratingExampleTests {
         let producer = RequestProcessor(database: server, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: mapNoteModels)
         try MigratingExamples.command(note: note, client: client, producer: producer)
         #expect(server.get(id: 1, of: Note.self)?.pinned == true)
+    }
+
+    @available(*, deprecated)
+    @Test("Paging through a model's updates, both ways, to the last page")
+    func paging() throws {
+        let server = InMemoryHistoryDatabase()
+        for id in 1...250 {
+            Note.create(in: server, id: id, text: "Note \(id)")
+        }
+        for useStateModelNames in [true, false] {
+            let client = InMemoryHistoryDatabase()
+            let consumer = UpdateConsumer(database: client, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: mapNoteModels)
+            let producer = RequestProcessor(database: server, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: mapNoteModels)
+            if useStateModelNames {
+                try MigratingExamples.stateModelPaging(consumer: consumer, producer: producer, lastSyncTime: Date(timeIntervalSince1970: 0))
+            } else {
+                try MigratingExamples.pathbasePaging(consumer: consumer, producer: producer)
+            }
+            #expect(client.all(of: Note.self).count == 250)
+            #expect(client.get(id: 250, of: Note.self)?.text == "Note 250")
+        }
+    }
+
+    @available(*, deprecated)
+    @Test("A history database and a cache of one's own, written for StateModel")
+    func ownDatabaseAndCache() {
+        #expect(MigratingExamples.diaryHistory()?.text == "Morning")
+        let (cached, counted, wrapped) = MigratingExamples.ownCaches()
+        let note = Note.create(in: cached, id: 1, text: "Cached")
+        note.text = "Changed"
+        #expect(note.text == "Changed")
+        #expect(wrapped.get(id: 1, of: Note.self)?.text == "Changed")
+        #expect(Note.create(in: counted, id: 2, text: "Counted").text == "Counted")
     }
 
     @available(*, deprecated)
