@@ -54,7 +54,7 @@ public final class ServeProcess: @unchecked Sendable {
     }
 
     /// Starts `pathbase serve --database FILE --port 0` (logging only warnings, plus
-    /// `environment`) and waits (at most 30 s) for the line that says where it listens.
+    /// `environment`) and waits (at most 60 s) for the line that says where it listens.
     public convenience init(database: String, environment: [String: String] = [:]) throws {
         try self.init(store: ["--database", database], environment: environment)
     }
@@ -141,7 +141,7 @@ public enum ServeProcessError: Error, LocalizedError {
     /// No `pathbase` executable next to the running binary.
     case notBuilt
 
-    /// The process ended, or did not say where it listens within 30 s.
+    /// The process ended, or did not say where it listens within 60 s.
     case didNotListen(output: String)
 
     public var errorDescription: String? {
