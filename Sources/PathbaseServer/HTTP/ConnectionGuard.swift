@@ -1,4 +1,5 @@
 import Foundation
+import Pathbase
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -46,46 +47,48 @@ public struct ConnectionLimits: Sendable, Hashable {
 }
 
 /// The connections open now, in all and per address; and how many the guard closed.
-final class ConnectionCounter: @unchecked Sendable {
-    // @unchecked: every field is only touched under `lock`.
+final class ConnectionCounter: Sendable {
 
-    private let lock = NSLock()
-    private var total = 0
-    private var perAddress: [String: Int] = [:]
-    private var closedSlow = 0
-    private var closedMalformed = 0
-    private var refused = 0
+    private struct State {
+        var total = 0
+        var perAddress: [String: Int] = [:]
+        var closedSlow = 0
+        var closedMalformed = 0
+        var refused = 0
+    }
+
+    private let state = Locked(State())
 
     /// Counts a new connection from `address`, or returns `false` (and counts nothing) when
     /// it would pass a limit.
     func open(from address: String, limits: ConnectionLimits) -> Bool {
-        lock.withLock {
-            let fromAddress = perAddress[address, default: 0]
-            guard total < limits.maximumConnections, fromAddress < limits.maximumConnectionsPerAddress else {
-                refused += 1
+        state.withLock { state in
+            let fromAddress = state.perAddress[address, default: 0]
+            guard state.total < limits.maximumConnections, fromAddress < limits.maximumConnectionsPerAddress else {
+                state.refused += 1
                 return false
             }
-            total += 1
-            perAddress[address] = fromAddress + 1
+            state.total += 1
+            state.perAddress[address] = fromAddress + 1
             return true
         }
     }
 
     /// Counts a connection of `address` closed.
     func close(from address: String) {
-        lock.withLock {
-            total -= 1
-            let left = perAddress[address, default: 1] - 1
-            perAddress[address] = left > 0 ? left : nil
+        state.withLock { state in
+            state.total -= 1
+            let left = state.perAddress[address, default: 1] - 1
+            state.perAddress[address] = left > 0 ? left : nil
         }
     }
 
-    func noteSlow() { lock.withLock { closedSlow += 1 } }
-    func noteMalformed() { lock.withLock { closedMalformed += 1 } }
+    func noteSlow() { state.withLock { $0.closedSlow += 1 } }
+    func noteMalformed() { state.withLock { $0.closedMalformed += 1 } }
 
     /// Connections open, closed for slow headers, closed for malformed heads, refused.
     var counts: (open: Int, slow: Int, malformed: Int, refused: Int) {
-        lock.withLock { (total, closedSlow, closedMalformed, refused) }
+        state.withLock { ($0.total, $0.closedSlow, $0.closedMalformed, $0.refused) }
     }
 }
 

@@ -14,13 +14,15 @@ import Pathbase
 /// costs one number, not a queue. A notice that does not pass the cursor already published
 /// for the account is dropped (the same append heard from the push and from the store).
 /// Safe to use from any thread.
-public final class AccountChanges: @unchecked Sendable {
-    // @unchecked: `subscribers`, `published` and `nextID` are only touched while holding `lock`.
+public final class AccountChanges: Sendable {
 
-    private let lock = NSLock()
-    private var subscribers: [AccountID: [Int: AsyncStream<Int64>.Continuation]] = [:]
-    private var published: [AccountID: Int64] = [:]
-    private var nextID = 0
+    private struct State {
+        var subscribers: [AccountID: [Int: AsyncStream<Int64>.Continuation]] = [:]
+        var published: [AccountID: Int64] = [:]
+        var nextID = 0
+    }
+
+    private let state = Locked(State())
 
     /// An empty fan-out.
     public init() {}
@@ -28,10 +30,10 @@ public final class AccountChanges: @unchecked Sendable {
     /// The cursors published for `account` from now on, until the stream is dropped.
     public func subscribe(_ account: AccountID) -> AsyncStream<Int64> {
         let (stream, continuation) = AsyncStream<Int64>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let id: Int = lock.withLock {
-            nextID += 1
-            subscribers[account, default: [:]][nextID] = continuation
-            return nextID
+        let id: Int = state.withLock { state in
+            state.nextID += 1
+            state.subscribers[account, default: [:]][state.nextID] = continuation
+            return state.nextID
         }
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id, from: account) }
         return stream
@@ -39,44 +41,44 @@ public final class AccountChanges: @unchecked Sendable {
 
     /// Tells the account's subscribers that its log reached `cursor`.
     public func publish(cursor: Int64, for account: AccountID) {
-        lock.withLock {
-            guard cursor > published[account, default: 0] else { return }
-            published[account] = cursor
+        state.withLock { state in
+            guard cursor > state.published[account, default: 0] else { return }
+            state.published[account] = cursor
             // Yielded under the lock: two publishers must not deliver out of order, or a
             // subscriber's newest-only buffer could end on the older cursor.
-            for listener in subscribers[account, default: [:]].values { listener.yield(cursor) }
+            for listener in state.subscribers[account, default: [:]].values { listener.yield(cursor) }
         }
     }
 
     /// The latest cursor published for `account` by this process, 0 before the first.
     public func latestPublished(for account: AccountID) -> Int64 {
-        lock.withLock { published[account, default: 0] }
+        state.withLock { $0.published[account, default: 0] }
     }
 
     /// Ends every subscription, which closes this process's live connections; their
     /// clients poll until they reconnect. For taking a server out of a load balancer.
     public func disconnectAll() {
-        let all: [AsyncStream<Int64>.Continuation] = lock.withLock {
-            defer { subscribers = [:] }
-            return subscribers.values.flatMap(\.values)
+        let all: [AsyncStream<Int64>.Continuation] = state.withLock { state in
+            defer { state.subscribers = [:] }
+            return state.subscribers.values.flatMap(\.values)
         }
         for continuation in all { continuation.finish() }
     }
 
     /// How many live connections are subscribed, over all accounts.
     public var subscriberCount: Int {
-        lock.withLock { subscribers.values.reduce(0) { $0 + $1.count } }
+        state.withLock { $0.subscribers.values.reduce(0) { $0 + $1.count } }
     }
 
     /// The accounts with at least one subscriber.
     var subscribedAccounts: Set<AccountID> {
-        lock.withLock { Set(subscribers.keys) }
+        state.withLock { Set($0.subscribers.keys) }
     }
 
     private func unsubscribe(_ id: Int, from account: AccountID) {
-        lock.withLock {
-            subscribers[account]?[id] = nil
-            if subscribers[account]?.isEmpty == true { subscribers[account] = nil }
+        state.withLock { state in
+            state.subscribers[account]?[id] = nil
+            if state.subscribers[account]?.isEmpty == true { state.subscribers[account] = nil }
         }
     }
 }

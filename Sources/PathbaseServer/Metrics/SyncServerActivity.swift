@@ -14,8 +14,7 @@ import Pathbase
 /// A replica id comes from the client, so at most ``maximumReplicasPerAccount`` are kept per
 /// account (the least recently pulling one goes first): a client inventing ids cannot grow
 /// the server's memory without bound. Safe to use from any thread.
-public final class SyncServerActivity: @unchecked Sendable {
-    // @unchecked: `requests` and `pulls` are only touched while holding `lock`.
+public final class SyncServerActivity: Sendable {
 
     /// How many replicas' cursors are kept per account.
     public let maximumReplicasPerAccount: Int
@@ -26,10 +25,13 @@ public final class SyncServerActivity: @unchecked Sendable {
         var order: UInt64
     }
 
-    private let lock = NSLock()
-    private var requests: [String: [String: Int]] = [:]
-    private var pulls: [AccountID: [UInt32: Pull]] = [:]
-    private var pullCount: UInt64 = 0
+    private struct State {
+        var requests: [String: [String: Int]] = [:]
+        var pulls: [AccountID: [UInt32: Pull]] = [:]
+        var pullCount: UInt64 = 0
+    }
+
+    private let state = Locked(State())
 
     /// Empty counts; `maximumReplicasPerAccount` bounds the replicas kept per account.
     public init(maximumReplicasPerAccount: Int = 1024) {
@@ -39,29 +41,30 @@ public final class SyncServerActivity: @unchecked Sendable {
     /// Counts one answered request of a route (`"POST /v1/push"`) by its status class (`"2xx"`).
     public func countRequest(route: String, status: Int) {
         let statusClass = "\(status / 100)xx"
-        lock.withLock { requests[route, default: [:]][statusClass, default: 0] += 1 }
+        state.withLock { $0.requests[route, default: [:]][statusClass, default: 0] += 1 }
     }
 
     /// The requests answered so far, by route and status class.
     public var requestCounts: [String: [String: Int]] {
-        lock.withLock { requests }
+        state.withLock { $0.requests }
     }
 
     /// Notes that a replica of an account pulled up to `cursor`.
     public func notePull(account: AccountID, replica: UInt32, cursor: Int64) {
-        lock.withLock {
-            pullCount += 1
-            var replicas = pulls[account, default: [:]]
-            replicas[replica] = Pull(cursor: cursor, order: pullCount)
-            if replicas.count > maximumReplicasPerAccount, let stalest = replicas.min(by: { $0.value.order < $1.value.order })?.key {
+        let maximum = maximumReplicasPerAccount
+        state.withLock { state in
+            state.pullCount += 1
+            var replicas = state.pulls[account, default: [:]]
+            replicas[replica] = Pull(cursor: cursor, order: state.pullCount)
+            if replicas.count > maximum, let stalest = replicas.min(by: { $0.value.order < $1.value.order })?.key {
                 replicas[stalest] = nil
             }
-            pulls[account] = replicas
+            state.pulls[account] = replicas
         }
     }
 
     /// The cursor each replica of an account last pulled to, by replica id.
     public func pulledCursors(of account: AccountID) -> [UInt32: Int64] {
-        lock.withLock { pulls[account, default: [:]].mapValues(\.cursor) }
+        state.withLock { $0.pulls[account, default: [:]].mapValues(\.cursor) }
     }
 }

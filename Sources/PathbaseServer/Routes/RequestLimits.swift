@@ -1,4 +1,5 @@
 import Foundation
+import Pathbase
 import Hummingbird
 import NIOCore
 
@@ -83,11 +84,9 @@ public struct RequestLimits: Sendable, Hashable {
 
 /// The requests of each account being answered, to refuse an account more than its share
 /// (429) before it takes the server's time from the others.
-final class AccountAdmission: @unchecked Sendable {
-    // @unchecked: `inFlight` is only touched under `lock`.
+final class AccountAdmission: Sendable {
 
-    private let lock = NSLock()
-    private var inFlight: [AccountID: Int] = [:]
+    private let inFlight = Locked<[AccountID: Int]>([:])
     private let maximum: Int
 
     init(maximum: Int) {
@@ -97,7 +96,8 @@ final class AccountAdmission: @unchecked Sendable {
     /// Takes a place for a request of `account`, or throws a 429 ``ErrorReason``; each place
     /// taken is given back with ``leave(_:)``.
     func enter(_ account: AccountID) throws {
-        let admitted = lock.withLock {
+        let maximum = maximum
+        let admitted = inFlight.withLock { inFlight in
             let count = inFlight[account, default: 0]
             guard count < maximum else { return false }
             inFlight[account] = count + 1
@@ -110,7 +110,7 @@ final class AccountAdmission: @unchecked Sendable {
 
     /// Gives back the place of a request of `account`.
     func leave(_ account: AccountID) {
-        lock.withLock {
+        inFlight.withLock { inFlight in
             let count = inFlight[account, default: 1] - 1
             inFlight[account] = count > 0 ? count : nil
         }

@@ -13,8 +13,7 @@ import Pathbase
 /// Only a hint: an upload whose chunks went through another process, arrived out of order or
 /// was forgotten (at most ``capacity`` are kept) has no hash here, and the server reads the
 /// stored content back to check it. Safe to use from any thread.
-final class AssetUploadHashes: @unchecked Sendable {
-    // @unchecked: `uploads` is only touched while holding `lock`.
+final class AssetUploadHashes: Sendable {
 
     /// How many uploads are followed at once; one more forgets an arbitrary one.
     static let capacity = 256
@@ -29,14 +28,13 @@ final class AssetUploadHashes: @unchecked Sendable {
         var hasher: SHA256
     }
 
-    private let lock = NSLock()
-    private var uploads: [Key: Progress] = [:]
+    private let uploads = Locked<[Key: Progress]>([:])
 
     /// Adds a chunk the store accepted at `offset`: a chunk at byte 0 starts the hash, one
     /// where the hashed part ends goes on with it, any other forgets the upload.
     func add(_ chunk: Data, at offset: Int64, of hash: String, in account: AccountID) {
         let key = Key(account: account, hash: hash)
-        lock.withLock {
+        uploads.withLock { uploads in
             var progress: Progress
             if offset == 0 {
                 progress = Progress(received: 0, hasher: SHA256())
@@ -57,7 +55,7 @@ final class AssetUploadHashes: @unchecked Sendable {
 
     /// The hash of an upload whose `size` bytes were all hashed here, or `nil`; forgets it.
     func finish(_ hash: String, size: Int64, in account: AccountID) -> String? {
-        let progress = lock.withLock { uploads.removeValue(forKey: Key(account: account, hash: hash)) }
+        let progress = uploads.withLock { $0.removeValue(forKey: Key(account: account, hash: hash)) }
         guard let progress, progress.received == size else { return nil }
         return progress.hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }

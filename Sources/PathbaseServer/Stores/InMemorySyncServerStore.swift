@@ -8,8 +8,7 @@ import Pathbase
 /// ```
 ///
 /// Safe to use from any thread.
-public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore, @unchecked Sendable {
-    // @unchecked: `state` is only touched while holding `lock`.
+public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore, Sendable {
 
     private struct Account {
         var name: String
@@ -20,14 +19,13 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
         var assets: [String: (size: Int64, content: Data, isComplete: Bool)] = [:]
     }
 
-    private let lock = NSLock()
-    private var accounts: [Account] = []
+    private let accounts = Locked<[Account]>([])
 
     /// An empty store.
     public init() {}
 
     public func addAccount(name: String, tokenHash: [UInt8]) throws -> AccountID {
-        try lock.withLock {
+        try accounts.withLock { accounts in
             guard !accounts.contains(where: { $0.name == name }) else { throw SyncServerError.accountExists(name) }
             accounts.append(Account(name: name, tokenHash: tokenHash))
             return AccountID(rawValue: Int64(accounts.count))
@@ -35,14 +33,14 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     public func account(tokenHash: [UInt8]) throws -> AccountID? {
-        lock.withLock {
+        accounts.withLock { accounts in
             accounts.firstIndex { $0.tokenHash == tokenHash }.map { AccountID(rawValue: Int64($0 + 1)) }
         }
     }
 
     public func append(_ records: [SyncRecord], to account: AccountID) throws -> [AppendOutcome] {
-        try lock.withLock {
-            let index = try self.index(of: account)
+        try accounts.withLock { accounts in
+            let index = try Self.index(of: account, in: accounts)
             var copy = accounts[index]
             let outcomes = records.map { record -> AppendOutcome in
                 if let sequence = copy.sequenceOfKey[record.key] {
@@ -59,8 +57,8 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     public func records(of account: AccountID, after sequence: Int64, limit: Int) throws -> [SequencedRecord] {
-        try lock.withLock {
-            let log = accounts[try index(of: account)].log
+        try accounts.withLock { accounts in
+            let log = accounts[try Self.index(of: account, in: accounts)].log
             let start = Int(max(0, min(sequence, Int64(log.count))))
             return log[start...].prefix(max(0, limit)).enumerated().map { offset, record in
                 SequencedRecord(sequence: Int64(start + offset + 1), record: record)
@@ -69,8 +67,8 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     public func enqueue(_ request: CommandRelayRequest, in account: AccountID) throws -> Int64 {
-        try lock.withLock {
-            let index = try self.index(of: account)
+        try accounts.withLock { accounts in
+            let index = try Self.index(of: account, in: accounts)
             let id = Int64(accounts[index].commands.count + 1)
             accounts[index].commands.append((RelayedCommand(id: id, sender: request.sender, target: request.target, message: request.message), nil))
             return id
@@ -78,17 +76,17 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     public func waitingCommands(for targets: [UInt32], in account: AccountID, limit: Int) throws -> [RelayedCommand] {
-        try lock.withLock {
+        try accounts.withLock { accounts in
             let targets = Set(targets)
-            return accounts[try index(of: account)].commands
+            return accounts[try Self.index(of: account, in: accounts)].commands
                 .filter { $0.response == nil && targets.contains($0.command.target) }
                 .prefix(max(0, limit)).map(\.command)
         }
     }
 
     public func answer(_ id: Int64, by replica: UInt32, response: Data, in account: AccountID) throws {
-        try lock.withLock {
-            let index = try self.index(of: account)
+        try accounts.withLock { accounts in
+            let index = try Self.index(of: account, in: accounts)
             let position = Int(id) - 1
             guard accounts[index].commands.indices.contains(position), accounts[index].commands[position].command.target == replica else {
                 throw SyncServerError.unknownCommand(id)
@@ -100,8 +98,8 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     public func response(to id: Int64, in account: AccountID) throws -> Data? {
-        try lock.withLock {
-            let commands = accounts[try index(of: account)].commands
+        try accounts.withLock { accounts in
+            let commands = accounts[try Self.index(of: account, in: accounts)].commands
             let position = Int(id) - 1
             guard commands.indices.contains(position) else { throw SyncServerError.unknownCommand(id) }
             return commands[position].response
@@ -109,7 +107,7 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     public func accountSummaries() throws -> [AccountSummary] {
-        lock.withLock {
+        accounts.withLock { accounts in
             accounts.enumerated().map { index, account in
                 AccountSummary(id: AccountID(rawValue: Int64(index + 1)), name: account.name, latestSequence: Int64(account.log.count))
             }
@@ -117,8 +115,8 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     public func storedAssets(_ hashes: [String], in account: AccountID) throws -> [String: AssetUploadState] {
-        try lock.withLock {
-            let assets = accounts[try index(of: account)].assets
+        try accounts.withLock { accounts in
+            let assets = accounts[try Self.index(of: account, in: accounts)].assets
             var stored: [String: AssetUploadState] = [:]
             for hash in hashes {
                 if let asset = assets[hash] {
@@ -130,8 +128,8 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     public func appendAssetChunk(_ chunk: Data, to asset: Asset, at offset: Int64, in account: AccountID) throws -> Int64 {
-        try lock.withLock {
-            let index = try self.index(of: account)
+        try accounts.withLock { accounts in
+            let index = try Self.index(of: account, in: accounts)
             var stored = accounts[index].assets[asset.hash] ?? (asset.size, Data(), false)
             let received = Int64(stored.content.count)
             guard offset == received else {
@@ -147,28 +145,28 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     public func assetChunk(_ hash: String, from offset: Int64, maxCount: Int, in account: AccountID) throws -> Data {
-        try lock.withLock {
-            guard let content = accounts[try index(of: account)].assets[hash]?.content, offset >= 0, offset < Int64(content.count) else { return Data() }
+        try accounts.withLock { accounts in
+            guard let content = accounts[try Self.index(of: account, in: accounts)].assets[hash]?.content, offset >= 0, offset < Int64(content.count) else { return Data() }
             let start = content.startIndex + Int(offset)
             return Data(content[start ..< start + min(max(0, maxCount), content.count - Int(offset))])
         }
     }
 
     public func completeAsset(_ asset: Asset, in account: AccountID) throws {
-        try lock.withLock {
-            let index = try self.index(of: account)
+        try accounts.withLock { accounts in
+            let index = try Self.index(of: account, in: accounts)
             accounts[index].assets[asset.hash]?.isComplete = true
         }
     }
 
     public func removeIncompleteAsset(_ hash: String, in account: AccountID) throws {
-        try lock.withLock {
-            let index = try self.index(of: account)
+        try accounts.withLock { accounts in
+            let index = try Self.index(of: account, in: accounts)
             if accounts[index].assets[hash]?.isComplete == false { accounts[index].assets[hash] = nil }
         }
     }
 
-    private func index(of account: AccountID) throws -> Int {
+    private static func index(of account: AccountID, in accounts: [Account]) throws -> Int {
         let index = Int(account.rawValue) - 1
         guard accounts.indices.contains(index) else { throw SyncServerError.unknownAccount(account) }
         return index
