@@ -44,12 +44,7 @@ extension PostgresSyncServerStore {
                 var found: (size: Int64, received: Int64)?
                 for try await row in rows.decode((Int64, Int64).self) { found = row }
                 guard let (size, received) = found else { throw SyncServerError.unknownAccount(account) }
-                guard offset == received else {
-                    throw SyncServerError.assetOffsetMismatch(hash: asset.hash, offset: offset, received: received)
-                }
-                guard size == asset.size, received + Int64(chunk.count) <= size else {
-                    throw SyncServerError.invalidAssetRequest("\(chunk.count) bytes at byte \(offset) do not fit an asset of \(size) bytes")
-                }
+                try AssetChunkRule.check(chunk, of: asset, at: offset, storedSize: size, received: received)
                 guard !chunk.isEmpty else { return received }
                 try await connection.query("""
                     INSERT INTO asset_chunks (account, hash, start, content)

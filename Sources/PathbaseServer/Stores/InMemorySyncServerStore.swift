@@ -131,13 +131,7 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
         try accounts.withLock { accounts in
             let index = try Self.index(of: account, in: accounts)
             var stored = accounts[index].assets[asset.hash] ?? (asset.size, Data(), false)
-            let received = Int64(stored.content.count)
-            guard offset == received else {
-                throw SyncServerError.assetOffsetMismatch(hash: asset.hash, offset: offset, received: received)
-            }
-            guard stored.size == asset.size, received + Int64(chunk.count) <= asset.size else {
-                throw SyncServerError.invalidAssetRequest("\(chunk.count) bytes at byte \(offset) do not fit an asset of \(stored.size) bytes")
-            }
+            try AssetChunkRule.check(chunk, of: asset, at: offset, storedSize: stored.size, received: Int64(stored.content.count))
             stored.content.append(chunk)
             accounts[index].assets[asset.hash] = stored
             return Int64(stored.content.count)

@@ -44,12 +44,7 @@ extension SQLiteSyncServerStore {
                 }
                 let size: Int64 = row["size"]
                 received = row["received"]
-                guard offset == received else {
-                    throw SyncServerError.assetOffsetMismatch(hash: asset.hash, offset: offset, received: received)
-                }
-                guard size == asset.size, received + Int64(chunk.count) <= size else {
-                    throw SyncServerError.invalidAssetRequest("\(chunk.count) bytes at byte \(offset) do not fit an asset of \(size) bytes")
-                }
+                try AssetChunkRule.check(chunk, of: asset, at: offset, storedSize: size, received: received)
                 if !chunk.isEmpty {
                     try db.execute(sql: "INSERT INTO asset_chunks (account, hash, start, content) VALUES (?, ?, ?, ?)", arguments: [account.rawValue, asset.hash, offset, chunk])
                     received += Int64(chunk.count)
