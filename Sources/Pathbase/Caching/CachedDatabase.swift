@@ -13,15 +13,15 @@
 /// Reads ask the cache first; a miss reads the wrapped database and caches what it returns.
 /// A missing value (`nil`) is not cached, so a miss always reaches the wrapped database.
 /// Writes go to the wrapped database, then update the cache — or drop the cached value when
-/// another write of the path overlapped (``CacheCoherence``). No lock is held while the
+/// another write of the path overlapped (`CacheCoherence`). No lock is held while the
 /// wrapped database works, so batches and plain calls on other threads never wait on each
 /// other here. Listing instances with
-/// ``all(model:where:)`` always asks the wrapped database.
+/// `all(model:where:)` always asks the wrapped database.
 ///
 /// When the wrapped database is a ``HistoryDatabase``, so is the cached one. A timestamped
 /// write may not become the current value (an older record never replaces a newer one), so
 /// writes to a history database drop the cached value instead of replacing it, and the next
-/// read fetches whatever is current. Reads at a point in time (``get(_:at:)``) never use the
+/// read fetches whatever is current. Reads at a point in time (`get(_:at:)`) never use the
 /// cache. Over a ``BatchDatabase`` it runs batches too, and keeps their uncommitted writes
 /// out of the cache.
 ///

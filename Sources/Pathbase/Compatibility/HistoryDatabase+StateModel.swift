@@ -22,7 +22,7 @@ extension HistoryDatabase {
         get(path, at: date.map(Timestamp.init(latestAt:)))
     }
 
-    /// Stores a value written at `date`, or stamped by ``clock`` when `date` is `nil`.
+    /// Stores a value written at `date`, or stamped by `clock` when `date` is `nil`.
     @available(*, deprecated, message: "Pathbase stamps writes with a Timestamp: use set(_:for:) or set(_:for:timestamp:)")
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path, at date: Date?) {
         set(value, for: path, timestamp: date.map(Timestamp.init(writtenAt:)) ?? clock.now())
@@ -67,7 +67,7 @@ extension HistoryDatabase {
     public var clock: HybridLogicalClock { StateModelDatabaseRecords.clock }
 
     /// A database written for StateModel keeps no list of its records: the newest record of
-    /// the path (from ``get(_:at:)``, as the type its model declares), if any.
+    /// the path (from `get(_:at:)`, as the type its model declares), if any.
     @available(*, deprecated, message: "Implement records(at:), which lists every record of a path; Pathbase's undo and editing contexts read it")
     public func records(at path: Path) -> [Record] {
         StateModelDatabaseRecords.latestRecord(at: path, in: self).map { [$0] } ?? []

@@ -23,7 +23,7 @@ public typealias StateError = SyncError
 public typealias TimestampedDatabase = HistoryDatabase
 
 /// StateModel's editing context that starts from the current state: Pathbase's
-/// ``EditingContext``, which ``Database/createEditingContextWithCurrentState()`` returns.
+/// ``EditingContext``, which `Database/createEditingContextWithCurrentState()` returns.
 @available(*, deprecated, renamed: "EditingContext")
 public typealias HistoryEditingContext = EditingContext
 

@@ -99,7 +99,7 @@ extension UnencodedUpdateConsumer {
 extension UpdateConsumer {
 
     /// StateModel's paged request as data: see
-    /// ``UnencodedUpdateConsumer/modelUpdateRequest(for:after:limit:startingAt:)``.
+    /// `UnencodedUpdateConsumer/modelUpdateRequest(for:after:limit:startingAt:)`.
     ///
     /// ```swift
     /// var next: InstanceKey? = nil

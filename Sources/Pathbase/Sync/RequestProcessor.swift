@@ -91,7 +91,7 @@ public final class RequestProcessor {
 
     // MARK: Requests of one kind
 
-    /// Answers a request of ``UpdateConsumer/instanceStatusRequest(for:after:)`` with the
+    /// Answers a request of `UpdateConsumer/instanceStatusRequest(for:after:)` with the
     /// current status of every instance of the model that is new or changed after the
     /// request's cursor.
     public func process(instanceStatusRequest data: Data) throws(SyncError) -> Data {
@@ -101,7 +101,7 @@ public final class RequestProcessor {
         return try encoder.encodeMessage(.instanceStatuses, unencoded.process(instanceStatusRequest: request).wireBody)
     }
 
-    /// Answers a request of ``UpdateConsumer/instanceUpdateRequest(for:of:after:)`` with
+    /// Answers a request of `UpdateConsumer/instanceUpdateRequest(for:of:after:)` with
     /// every record of the instance after the request's cursor.
     public func process(instanceUpdateRequest data: Data) throws(SyncError) -> Data {
         guard case .instanceUpdateRequest(let request) = try decode(data, expecting: [.instanceUpdateRequest], description: "an instance update request") else {
@@ -110,7 +110,7 @@ public final class RequestProcessor {
         return try encoder.encodeMessage(.instanceUpdate, unencoded.process(instanceUpdateRequest: request).wireBody)
     }
 
-    /// Answers a request of ``UpdateConsumer/modelUpdateRequest(for:after:limit:startingAt:)``
+    /// Answers a request of `UpdateConsumer/modelUpdateRequest(for:after:limit:startingAt:)`
     /// with one page of records of the model after the request's cursor.
     public func process(modelUpdateRequest data: Data) throws(SyncError) -> Data {
         guard case .modelUpdateRequest(let request) = try decode(data, expecting: [.modelUpdateRequest], description: "a model update request") else {

@@ -86,19 +86,19 @@ public final class UnencodedUpdateConsumer {
 
     // MARK: Responses
 
-    /// Stores the instance statuses of an answer to ``instanceStatusRequest(for:after:)``.
+    /// Stores the instance statuses of an answer to `instanceStatusRequest(for:after:)`.
     @discardableResult
     public func apply(instanceUpdates response: SyncResponse) throws(SyncError) -> SyncResult {
         try apply(response, as: .instanceStatuses)
     }
 
-    /// Stores the records of an answer to ``instanceUpdateRequest(for:of:after:)``.
+    /// Stores the records of an answer to `instanceUpdateRequest(for:of:after:)`.
     @discardableResult
     public func apply(instanceUpdate response: SyncResponse) throws(SyncError) -> SyncResult {
         try apply(response, as: .instanceUpdate)
     }
 
-    /// Stores the records of an answer to ``modelUpdateRequest(for:after:limit:startingAt:)``.
+    /// Stores the records of an answer to `modelUpdateRequest(for:after:limit:startingAt:)`.
     @discardableResult
     public func apply(modelUpdate response: SyncResponse) throws(SyncError) -> SyncResult {
         try apply(response, as: .modelUpdate)

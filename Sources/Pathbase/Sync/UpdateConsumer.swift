@@ -99,10 +99,10 @@ public final class UpdateConsumer {
         try instanceStatusRequest(for: model, after: SyncCursor(date: date))
     }
 
-    /// Stores the instance statuses of a response to ``instanceStatusRequest(for:after:)``.
+    /// Stores the instance statuses of a response to `instanceStatusRequest(for:after:)`.
     ///
     /// ``SyncResult/instances`` lists the new or changed instances; ask for their values
-    /// with ``instanceUpdateRequest(for:of:after:)`` or ``modelUpdateRequest(for:after:limit:startingAt:)``.
+    /// with `instanceUpdateRequest(for:of:after:)` or `modelUpdateRequest(for:after:limit:startingAt:)`.
     @discardableResult
     public func apply(instanceUpdates data: Data) throws(SyncError) -> SyncResult {
         try apply(data, expecting: .instanceStatuses, description: "an instance status response")
@@ -121,7 +121,7 @@ public final class UpdateConsumer {
         try instanceUpdateRequest(for: instance, of: model, after: SyncCursor(date: date))
     }
 
-    /// Stores the records of a response to ``instanceUpdateRequest(for:of:after:)``.
+    /// Stores the records of a response to `instanceUpdateRequest(for:of:after:)`.
     @discardableResult
     public func apply(instanceUpdate data: Data) throws(SyncError) -> SyncResult {
         try apply(data, expecting: .instanceUpdate, description: "an instance update response")
@@ -158,7 +158,7 @@ public final class UpdateConsumer {
         try modelUpdateRequest(for: model, after: SyncCursor(date: date), limit: limit, startingAt: page)
     }
 
-    /// Stores the records of a response to ``modelUpdateRequest(for:after:limit:startingAt:)``.
+    /// Stores the records of a response to `modelUpdateRequest(for:after:limit:startingAt:)`.
     @discardableResult
     public func apply(modelUpdate data: Data) throws(SyncError) -> SyncResult {
         try apply(data, expecting: .modelUpdate, description: "a model update response")

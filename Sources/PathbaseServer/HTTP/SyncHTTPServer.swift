@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// ```
 ///
 /// Besides the HTTP routes of ``SyncRoutes``, it serves the live WebSocket `GET /v1/live`
-/// (``LiveNotice`` frames), and on a store several processes share
+/// (`LiveNotice` frames), and on a store several processes share
 /// (``AppendNotifyingStore``) it relays the other processes' appends to its sockets.
 ///
 /// Port 0 picks a free port; `onListening` is told the one in use (tests use it). For a

@@ -10,14 +10,14 @@ import Pathbase
 /// SyncRoutes(server: server).register(on: router)
 /// ```
 ///
-/// - `POST /v1/push`: a JSON ``PushRequest`` → a JSON ``PushResponse``.
-/// - `POST /v1/pull`: a JSON ``PullRequest`` → a JSON ``PullResponse``.
+/// - `POST /v1/push`: a JSON `PushRequest` → a JSON `PushResponse`.
+/// - `POST /v1/pull`: a JSON `PullRequest` → a JSON `PullResponse`.
 /// - `POST /v1/commands/send`, `/inbox`, `/answer`, `/result`: the command relay
-///   (``CommandRelayRequest`` → ``CommandTicket``, ``CommandInboxRequest`` →
-///   ``CommandInboxResponse``, ``CommandAnswer`` → ``CommandTicket``, ``CommandTicket`` →
-///   ``CommandResultResponse``).
+///   (`CommandRelayRequest` → `CommandTicket`, `CommandInboxRequest` →
+///   `CommandInboxResponse`, `CommandAnswer` → `CommandTicket`, `CommandTicket` →
+///   `CommandResultResponse`).
 /// - `POST /v1/assets/missing`, `PUT /v1/assets/HASH`, `GET /v1/assets/HASH`: asset content,
-///   in chunks (see ``registerAssets(on:)``).
+///   in chunks (see `registerAssets(on:)`).
 /// - `GET /v1/live`: the live WebSocket (see ``SyncHTTPServer``); without an upgrade, 401
 ///   or 426 with a reason.
 /// - `GET /v1/health`: `{"status":"ok"}`, without a token.

@@ -23,7 +23,7 @@ extension SyncServer {
     /// The largest chunk of asset content one request carries, in bytes: 4 MiB.
     public static let maximumAssetChunkSize = 4 << 20
 
-    /// The most assets one ``AssetInventoryRequest`` may name.
+    /// The most assets one `AssetInventoryRequest` may name.
     public static let maximumAssetInventory = 1000
 
     /// The assets of `request` whose content the token's account lacks, each with the bytes

@@ -2,7 +2,7 @@ import Foundation
 import Pathbase
 
 /// A ``SyncServerStore`` that also keeps the content of assets, per account, uploaded in
-/// chunks: what lets replicas move the files behind their ``Asset`` values through the
+/// chunks: what lets replicas move the files behind their `Asset` values through the
 /// server.
 ///
 /// ```swift

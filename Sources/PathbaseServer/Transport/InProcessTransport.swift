@@ -1,7 +1,7 @@
 import Foundation
 import Pathbase
 
-/// A ``SyncTransport`` that calls a ``SyncServer`` in the same process: for tests,
+/// A `SyncTransport` that calls a ``SyncServer`` in the same process: for tests,
 /// simulations, and apps that sync two databases they both hold.
 ///
 /// ```swift
@@ -11,8 +11,8 @@ import Pathbase
 /// try await replica.sync()
 /// ```
 ///
-/// Asset calls throw the server's refusals as HTTP would: ``SyncTransportError/refused(status:reason:)``
-/// with the status the routes answer, and ``AssetError/notOnServer(_:)`` for a download of an
+/// Asset calls throw the server's refusals as HTTP would: `SyncTransportError/refused(status:reason:)`
+/// with the status the routes answer, and `AssetError/notOnServer(_:)` for a download of an
 /// asset the account does not hold.
 public struct InProcessTransport: CommandRelayTransport, AssetTransport {
 
