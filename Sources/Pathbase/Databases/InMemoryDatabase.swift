@@ -18,7 +18,7 @@ public final class InMemoryDatabase: Database, @unchecked Sendable {
 
     private let lock = Lock()
     private let columnStorage = LockedState(ColumnDirectory<ValueColumn>())
-    package let modelTypes = ModelTypeRegistry()
+    package let modelTypes = ModelRegistry(conflicts: .stop)
     /// The asset folder (see ``AssetStoringDatabase``): temporary, removed with the database.
     let temporaryAssets = AssetStore.temporary()
 

@@ -23,7 +23,7 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
     public let clock: HybridLogicalClock
     private let lock = Lock()
     private let columnStorage = LockedState(ColumnDirectory<HistoryColumn>())
-    package let modelTypes = ModelTypeRegistry()
+    package let modelTypes = ModelRegistry(conflicts: .stop)
     /// The asset folder (see ``AssetStoringDatabase``): temporary, removed with the database.
     let temporaryAssets = AssetStore.temporary()
 

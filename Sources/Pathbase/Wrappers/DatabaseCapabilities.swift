@@ -78,7 +78,7 @@ extension Database {
     /// The registry of the model types used with this database's data, looking through
     /// every wrapper, editing context and history view, so that two types with one model id are caught
     /// whichever way they reach the data; `nil` for a database that keeps none (your own).
-    var modelTypeRegistry: ModelTypeRegistry? {
+    var modelTypeRegistry: ModelRegistry? {
         if let checking = self as? any ChecksModelTypes { return checking.modelTypes }
         if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.modelTypeRegistry }
         if let wrapper = self as? any DatabaseWrapper { return wrapper.base.modelTypeRegistry }

@@ -70,7 +70,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     public let keepsHistory: Bool
 
     /// Catches two model types that share a model id in this database.
-    package let modelTypes = ModelTypeRegistry()
+    package let modelTypes = ModelRegistry(conflicts: .stop)
 
     let errorHandler: @Sendable (SQLiteDatabaseError) -> Void
     let lock = RecursiveLock()
