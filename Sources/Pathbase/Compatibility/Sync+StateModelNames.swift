@@ -28,6 +28,21 @@ extension UnencodedRequestProcessor {
 
 extension UnencodedRequestProcessor {
 
+    /// StateModel's `instanceStatusUpdates(for:after:)`: the instances of a model that are
+    /// new or changed at or after a date (all of them when `nil`), as
+    /// ``process(instanceStatusRequest:)`` answers.
+    ///
+    /// ```swift
+    /// let statuses = try processor.instanceStatusUpdates(for: Item.self, after: lastSync)
+    /// ```
+    @available(*, deprecated, message: "Build the request with UnencodedUpdateConsumer.instanceStatusRequest(for:after:) and answer it with process(instanceStatusRequest:)")
+    public func instanceStatusUpdates<Model: ModelProtocol>(for model: Model.Type, after date: Date?) throws(SyncError) -> SyncResponse {
+        try process(instanceStatusRequest: InstanceStatusRequest(model: Model.modelId, after: date.flatMap(SyncCursor.init(date:))))
+    }
+}
+
+extension UnencodedRequestProcessor {
+
     /// StateModel's `updates(for:of:after:)`: every record of an instance written after a
     /// date (all of them when `nil`), as ``process(instanceUpdateRequest:)`` answers.
     ///
@@ -56,6 +71,24 @@ extension UnencodedRequestProcessor {
 }
 
 extension UnencodedUpdateConsumer {
+
+    /// StateModel's request for the instances of a model that are new or changed at or
+    /// after a date, all of them when `nil`.
+    ///
+    /// ```swift
+    /// let request = try consumer.instanceStatusRequest(for: Item.self, after: lastSync)
+    /// ```
+    @_disfavoredOverload
+    public func instanceStatusRequest<Model: ModelProtocol>(for model: Model.Type, after date: Date?) throws(SyncError) -> InstanceStatusRequest {
+        try instanceStatusRequest(for: model, after: date.flatMap(SyncCursor.init(date:)))
+    }
+
+    /// StateModel's request for the records of one instance written at or after a date, all
+    /// of them when `nil`.
+    @_disfavoredOverload
+    public func instanceUpdateRequest<Model: ModelProtocol>(for instance: InstanceKey, of model: Model.Type, after date: Date?) throws(SyncError) -> InstanceUpdateRequest {
+        try instanceUpdateRequest(for: instance, of: model, after: date.flatMap(SyncCursor.init(date:)))
+    }
 
     /// StateModel's paged request: one page of at most `limit` records of a model written
     /// after `date`, continuing at the instance the last page's ``apply(modelUpdates:)``
@@ -97,6 +130,24 @@ extension UnencodedUpdateConsumer {
 }
 
 extension UpdateConsumer {
+
+    /// StateModel's request for the instances of a model that are new or changed at or
+    /// after a date (all of them when `nil`), as data.
+    ///
+    /// ```swift
+    /// let request = try consumer.instanceStatusRequest(for: Item.self, after: lastSync)
+    /// ```
+    @_disfavoredOverload
+    public func instanceStatusRequest<Model: ModelProtocol>(for model: Model.Type, after date: Date?) throws(SyncError) -> Data {
+        try instanceStatusRequest(for: model, after: date.flatMap(SyncCursor.init(date:)))
+    }
+
+    /// StateModel's request for the records of one instance written at or after a date (all
+    /// of them when `nil`), as data.
+    @_disfavoredOverload
+    public func instanceUpdateRequest<Model: ModelProtocol>(for instance: InstanceKey, of model: Model.Type, after date: Date?) throws(SyncError) -> Data {
+        try instanceUpdateRequest(for: instance, of: model, after: date.flatMap(SyncCursor.init(date:)))
+    }
 
     /// StateModel's paged request as data: see
     /// `UnencodedUpdateConsumer/modelUpdateRequest(for:after:limit:startingAt:)`.
