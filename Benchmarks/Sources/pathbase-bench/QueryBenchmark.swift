@@ -97,7 +97,7 @@ enum QueryBenchmark {
 
         // Which of 10^6 items reference an owner (10 each), against a raw indexed lookup.
         let lookups = 20_000
-        compare("query.inverse", operations: lookups, rounds: 5, {
+        compare("query.inverse", operations: lookups, rounds: 5, goal: 2.0, {
             for step in 0 ..< lookups {
                 blackHole(QueryOwner(database: database, id: (step * 7919) % ownerCount).referrers(through: \QueryItem.owner))
             }
