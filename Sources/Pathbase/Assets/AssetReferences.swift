@@ -23,11 +23,11 @@ enum AssetReferences {
 
     /// Adds the assets in `value`: itself, or nested anywhere in its encoded form.
     static func collect(_ value: any DatabaseValue, into assets: inout Set<Asset>) throws {
+        // The native values hold no asset.
+        if NativeValueType(of: value) != nil { return }
         switch value {
         case let asset as Asset:
             assets.insert(asset)
-        case is Int, is Double, is Bool, is String, is Data, is Date, is InstanceStatus, is [Int], is Float:
-            return // the native values hold no asset
         case let encoded as EncodedValue:
             try scan(encoded.json, into: &assets)
         default:

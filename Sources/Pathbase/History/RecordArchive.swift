@@ -165,26 +165,11 @@ struct ArchivedRecord: Codable {
         if Mirror(reflecting: value).displayStyle == .optional, Mirror(reflecting: value).children.isEmpty {
             return ("nil", .null)
         }
+        if let native = NativeValueType(of: value), let archived = Self.archive(native: native, value) {
+            return (native.name, archived)
+        }
         switch value {
-        case let value as Bool: return ("Bool", .bool(value))
-        case let value as Int: return ("Int", .integer(Int64(value)))
-        case let value as Int8: return ("Int8", .integer(Int64(value)))
-        case let value as Int16: return ("Int16", .integer(Int64(value)))
-        case let value as Int32: return ("Int32", .integer(Int64(value)))
-        case let value as Int64: return ("Int64", .integer(value))
-        case let value as UInt: return ("UInt", .string(String(value)))
-        case let value as UInt8: return ("UInt8", .integer(Int64(value)))
-        case let value as UInt16: return ("UInt16", .integer(Int64(value)))
-        case let value as UInt32: return ("UInt32", .integer(Int64(value)))
-        case let value as UInt64: return ("UInt64", .string(String(value)))
-        case let value as Double: return ("Double", .double(value))
-        case let value as Float: return ("Float", .double(Double(value)))
-        case let value as String: return ("String", .string(value))
-        case let value as Data: return ("Data", .string(value.base64EncodedString()))
-        case let value as Date: return ("Date", .double(value.timeIntervalSinceReferenceDate))
-        case let value as InstanceStatus: return ("InstanceStatus", .integer(Int64(value.rawValue)))
         case is NoValue: return ("NoValue", .null)
-        case let value as [Int]: return ("[Int]", .array(value.map { .integer(Int64($0)) }))
         case let value as EncodedValue: return ("codable:\(value.typeName)", try JSONValue(json: value.json))
         default:
             let typeName = String(reflecting: Swift.type(of: value))
@@ -200,6 +185,49 @@ struct ArchivedRecord: Codable {
 
     private func restore() throws -> any DatabaseValue {
         func invalid() -> RecordArchiveError { .invalidValue(type: type, path: path) }
+        if let native = NativeValueType(name: type) {
+            return try restore(native, invalid: invalid)
+        }
+        switch type {
+        case "nil": return Optional<NoValue>.none
+        case "NoValue": return NoValue()
+        case let name where name.hasPrefix("codable:") && name.count > "codable:".count:
+            return EncodedValue(typeName: String(name.dropFirst("codable:".count)), json: try value.json())
+        default:
+            throw RecordArchiveError.malformed(reason: "unknown value type '\(type)' at \(path)")
+        }
+    }
+
+    /// A native value as the document holds it; `nil` only if `value` is not of `native`'s type.
+    private static func archive(native: NativeValueType, _ value: any DatabaseValue) -> JSONValue? {
+        func integer<I: FixedWidthInteger>(_ type: I.Type) -> JSONValue? {
+            // Unsigned types that may pass Int64.max are written as text.
+            (value as? I).map { I.bitWidth == 64 && !I.isSigned ? .string(String($0)) : .integer(Int64($0)) }
+        }
+        switch native {
+        case .bool: return (value as? Bool).map { .bool($0) }
+        case .int: return integer(Int.self)
+        case .int8: return integer(Int8.self)
+        case .int16: return integer(Int16.self)
+        case .int32: return integer(Int32.self)
+        case .int64: return integer(Int64.self)
+        case .uint: return integer(UInt.self)
+        case .uint8: return integer(UInt8.self)
+        case .uint16: return integer(UInt16.self)
+        case .uint32: return integer(UInt32.self)
+        case .uint64: return integer(UInt64.self)
+        case .double: return (value as? Double).map { .double($0) }
+        case .float: return (value as? Float).map { .double(Double($0)) }
+        case .string: return (value as? String).map { .string($0) }
+        case .data: return (value as? Data).map { .string($0.base64EncodedString()) }
+        case .date: return (value as? Date).map { .double($0.timeIntervalSinceReferenceDate) }
+        case .instanceStatus: return (value as? InstanceStatus).map { .integer(Int64($0.rawValue)) }
+        case .integerArray: return (value as? [Int]).map { .array($0.map { .integer(Int64($0)) }) }
+        }
+    }
+
+    /// The native value the document's `value` holds as `native`'s type.
+    private func restore(_ native: NativeValueType, invalid: () -> RecordArchiveError) throws -> any DatabaseValue {
         func integer<I: FixedWidthInteger & DatabaseValue>(_ type: I.Type) throws -> I {
             switch value {
             case .integer(let number): if let exact = I(exactly: number) { return exact }
@@ -208,40 +236,34 @@ struct ArchivedRecord: Codable {
             }
             throw invalid()
         }
-        switch type {
-        case "nil": return Optional<NoValue>.none
-        case "NoValue": return NoValue()
-        case "Bool": guard case .bool(let flag) = value else { throw invalid() }; return flag
-        case "Int": return try integer(Int.self)
-        case "Int8": return try integer(Int8.self)
-        case "Int16": return try integer(Int16.self)
-        case "Int32": return try integer(Int32.self)
-        case "Int64": return try integer(Int64.self)
-        case "UInt": return try integer(UInt.self)
-        case "UInt8": return try integer(UInt8.self)
-        case "UInt16": return try integer(UInt16.self)
-        case "UInt32": return try integer(UInt32.self)
-        case "UInt64": return try integer(UInt64.self)
-        case "Double": guard let number = value.number else { throw invalid() }; return number
-        case "Float": guard let number = value.number else { throw invalid() }; return Float(number)
-        case "String": guard case .string(let text) = value else { throw invalid() }; return text
-        case "Data":
+        switch native {
+        case .bool: guard case .bool(let flag) = value else { throw invalid() }; return flag
+        case .int: return try integer(Int.self)
+        case .int8: return try integer(Int8.self)
+        case .int16: return try integer(Int16.self)
+        case .int32: return try integer(Int32.self)
+        case .int64: return try integer(Int64.self)
+        case .uint: return try integer(UInt.self)
+        case .uint8: return try integer(UInt8.self)
+        case .uint16: return try integer(UInt16.self)
+        case .uint32: return try integer(UInt32.self)
+        case .uint64: return try integer(UInt64.self)
+        case .double: guard let number = value.number else { throw invalid() }; return number
+        case .float: guard let number = value.number else { throw invalid() }; return Float(number)
+        case .string: guard case .string(let text) = value else { throw invalid() }; return text
+        case .data:
             guard case .string(let text) = value, let data = Data(base64Encoded: text) else { throw invalid() }
             return data
-        case "Date": guard let number = value.number else { throw invalid() }; return Date(timeIntervalSinceReferenceDate: number)
-        case "InstanceStatus":
+        case .date: guard let number = value.number else { throw invalid() }; return Date(timeIntervalSinceReferenceDate: number)
+        case .instanceStatus:
             guard case .integer(let raw) = value, let byte = UInt8(exactly: raw), let status = InstanceStatus(rawValue: byte) else { throw invalid() }
             return status
-        case "[Int]":
+        case .integerArray:
             guard case .array(let elements) = value else { throw invalid() }
             return try elements.map { element -> Int in
                 guard case .integer(let number) = element, let exact = Int(exactly: number) else { throw invalid() }
                 return exact
             }
-        case let name where name.hasPrefix("codable:") && name.count > "codable:".count:
-            return EncodedValue(typeName: String(name.dropFirst("codable:".count)), json: try value.json())
-        default:
-            throw RecordArchiveError.malformed(reason: "unknown value type '\(type)' at \(path)")
         }
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import Pathbase
 
-/// A Swift type that SQLite stores natively, under its own ``ValueTag``.
-protocol NativeValue: DatabaseValue {
-    static var tag: ValueTag { get }
+/// A Swift type that SQLite stores natively, under its own ``ValueTag``: the types of
+/// ``NativeValueType``, each of which ``NativeValueType/storedType`` requires to conform.
+protocol NativeValue: NativeDatabaseValue {
     /// The value as SQLite stores it.
     var stored: StoredValue { get }
     static func read(from statement: some ValueColumns, at column: Int32) -> Self?
@@ -20,25 +20,23 @@ extension NativeInteger {
     }
 }
 
-extension Int: NativeInteger { static var tag: ValueTag { .int } }
-extension Int8: NativeInteger { static var tag: ValueTag { .int8 } }
-extension Int16: NativeInteger { static var tag: ValueTag { .int16 } }
-extension Int32: NativeInteger { static var tag: ValueTag { .int32 } }
-extension Int64: NativeInteger { static var tag: ValueTag { .int64 } }
-extension UInt: NativeInteger { static var tag: ValueTag { .uint } }
-extension UInt8: NativeInteger { static var tag: ValueTag { .uint8 } }
-extension UInt16: NativeInteger { static var tag: ValueTag { .uint16 } }
-extension UInt32: NativeInteger { static var tag: ValueTag { .uint32 } }
-extension UInt64: NativeInteger { static var tag: ValueTag { .uint64 } }
+extension Int: NativeInteger {}
+extension Int8: NativeInteger {}
+extension Int16: NativeInteger {}
+extension Int32: NativeInteger {}
+extension Int64: NativeInteger {}
+extension UInt: NativeInteger {}
+extension UInt8: NativeInteger {}
+extension UInt16: NativeInteger {}
+extension UInt32: NativeInteger {}
+extension UInt64: NativeInteger {}
 
 extension Bool: NativeValue {
-    static var tag: ValueTag { .bool }
     var stored: StoredValue { .integer(self ? 1 : 0) }
     static func read(from statement: some ValueColumns, at column: Int32) -> Bool? { statement.int64(at: column) != 0 }
 }
 
 extension Double: NativeValue {
-    static var tag: ValueTag { .double }
     var stored: StoredValue { .real(self) }
     static func read(from statement: some ValueColumns, at column: Int32) -> Double? {
         // SQLite stores NaN as NULL.
@@ -47,7 +45,6 @@ extension Double: NativeValue {
 }
 
 extension Float: NativeValue {
-    static var tag: ValueTag { .float }
     var stored: StoredValue { .real(Double(self)) }
     static func read(from statement: some ValueColumns, at column: Int32) -> Float? {
         statement.isNull(at: column) ? .nan : Float(statement.double(at: column))
@@ -55,19 +52,16 @@ extension Float: NativeValue {
 }
 
 extension String: NativeValue {
-    static var tag: ValueTag { .string }
     var stored: StoredValue { .text(self) }
     static func read(from statement: some ValueColumns, at column: Int32) -> String? { statement.string(at: column) }
 }
 
 extension Data: NativeValue {
-    static var tag: ValueTag { .data }
     var stored: StoredValue { .blob(self) }
     static func read(from statement: some ValueColumns, at column: Int32) -> Data? { statement.data(at: column) }
 }
 
 extension Date: NativeValue {
-    static var tag: ValueTag { .date }
     var stored: StoredValue { .real(timeIntervalSinceReferenceDate) }
     static func read(from statement: some ValueColumns, at column: Int32) -> Date? {
         Date(timeIntervalSinceReferenceDate: statement.double(at: column))
@@ -75,7 +69,6 @@ extension Date: NativeValue {
 }
 
 extension InstanceStatus: NativeValue {
-    static var tag: ValueTag { .status }
     var stored: StoredValue { .integer(Int64(rawValue)) }
     static func read(from statement: some ValueColumns, at column: Int32) -> InstanceStatus? {
         UInt8(exactly: statement.int64(at: column)).flatMap(InstanceStatus.init(rawValue:))
@@ -83,7 +76,6 @@ extension InstanceStatus: NativeValue {
 }
 
 extension Array: NativeValue where Element == Int {
-    static var tag: ValueTag { .integerArray }
 
     var stored: StoredValue {
         var bytes = Data(count: count * 8)
@@ -105,29 +97,41 @@ extension Array: NativeValue where Element == Int {
     }
 }
 
+extension NativeValue {
+    /// The tag the type is stored under.
+    @inline(__always)
+    static var tag: ValueTag { ValueTag(nativeType) }
+}
+
+extension NativeValueType {
+    /// The type with its SQLite encoding.
+    var storedType: any NativeValue.Type {
+        switch self {
+        case .bool: Bool.self
+        case .int: Int.self
+        case .int8: Int8.self
+        case .int16: Int16.self
+        case .int32: Int32.self
+        case .int64: Int64.self
+        case .uint: UInt.self
+        case .uint8: UInt8.self
+        case .uint16: UInt16.self
+        case .uint32: UInt32.self
+        case .uint64: UInt64.self
+        case .double: Double.self
+        case .float: Float.self
+        case .string: String.self
+        case .data: Data.self
+        case .date: Date.self
+        case .instanceStatus: InstanceStatus.self
+        case .integerArray: [Int].self
+        }
+    }
+}
+
 extension ValueTag {
     /// The Swift type stored natively under this tag; `nil` for ``null``.
     var nativeType: (any NativeValue.Type)? {
-        switch self {
-        case .null: return nil
-        case .bool: return Bool.self
-        case .int: return Int.self
-        case .int8: return Int8.self
-        case .int16: return Int16.self
-        case .int32: return Int32.self
-        case .int64: return Int64.self
-        case .uint: return UInt.self
-        case .uint8: return UInt8.self
-        case .uint16: return UInt16.self
-        case .uint32: return UInt32.self
-        case .uint64: return UInt64.self
-        case .double: return Double.self
-        case .float: return Float.self
-        case .string: return String.self
-        case .data: return Data.self
-        case .status: return InstanceStatus.self
-        case .date: return Date.self
-        case .integerArray: return [Int].self
-        }
+        native?.storedType
     }
 }

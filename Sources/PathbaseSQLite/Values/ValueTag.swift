@@ -1,3 +1,5 @@
+import Pathbase
+
 /// How a value is stored: the `type` column next to every stored value.
 ///
 /// Integers, floating point numbers, strings, booleans, bytes, dates and statuses are
@@ -42,4 +44,56 @@ enum ValueTag: Int64 {
 
     /// JSON-encoded `Codable` values use tags from here on: `codableBase + typeId`.
     static let codableBase: Int64 = 1024
+}
+
+extension ValueTag {
+    /// The tag of a native type.
+    @inline(__always)
+    init(_ native: NativeValueType) {
+        switch native {
+        case .bool: self = .bool
+        case .int: self = .int
+        case .int8: self = .int8
+        case .int16: self = .int16
+        case .int32: self = .int32
+        case .int64: self = .int64
+        case .uint: self = .uint
+        case .uint8: self = .uint8
+        case .uint16: self = .uint16
+        case .uint32: self = .uint32
+        case .uint64: self = .uint64
+        case .double: self = .double
+        case .float: self = .float
+        case .string: self = .string
+        case .data: self = .data
+        case .date: self = .date
+        case .instanceStatus: self = .status
+        case .integerArray: self = .integerArray
+        }
+    }
+
+    /// The native type stored under this tag; `nil` for ``null``.
+    var native: NativeValueType? {
+        switch self {
+        case .null: nil
+        case .bool: .bool
+        case .int: .int
+        case .int8: .int8
+        case .int16: .int16
+        case .int32: .int32
+        case .int64: .int64
+        case .uint: .uint
+        case .uint8: .uint8
+        case .uint16: .uint16
+        case .uint32: .uint32
+        case .uint64: .uint64
+        case .double: .double
+        case .float: .float
+        case .string: .string
+        case .data: .data
+        case .date: .date
+        case .status: .instanceStatus
+        case .integerArray: .integerArray
+        }
+    }
 }
