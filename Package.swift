@@ -130,6 +130,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `pathbase studio`: a read-only web browser of a database file and its history,
+        // served by Hummingbird (already in the graph for the sync server).
+        .target(
+            name: "PathbaseStudio",
+            dependencies: [
+                "Pathbase",
+                "PathbaseSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                // The token's comparison hashes both sides (constant time).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "pathbase",
             dependencies: [
@@ -137,6 +151,7 @@ let package = Package(
                 "PathbaseSQLite",
                 "PathbaseServer",
                 "PathbasePostgres",
+                "PathbaseStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -62,12 +62,18 @@ public final class ServeProcess: @unchecked Sendable {
     /// Starts `pathbase serve STORE --port 0` (`--database FILE` or `--postgres URL`) and
     /// waits (at most 60 s: a loaded machine may be slow to start it) for the line that says
     /// where it listens.
-    public init(store: [String], environment: [String: String] = [:]) throws {
+    public convenience init(store: [String], environment: [String: String] = [:]) throws {
+        try self.init(arguments: ["serve"] + store + ["--port", "0"], environment: environment)
+    }
+
+    /// Starts `pathbase ARGUMENTS` — any command that prints "listening on http(s)://…",
+    /// such as `studio FILE --port 0` — and waits (at most 60 s) for that line.
+    public init(arguments: [String], environment: [String: String] = [:]) throws {
         outputPath = Self.temporaryPath("out")
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.executableURL = try Self.requireExecutable()
-        process.arguments = ["serve"] + store + ["--port", "0"]
+        process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["LOG_LEVEL": "warning"].merging(environment) { $1 }) { $1 }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -1,0 +1,176 @@
+import Foundation
+import Pathbase
+import PathbaseSQLite
+
+/// `/models/M`: a table of a model's instances, one column per property, 100 rows a page.
+///
+/// Now, with the default "active" filter, a filter on a property's value and a sort run
+/// through the same SQL push-down as queries on models (`QueryPushdownDatabase`), paged by
+/// offset; otherwise pages are keyset pages by instance id (`?after=`), and a filter at a
+/// moment is checked on each listed instance's value then.
+struct ModelTablePage {
+
+    static let pageSize = 100
+
+    let reader: StudioReader
+    let layout: StudioLayout
+    let model: ModelKey
+    let query: TableQuery
+
+    /// The table's parameters, from the URL.
+    struct TableQuery {
+        enum StatusFilter: String { case active, deleted, all }
+        var status: StatusFilter = .active
+        var after: InstanceKey?
+        var offset = 0
+        var sort: PropertyKey?
+        var descending = false
+        var filterProperty: PropertyKey?
+        var filterValue: String?
+
+        var parameters: [(String, String?)] {
+            [("status", status == .active ? nil : status.rawValue), ("sort", sort.map(String.init)), ("order", descending ? "desc" : nil),
+             ("filter", filterProperty.map(String.init)), ("value", filterProperty == nil ? nil : filterValue)]
+        }
+    }
+
+    func render() throws -> HTMLText {
+        let database = reader.database
+        let moment = layout.moment
+        var rows: [(instance: InstanceKey, status: InstanceStatus, values: StudioReader.Values)] = []
+        var next: (String, String)?
+        var note: HTMLText = ""
+        let filterOperand = try operand()
+        if moment == nil, query.status == .active, query.sort != nil || filterOperand != nil,
+           let ids = pushedDown(filter: filterOperand) {
+            // One more than a page tells whether there is a next page.
+            for id in ids.prefix(Self.pageSize) {
+                rows.append((id, .created, try reader.values(model: model, instance: id, at: nil)))
+            }
+            if ids.count > Self.pageSize { next = ("offset", String(query.offset + Self.pageSize)) }
+            note = "<p class=\"muted\" id=\"pushed-down\">Filtered and sorted in SQL, as queries on models are.</p>"
+        } else {
+            let status: InstanceStatus? = switch query.status { case .active: .created; case .deleted: .deleted; case .all: nil }
+            var after = query.after
+            // A filter checked here scans at most this many instances for one page.
+            var scanned = 0
+            scanning: while rows.count < Self.pageSize, scanned < 20 * Self.pageSize {
+                let batch = try database.instanceStatuses(model: model, at: moment?.timestamp, status: status, after: after, limit: Self.pageSize)
+                for (instance, instanceStatus) in batch {
+                    scanned += 1
+                    after = instance
+                    let values = try reader.values(model: model, instance: instance, at: moment)
+                    if let filterOperand, let property = query.filterProperty, !Self.matches(values[property]?.value, filterOperand) { continue }
+                    rows.append((instance, instanceStatus, values))
+                    if rows.count == Self.pageSize { break scanning }
+                }
+                if batch.count < Self.pageSize { after = nil; break }
+            }
+            if let after { next = ("after", String(after)) }
+            if query.sort != nil { note = "<p class=\"muted\">Sorting reads current values: shown by id for this status or moment.</p>" }
+        }
+        let properties = Array(Set(rows.flatMap { $0.values.keys }).subtracting([PropertyKey.instanceId])).sorted()
+        return layout.page(title: reader.modelName(model), """
+            \(filterForm(properties: properties))
+            \(note)
+            <table id="instances"><tr><th>instance</th><th>status</th>\(HTMLText(joining: properties.map(header)))</tr>
+            \(HTMLText(joining: rows.map { self.row($0, properties: properties) }))
+            </table>
+            \(rows.isEmpty ? "<p class=\"muted\" id=\"no-rows\">No instances.</p>" : "")
+            \(next.map { "<a id=\"next-page\" href=\"\(layout.link(to: "/models/\(model)", query.parameters + [$0]))\">next \(Self.pageSize) →</a>" } ?? "")
+            """)
+    }
+
+    private func header(_ property: PropertyKey) -> HTMLText {
+        var sorted = query
+        sorted.descending = query.sort == property && !query.descending
+        sorted.sort = property
+        let arrow = query.sort == property ? (query.descending ? " ↓" : " ↑") : ""
+        return "<th><a href=\"\(layout.link(to: "/models/\(model)", sorted.parameters))\">\(reader.propertyName(property, of: model))\(arrow)</a></th>"
+    }
+
+    private func row(_ row: (instance: InstanceKey, status: InstanceStatus, values: StudioReader.Values), properties: [PropertyKey]) -> HTMLText {
+        let cells = HTMLText(joining: properties.map { property in
+            "<td class=\"value\">\(row.values[property].map { ValueText.short(ValueText.describe($0.value)) } ?? "")</td>"
+        })
+        return """
+            <tr class="\(row.status == .deleted ? "deleted" : "")"><td><a href="\(layout.link(to: "/models/\(model)/instances/\(row.instance)"))">\(row.instance)</a></td>\
+            <td>\("\(row.status)")</td>\(cells)</tr>
+            """
+    }
+
+    private func filterForm(properties: [PropertyKey]) -> HTMLText {
+        let options = HTMLText(joining: properties.map { property in
+            "<option value=\"\(property)\"\(query.filterProperty == property ? " selected" : "")>\(reader.propertyName(property, of: model))</option>"
+        })
+        let statuses = HTMLText(joining: [TableQuery.StatusFilter.active, .deleted, .all].map { status in
+            "<option value=\"\(status.rawValue)\"\(query.status == status ? " selected" : "")>\(status.rawValue)</option>"
+        })
+        let at: HTMLText = layout.moment.map { "<input type=\"hidden\" name=\"at\" value=\"\($0.microseconds)\">" } ?? ""
+        return """
+            <form class="inline" id="filter" method="get" action="/models/\(model)">\(at)
+            <label>status <select name="status">\(statuses)</select></label>
+            <label>where <select name="filter"><option value="">(no filter)</option>\(options)</select></label>
+            <label>is <input type="text" name="value" value="\(query.filterValue ?? "")"></label>
+            <button type="submit">Filter</button></form>
+            """
+    }
+
+    /// The filter's value as the type the property is stored as (read from an instance
+    /// that has it), `nil` without a filter.
+    private func operand() throws -> (type: any QueryableValue.Type, operand: QueryOperand)? {
+        guard let property = query.filterProperty, let text = query.filterValue else { return nil }
+        let sample = try reader.database.instanceStatuses(model: model, at: nil, status: nil, after: nil, limit: 50).lazy
+            .compactMap { try? reader.database.currentRecords(model: model, instance: $0.instance).first { $0.path.property == property } }
+            .first
+        switch sample?.value {
+        case is Int, is Int?:
+            guard let number = Int64(text) else { throw StudioInputError("\(reader.propertyName(property, of: model)) holds integers: '\(text)' is not one") }
+            return (Int.self, .integer(number))
+        case is Double, is Double?:
+            guard let number = Double(text) else { throw StudioInputError("\(reader.propertyName(property, of: model)) holds numbers: '\(text)' is not one") }
+            return (Double.self, .real(number))
+        case is Bool, is Bool?:
+            guard let flag = Bool(text) else { throw StudioInputError("\(reader.propertyName(property, of: model)) holds true or false, not '\(text)'") }
+            return (Bool.self, .integer(flag ? 1 : 0))
+        default:
+            return (String.self, .text(text))
+        }
+    }
+
+    /// The active instances matching the filter, in the sort's order, one page from the
+    /// offset plus one; `nil` when the database cannot run it in SQL.
+    private func pushedDown(filter: (type: any QueryableValue.Type, operand: QueryOperand)?) -> [InstanceKey]? {
+        let predicate = filter.flatMap { filter in
+            query.filterProperty.map { property in
+                StoredPredicate.condition(StoredCondition(
+                    propertyId: property, storedAs: filter.type, operation: .equal, operands: [filter.operand], matchesNil: false, matchesDefault: false
+                ))
+            }
+        }
+        let sort = query.sort.flatMap { property -> StoredSort? in
+            let sample = try? reader.database.instanceStatuses(model: model, at: nil, status: .created, after: nil, limit: 50).lazy
+                .compactMap { try? reader.database.currentRecords(model: model, instance: $0.instance).first { $0.path.property == property } }
+                .first
+            let (type, empty): (any QueryableValue.Type, QueryOperand) = switch sample?.value {
+            case is Int, is Int?: (Int.self, .integer(0))
+            case is Double, is Double?: (Double.self, .real(0))
+            case is Bool, is Bool?: (Bool.self, .integer(0))
+            default: (String.self, .text(""))
+            }
+            return StoredSort(propertyId: property, storedAs: type, defaultValue: empty, reverse: query.descending)
+        }
+        return reader.database.instanceIds(of: model, where: predicate, sortedBy: sort, offset: query.offset, limit: Self.pageSize + 1, readingValues: false)
+    }
+
+    /// A value checked against the filter where SQL does not run it.
+    static func matches(_ value: (any DatabaseValue)?, _ filter: (type: any QueryableValue.Type, operand: QueryOperand)) -> Bool {
+        switch (value, filter.operand) {
+        case (let value as Int, .integer(let operand)): Int64(value) == operand
+        case (let value as Bool, .integer(let operand)): (value ? 1 : 0) == operand
+        case (let value as Double, .real(let operand)): value == operand
+        case (let value as String, .text(let operand)): value == operand
+        default: false
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The token a Studio on a non-loopback address asks for: in `?token=` once (the answer
+/// then sets a cookie with it) or in the `pathbase_studio` cookie. Without it: 401. A user's
+/// data is never served to a network unauthenticated.
+struct StudioAccess<Context: RequestContext>: RouterMiddleware {
+
+    static var cookieName: String { "pathbase_studio" }
+
+    /// The token; `nil` on loopback, where every request is let through.
+    let token: String?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let token else { return try await next(request, context) }
+        if let cookie = request.cookies[Self.cookieName]?.value, Self.same(cookie, token) {
+            return try await next(request, context)
+        }
+        if let given = request.uri.queryParameters.get("token"), Self.same(given, token) {
+            var response = try await next(request, context)
+            response.setCookie(Cookie(name: Self.cookieName, value: token, path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            return response
+        }
+        return Response(
+            status: .unauthorized,
+            headers: [.contentType: "text/plain; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "This Pathbase Studio needs the token it printed at start: open the address it printed, with ?token=.\n"))
+        )
+    }
+
+    /// Compares without returning early, so that timing does not tell how much matched.
+    static func same(_ given: String, _ token: String) -> Bool {
+        Data(SHA256.hash(data: Data(given.utf8))) == Data(SHA256.hash(data: Data(token.utf8)))
+    }
+
+    /// A new random token (32 bytes, base64url).
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0 ..< 32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Pathbase
+import PathbaseSQLite
+
+/// What Studio's pages read from the file: names, instances and values as they are now or
+/// were at a moment. Every read goes through the read-only `SQLiteDatabase`.
+struct StudioReader: Sendable {
+
+    let database: SQLiteDatabase
+
+    /// The file's path, as given on the command line.
+    let path: String
+
+    /// Reads a value of a property of a listed instance: `nil` when the instance had none.
+    typealias Values = [PropertyKey: Record]
+
+    /// The name a page shows for a model: a collection's name, or the model id.
+    func modelName(_ model: ModelKey) -> String {
+        if model == Replica.stateModel { return "replica state (model \(model))" }
+        if let collection = collection(model) { return "\(collection.name) (model \(model))" }
+        return "model \(model)"
+    }
+
+    /// The name a page shows for a property: a collection's field name, "status", or the id.
+    func propertyName(_ property: PropertyKey, of model: ModelKey) -> String {
+        if property == PropertyKey.instanceId { return "status" }
+        return collection(model)?.propertyName(property) ?? "property \(property)"
+    }
+
+    func collection(_ model: ModelKey) -> CollectionSummary? {
+        database.collectionSummaries().first { $0.model == model }
+    }
+
+    /// Every record of an instance at or before `moment` (all when `nil`), oldest first.
+    func records(model: ModelKey, instance: InstanceKey, at moment: StudioMoment?) throws -> [Record] {
+        let all = try database.records(model: model, instance: instance)
+        guard let moment else { return all }
+        let limit = moment.timestamp
+        return all.filter { $0.timestamp <= limit }
+    }
+
+    /// The value each property of an instance had at `moment` (now when `nil`), by property.
+    func values(model: ModelKey, instance: InstanceKey, at moment: StudioMoment?) throws -> Values {
+        if moment == nil {
+            return Dictionary(try database.currentRecords(model: model, instance: instance).map { ($0.path.property, $0) }) { $1 }
+        }
+        return Self.newest(try records(model: model, instance: instance, at: moment))
+    }
+
+    /// The newest record per property of records ordered oldest first.
+    static func newest(_ records: [Record]) -> Values {
+        var newest: Values = [:]
+        for record in records where (newest[record.path.property]?.timestamp).map({ $0 < record.timestamp }) ?? true {
+            newest[record.path.property] = record
+        }
+        return newest
+    }
+}
+
+/// How pages print stored values, which they read without knowing the model types.
+enum ValueText {
+
+    /// The value as text: strings as they are, statuses by name, bytes by size.
+    static func describe(_ value: any DatabaseValue) -> String {
+        switch value {
+        case let string as String: return string
+        case let optional as String?: return optional ?? "nil"
+        case let status as InstanceStatus: return "\(status)"
+        case let data as Data: return "\(data.count) bytes"
+        default: return "\(value)"
+        }
+    }
+
+    /// The value's Swift type, as stored.
+    static func typeName(_ value: any DatabaseValue) -> String {
+        String(describing: type(of: value))
+    }
+
+    /// At most `limit` characters, with an ellipsis when cut.
+    static func short(_ text: String, limit: Int = 80) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "…"
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import Pathbase
+import PathbaseSQLite
+
+/// Pathbase Studio: a web interface that browses a database file and its past, read-only.
+///
+/// ```swift
+/// let database = try SQLiteDatabase(path: "app.sqlite", options: .init(readOnly: true))
+/// let studio = StudioServer(database: database, path: "app.sqlite")
+/// try await studio.run { url in print("open", url) }   // until SIGINT or SIGTERM
+/// ```
+///
+/// Pages: the overview (`/`), a model's table (`/models/M`), an instance (`/models/M/instances/I`),
+/// the changes between two moments (`/changes`) and the raw records (`/records`); each
+/// takes `?at=` to show the database as it was at that moment. On an address other than
+/// loopback every request needs ``token`` (see `pathbase studio --help`).
+public struct StudioServer: Sendable {
+
+    /// The token requests need on a non-loopback address, `nil` on loopback.
+    public let token: String?
+
+    private let reader: StudioReader
+    private let host: String
+    private let port: Int
+    private let logger: Logger
+
+    /// A Studio on `database` (opened read-only by the caller), listening on `host:port`
+    /// (port 0: a free one). A host other than 127.0.0.1, ::1 or localhost gets a new
+    /// random ``token``.
+    public init(database: SQLiteDatabase, path: String, host: String = "127.0.0.1", port: Int = 8090, logger: Logger = Logger(label: "pathbase.studio")) {
+        reader = StudioReader(database: database, path: path)
+        self.host = host
+        self.port = port
+        self.logger = logger
+        token = Self.isLoopback(host) ? nil : StudioAccess<BasicRequestContext>.newToken()
+    }
+
+    /// Whether an address only this machine can reach.
+    public static func isLoopback(_ host: String) -> Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+    }
+
+    /// Serves until SIGINT or SIGTERM; `onListening` gets the address to open (with the
+    /// token when there is one).
+    public func run(onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
+        let host = self.host
+        let token = self.token
+        let application = Application(
+            router: router(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "pathbase-studio"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shownHost = host.contains(":") ? "[\(host)]" : host
+                await onListening("http://\(shownHost):\(port)/" + (token.map { "?token=\($0)" } ?? ""))
+            },
+            logger: logger
+        )
+        try await application.runService()
+    }
+
+    /// The routes, for the server and for tests that call it in process.
+    func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(StudioAccess(token: token))
+        let reader = self.reader
+        router.get("/") { request, _ in
+            try Self.answer(request, reader: reader, path: "/") { layout in try OverviewPage(reader: reader, layout: layout).render() }
+        }
+        router.get("/models/:model") { request, context in
+            let model = try context.parameters.require("model", as: Int.self)
+            let query = try Self.checked { () throws(StudioInputError) in try Self.tableQuery(request) }
+            return try Self.answer(request, reader: reader, path: "/models/\(model)", keeping: query.parameters) { layout in
+                try ModelTablePage(reader: reader, layout: layout, model: model, query: query).render()
+            }
+        }
+        router.get("/models/:model/instances/:instance") { request, context in
+            let model = try context.parameters.require("model", as: Int.self)
+            let instance = try context.parameters.require("instance", as: Int.self)
+            return try Self.answer(request, reader: reader, path: "/models/\(model)/instances/\(instance)") { layout in
+                try InstancePage(reader: reader, layout: layout, model: model, instance: instance).render()
+            }
+        }
+        router.get("/changes") { request, _ in
+            let parameters = request.uri.queryParameters
+            let from = try Self.checked { () throws(StudioInputError) in try StudioMoment(parameter: parameters.get("from"), name: "from") }
+            let to = try Self.checked { () throws(StudioInputError) in try StudioMoment(parameter: parameters.get("to"), name: "to") }
+            return try Self.answer(request, reader: reader, path: "/changes", keeping: [("from", parameters.get("from")), ("to", parameters.get("to"))]) { layout in
+                try ChangesPage(reader: reader, layout: layout, from: from, to: to).render()
+            }
+        }
+        router.get("/records") { request, _ in
+            let after = try Self.checked { () throws(StudioInputError) in try RecordsPage.cursor(request.uri.queryParameters.get("after")) }
+            return try Self.answer(request, reader: reader, path: "/records", keeping: [("after", request.uri.queryParameters.get("after"))]) { layout in
+                try RecordsPage(reader: reader, layout: layout, after: after).render()
+            }
+        }
+        router.get("/studio.js") { _, _ in
+            Self.response(StudioLayout.script, type: "text/javascript; charset=utf-8")
+        }
+        router.get("/studio.css") { _, _ in
+            Self.response(StudioLayout.style, type: "text/css; charset=utf-8")
+        }
+        return router
+    }
+
+    /// Builds a page with the layout of the request's moment; a bad parameter is a 400 and
+    /// an instance without records a 404, each with the reason.
+    private static func answer(
+        _ request: Request, reader: StudioReader, path: String, keeping parameters: [(String, String?)] = [], render: (StudioLayout) throws -> HTMLText
+    ) throws -> Response {
+        do {
+            let moment = try StudioMoment(parameter: request.uri.queryParameters.get("at"), name: "at")
+            let layout = StudioLayout(path: path, parameters: parameters, moment: moment, span: try? reader.database.recordedTimeSpan())
+            return response(try render(layout).markup, type: "text/html; charset=utf-8")
+        } catch let error as StudioInputError {
+            throw HTTPError(.badRequest, message: error.message)
+        } catch is InstancePage.NotFound {
+            throw HTTPError(.notFound, message: "no such instance\(request.uri.queryParameters.get("at") == nil ? "" : " at that moment")")
+        }
+    }
+
+    /// A parameter read outside a page: a bad one is a 400 with the reason.
+    private static func checked<Value>(_ read: () throws(StudioInputError) -> Value) throws(HTTPError) -> Value {
+        do {
+            return try read()
+        } catch {
+            throw HTTPError(.badRequest, message: error.message)
+        }
+    }
+
+    private static func response(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The table page's parameters.
+    private static func tableQuery(_ request: Request) throws(StudioInputError) -> ModelTablePage.TableQuery {
+        let parameters = request.uri.queryParameters
+        var query = ModelTablePage.TableQuery()
+        func integer(_ name: String) throws(StudioInputError) -> Int? {
+            guard let text = parameters.get(name), !text.isEmpty else { return nil }
+            guard let value = Int(text) else { throw StudioInputError("\(name) must be an integer, not '\(text)'") }
+            return value
+        }
+        if let status = parameters.get("status"), !status.isEmpty {
+            guard let filter = ModelTablePage.TableQuery.StatusFilter(rawValue: status) else {
+                throw StudioInputError("status must be active, deleted or all, not '\(status)'")
+            }
+            query.status = filter
+        }
+        query.after = try integer("after")
+        query.offset = try integer("offset") ?? 0
+        guard query.offset >= 0 else { throw StudioInputError("offset must not be negative") }
+        query.sort = try integer("sort")
+        query.descending = parameters.get("order") == "desc"
+        query.filterProperty = try integer("filter")
+        query.filterValue = parameters.get("value")
+        return query
+    }
+}

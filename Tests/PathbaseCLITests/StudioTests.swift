@@ -1,0 +1,180 @@
+import Foundation
+import Pathbase
+import PathbaseSQLite
+import PathbaseTestSupport
+import Testing
+
+/// `pathbase studio FILE`: a real process on a free port, its pages fetched with curl.
+@Suite("pathbase studio", .enabled(if: Curl.isInstalled))
+struct StudioTests {
+
+    private static let model: ModelKey = 5
+
+    /// Model 5: instance 1 titled "first" then "second" (the moment between is returned),
+    /// instance 2 titled with markup and quotes, instance 3 titled "first" and deleted.
+    private static func makeFile(in directory: TemporaryDirectory) throws -> (path: String, between: Int64) {
+        let path = directory.file("studio.sqlite")
+        let database = try SQLiteDatabase(path: path)
+        defer { database.close() }
+        let title = { (instance: InstanceKey) in Path(model: model, instance: instance, property: 1) }
+        for instance in 1 ... 3 { database.set(InstanceStatus.created, for: .status(model: model, instance: instance)) }
+        database.set("first", for: title(1))
+        database.set(#"<script>alert("x")</script> it's"#, for: title(2))
+        database.set("first", for: title(3))
+        database.set(InstanceStatus.deleted, for: .status(model: model, instance: 3))
+        Thread.sleep(forTimeInterval: 0.01)
+        let between = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        Thread.sleep(forTimeInterval: 0.01)
+        database.set("second", for: title(1))
+        return (path, between)
+    }
+
+    private static func start(_ arguments: [String]) throws -> ServeProcess {
+        try ServeProcess(arguments: ["studio"] + arguments + ["--port", "0"])
+    }
+
+    private static func page(_ studio: ServeProcess, _ path: String) async throws -> String {
+        let answer = try await Curl.run(["--fail-with-body", studio.url.absoluteString.trimmingSuffix("/") + path])
+        #expect(answer.exitStatus == 0, "\(path): \(answer)")
+        return answer.output
+    }
+
+    /// The part of a page between `<table id="ID"` and its end.
+    private static func table(_ id: String, in page: String) -> String {
+        guard let start = page.range(of: "<table id=\"\(id)\"") else { return "" }
+        let rest = page[start.lowerBound...]
+        return String(rest[..<(rest.range(of: "</table>")?.upperBound ?? rest.endIndex)])
+    }
+
+    @Test("a browsing session leaves the file's bytes and modification time unchanged and writes no WAL")
+    func neverWrites() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, between) = try Self.makeFile(in: directory)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        let studio = try Self.start([path])
+        for page in ["/", "/?at=\(between)", "/models/5", "/models/5?status=all", "/models/5?filter=1&value=first", "/models/5?sort=1&order=desc",
+                     "/models/5/instances/1", "/models/5/instances/1?at=\(between)", "/changes", "/records", "/records?at=\(between)"] {
+            _ = try await Self.page(studio, page)
+        }
+        #expect(studio.stop() == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == modified)
+        // SQLite's readers of a WAL file may create the -wal and -shm files; nothing is written to the log.
+        let log = path + "-wal"
+        if FileManager.default.fileExists(atPath: log) {
+            #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == 0)
+        }
+    }
+
+    @Test("stored markup and quotes are shown as text on the table, instance, changes and records pages")
+    func escapesValues() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try Self.makeFile(in: directory)
+        let studio = try Self.start([path])
+        defer { _ = studio.stop() }
+        for page in ["/models/5", "/models/5/instances/2", "/changes", "/records"] {
+            let html = try await Self.page(studio, page)
+            #expect(!html.contains("<script>alert"), "\(page)")
+            #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; it&#39;s"), "\(page)")
+        }
+    }
+
+    @Test("an instance at a moment shows the value it had then, and its history newest first")
+    func timeTravel() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, between) = try Self.makeFile(in: directory)
+        let studio = try Self.start([path])
+        defer { _ = studio.stop() }
+        let now = Self.table("properties", in: try await Self.page(studio, "/models/5/instances/1"))
+        #expect(now.contains("second") && !now.contains("first"), "\(now)")
+        let then = Self.table("properties", in: try await Self.page(studio, "/models/5/instances/1?at=\(between)"))
+        #expect(then.contains("first") && !then.contains("second"), "\(then)")
+        let history = try await Self.page(studio, "/models/5/instances/1")
+        let order = ["second", "first"].compactMap { history.range(of: "<span class=\"value\">\($0)</span>")?.lowerBound }
+        #expect(order.count == 2 && order[0] < order[1], "newest first")
+        // The same moment as an ISO 8601 date.
+        let date = Self.isoMicroseconds(between)
+        let byDate = Self.table("properties", in: try await Self.page(studio, "/models/5/instances/1?at=\(date)"))
+        #expect(byDate.contains("first") && !byDate.contains("second"), "\(byDate)")
+        // The table at that moment: instance 3 was already deleted, instance 1 still "first".
+        let table = Self.table("instances", in: try await Self.page(studio, "/models/5?status=all&at=\(between)"))
+        #expect(table.contains("<td class=\"value\">first</td>") && !table.contains("second"), "\(table)")
+    }
+
+    @Test("the changes page lists a property's old and new value between two moments")
+    func changes() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, between) = try Self.makeFile(in: directory)
+        let studio = try Self.start([path])
+        defer { _ = studio.stop() }
+        let changes = Self.table("changes", in: try await Self.page(studio, "/changes?from=\(between)"))
+        #expect(changes.contains("<td>changed</td>"), "\(changes)")
+        #expect(changes.contains("<td class=\"value\">first</td><td class=\"value\">second</td>"), "\(changes)")
+        #expect(!changes.contains("script"), "instance 2 did not change after 'from'")
+        let all = Self.table("changes", in: try await Self.page(studio, "/changes"))
+        #expect(all.contains("<td>created</td>") && all.contains("<td>created and deleted</td>"), "\(all)")
+    }
+
+    @Test("a table filters by a property's value in SQL, sorts by a column, and lists deleted instances on request")
+    func tableFilterAndSort() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try Self.makeFile(in: directory)
+        let studio = try Self.start([path])
+        defer { _ = studio.stop() }
+        let filtered = try await Self.page(studio, "/models/5?filter=1&value=second")
+        #expect(filtered.contains("id=\"pushed-down\""))
+        let rows = Self.table("instances", in: filtered)
+        #expect(rows.contains("instances/1\"") && !rows.contains("instances/2\"") && !rows.contains("instances/3\""), "\(rows)")
+        let sorted = Self.table("instances", in: try await Self.page(studio, "/models/5?sort=1&order=desc"))
+        let positions = ["instances/1\"", "instances/2\""].compactMap { sorted.range(of: $0)?.lowerBound }
+        // Descending: "second" before "<script>…".
+        #expect(positions.count == 2 && positions[0] < positions[1], "\(sorted)")
+        let active = Self.table("instances", in: try await Self.page(studio, "/models/5"))
+        #expect(!active.contains("instances/3\""))
+        let deleted = Self.table("instances", in: try await Self.page(studio, "/models/5?status=deleted"))
+        #expect(deleted.contains("instances/3\"") && !deleted.contains("instances/1\""), "\(deleted)")
+    }
+
+    @Test("bad parameters answer 400 with the reason, a missing instance 404")
+    func badInput() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try Self.makeFile(in: directory)
+        let studio = try Self.start([path])
+        defer { _ = studio.stop() }
+        let base = studio.url.absoluteString.trimmingSuffix("/")
+        for (page, status, reason) in [("/?at=yesterday", "400", "at must be a date"), ("/models/5?status=gone", "400", "status must be active"),
+                                       ("/records?after=1", "400", "after must be time.counter.replica"), ("/models/5/instances/99", "404", "no such instance")] {
+            let answer = try await Curl.run(["-w", "\n%{http_code}", base + page])
+            #expect(answer.output.hasSuffix(status), "\(page): \(answer)")
+            #expect(answer.output.contains(reason), "\(page): \(answer)")
+        }
+    }
+
+    @Test("on an address other than loopback every request needs the printed token, then its cookie")
+    func tokenOffLoopback() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try Self.makeFile(in: directory)
+        let studio = try Self.start([path, "--host", "0.0.0.0"])
+        defer { _ = studio.stop() }
+        let token = try #require(URLComponents(url: studio.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
+        let base = "http://127.0.0.1:\(try #require(studio.url.port))"
+        #expect(try await Curl.status([base + "/"]).output == "401")
+        #expect(try await Curl.status([base + "/models/5?token=wrong"]).output == "401")
+        let cookies = directory.file("cookies")
+        #expect(try await Curl.status(["-c", cookies, base + "/?token=\(token)"]).output == "200")
+        #expect(try await Curl.status(["-b", cookies, base + "/models/5"]).output == "200")
+    }
+
+    private static func isoMicroseconds(_ microseconds: Int64) -> String {
+        let date = Date(timeIntervalSince1970: Double(microseconds / 1_000_000))
+        let digits = String(microseconds % 1_000_000)
+        return String(date.formatted(.iso8601).dropLast()) + "." + String(repeating: "0", count: 6 - digits.count) + digits + "Z"
+    }
+}
+
+private extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
