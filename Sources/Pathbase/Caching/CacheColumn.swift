@@ -6,8 +6,7 @@
 /// database column, entries come and go: removing one moves the last value of its array
 /// into the hole, so the arrays stay dense and an evicted value is released at once.
 ///
-/// A slot code is `index << 1` for the typed array and `index << 1 | 1` for `others`.
-/// `marks[code]` holds the entry's position in the cache's clock ring, shifted left by one,
+/// A slot code is a ``ValueSlot``'s. `marks[code]` holds the entry's position in the cache's clock ring, shifted left by one,
 /// with the low bit set when the entry was used since the clock hand last passed it.
 ///
 /// The generic subclass keeps its values behind a ``LockedState`` pointer, whose layout does
@@ -44,10 +43,10 @@ class CacheColumn {
     // MARK: Entries
 
     /// Returns the cached value of an instance if it is a `V`, and marks the entry used.
-    func value<V: DatabaseValue>(of instance: InstanceKey, as type: V.Type) -> V? {
+    final func value<V: DatabaseValue>(of instance: InstanceKey, as type: V.Type) -> V? {
         guard let code = state.slots[instance] else { return nil }
         state.marks[code] |= 1
-        return code & 1 == 1 ? state.others[code >> 1] as? V : nil
+        return value(atCode: code, as: type)
     }
 
     /// The slot code of an instance's value if it is stored unboxed as exactly a `V`, after
@@ -62,7 +61,8 @@ class CacheColumn {
 
     /// The value in a slot, if it is a `V`.
     func value<V: DatabaseValue>(atCode code: Int, as type: V.Type) -> V? {
-        code & 1 == 1 ? state.others[code >> 1] as? V : nil
+        let slot = ValueSlot(code: code)
+        return slot.isUnboxed ? nil : castStoredValue(state.others[slot.index], as: V.self)
     }
 
     /// Replaces the value of a cached instance and marks it used; returns `false` (and
@@ -109,8 +109,9 @@ class CacheColumn {
 
     /// Stores `value` in slot `code` and returns `true` if the slot's array holds its type.
     func overwrite<V: DatabaseValue>(_ code: Int, with value: V) -> Bool {
-        guard code & 1 == 1 else { return false }
-        state.others[code >> 1] = value
+        let slot = ValueSlot(code: code)
+        guard !slot.isUnboxed else { return false }
+        state.others[slot.index] = value
         return true
     }
 
@@ -118,17 +119,17 @@ class CacheColumn {
     func allocateSlot<V: DatabaseValue>(for value: V, of instance: InstanceKey) -> Int {
         state.others.append(value)
         state.otherOwners.append(instance)
-        return (state.others.count - 1) << 1 | 1
+        return ValueSlot.boxed(state.others.count - 1).code
     }
 
     /// Releases the value in a slot (already unmapped from its instance) by moving the last
     /// value of the same array into it.
     func freeSlot(_ code: Int) {
-        let index = code >> 1
+        let index = ValueSlot(code: code).index
         let last = state.others.count - 1
         if index != last {
             state.others[index] = state.others[last]
-            moveOwner(from: last << 1 | 1, to: code, owner: state.otherOwners[last])
+            moveOwner(from: ValueSlot.boxed(last).code, to: code, owner: state.otherOwners[last])
             state.otherOwners[index] = state.otherOwners[last]
         }
         state.others.removeLast()
@@ -150,60 +151,46 @@ class CacheColumn {
 /// A ``CacheColumn`` keeping the values of its first stored type unboxed.
 final class TypedCacheColumn<Value: DatabaseValue>: CacheColumn {
 
-    private let valueStorage = LockedState(ContiguousArray<Value>())
+    private let unboxed = UnboxedValues<Value>()
 
-    deinit { valueStorage.free() }
-
-    private var values: ContiguousArray<Value> {
-        unsafeAddress { UnsafePointer(valueStorage.pointer) }
-        unsafeMutableAddress { valueStorage.pointer }
-    }
-
-    override func value<V: DatabaseValue>(of instance: InstanceKey, as type: V.Type) -> V? {
-        guard let code = state.slots[instance] else { return nil }
-        state.marks[code] |= 1
-        if code & 1 == 1 { return state.others[code >> 1] as? V }
-        // Same type: reinterpreting is exact and needs no runtime cast.
-        return V.self == Value.self ? unsafeBitCast(values[code >> 1], to: V.self) : values[code >> 1] as? V
-    }
+    deinit { unboxed.free() }
 
     override func exactCode<V: DatabaseValue>(of instance: InstanceKey, as type: V.Type) -> Int? {
-        guard V.self == Value.self, let code = state.slots[instance], code & 1 == 0 else { return nil }
+        guard V.self == Value.self, let code = state.slots[instance], ValueSlot(code: code).isUnboxed else { return nil }
         state.marks[code] |= 1
         return code
     }
 
     override func value<V: DatabaseValue>(atCode code: Int, as type: V.Type) -> V? {
-        if code & 1 == 1 { return super.value(atCode: code, as: type) }
-        // Same type: reinterpreting is exact and needs no runtime cast.
-        return V.self == Value.self ? unsafeBitCast(values[code >> 1], to: V.self) : values[code >> 1] as? V
+        let slot = ValueSlot(code: code)
+        return slot.isUnboxed ? unboxed.value(at: slot.index, as: V.self) : super.value(atCode: code, as: type)
     }
 
     override func overwrite<V: DatabaseValue>(_ code: Int, with value: V) -> Bool {
-        let isTyped = code & 1 == 0
-        guard V.self == Value.self else { return isTyped ? false : super.overwrite(code, with: value) }
-        guard isTyped else { return false }
-        values[code >> 1] = unsafeBitCast(value, to: Value.self)
+        let slot = ValueSlot(code: code)
+        guard let typed = UnboxedValues<Value>.unboxed(value) else { return slot.isUnboxed ? false : super.overwrite(code, with: value) }
+        guard slot.isUnboxed else { return false }
+        unboxed.values[slot.index] = typed
         return true
     }
 
     override func allocateSlot<V: DatabaseValue>(for value: V, of instance: InstanceKey) -> Int {
-        guard V.self == Value.self else { return super.allocateSlot(for: value, of: instance) }
-        values.append(unsafeBitCast(value, to: Value.self))
+        guard let typed = UnboxedValues<Value>.unboxed(value) else { return super.allocateSlot(for: value, of: instance) }
+        unboxed.values.append(typed)
         state.typedOwners.append(instance)
-        return (values.count - 1) << 1
+        return ValueSlot.unboxed(unboxed.values.count - 1).code
     }
 
     override func freeSlot(_ code: Int) {
-        guard code & 1 == 0 else { return super.freeSlot(code) }
-        let index = code >> 1
-        let last = values.count - 1
-        if index != last {
-            values[index] = values[last]
-            moveOwner(from: last << 1, to: code, owner: state.typedOwners[last])
-            state.typedOwners[index] = state.typedOwners[last]
+        let slot = ValueSlot(code: code)
+        guard slot.isUnboxed else { return super.freeSlot(code) }
+        let last = unboxed.values.count - 1
+        if slot.index != last {
+            unboxed.values[slot.index] = unboxed.values[last]
+            moveOwner(from: ValueSlot.unboxed(last).code, to: code, owner: state.typedOwners[last])
+            state.typedOwners[slot.index] = state.typedOwners[last]
         }
-        values.removeLast()
+        unboxed.values.removeLast()
         state.typedOwners.removeLast()
     }
 }

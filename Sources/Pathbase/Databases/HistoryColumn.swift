@@ -249,7 +249,7 @@ class HistoryColumn {
         }
         var newIndex = [Int](repeating: -1, count: entries.count)
         var kept: ContiguousArray<RecordEntry> = []
-        var keptSlots: [Int] = []
+        var keptSlots: [ValueSlot] = []
         for (index, entry) in entries.enumerated() where keep[index] {
             newIndex[index] = kept.count
             kept.append(entry)
@@ -292,30 +292,30 @@ class HistoryColumn {
     }
 
     /// Keeps only the values at `slots` (in that order) and returns their new slots.
-    func compactValues(keepingSlots slots: [Int]) -> [Int] {
+    func compactValues(keepingSlots slots: [ValueSlot]) -> [ValueSlot] {
         var kept: ContiguousArray<any DatabaseValue> = []
-        let newSlots = slots.map { slot -> Int in
-            guard slot < 0 else { return slot }
-            kept.append(others[-slot - 1])
-            return -kept.count
+        let newSlots = slots.map { slot -> ValueSlot in
+            guard !slot.isUnboxed else { return slot }
+            kept.append(others[slot.index])
+            return .boxed(kept.count - 1)
         }
         others = kept
         return newSlots
     }
 
     /// Stores a value and returns its slot.
-    func appendValue<V: DatabaseValue>(_ value: V) -> Int {
+    func appendValue<V: DatabaseValue>(_ value: V) -> ValueSlot {
         others.append(value)
-        return -others.count
+        return .boxed(others.count - 1)
     }
 
     func value<V: DatabaseValue>(ofRecord index: Int, as type: V.Type) -> V? {
         let slot = entries[index].slot
-        return slot < 0 ? castStoredValue(others[-slot - 1], as: V.self) : nil
+        return slot.isUnboxed ? nil : castStoredValue(others[slot.index], as: V.self)
     }
 
     func anyValue(ofRecord index: Int) -> any DatabaseValue {
-        others[-entries[index].slot - 1]
+        others[entries[index].slot.index]
     }
 
     /// Appends every record of one instance, oldest first.
@@ -332,43 +332,36 @@ class HistoryColumn {
 
 final class TypedHistoryColumn<Value: DatabaseValue>: HistoryColumn {
 
-    private let valueStorage = LockedState(ContiguousArray<Value>())
+    private let unboxed = UnboxedValues<Value>()
 
-    deinit { valueStorage.free() }
+    deinit { unboxed.free() }
 
-    private var values: ContiguousArray<Value> {
-        unsafeAddress { UnsafePointer(valueStorage.pointer) }
-        unsafeMutableAddress { valueStorage.pointer }
-    }
-
-    override func appendValue<V: DatabaseValue>(_ value: V) -> Int {
-        guard V.self == Value.self else { return super.appendValue(value) }
-        values.append(unsafeBitCast(value, to: Value.self))
-        return values.count - 1
+    override func appendValue<V: DatabaseValue>(_ value: V) -> ValueSlot {
+        guard let typed = UnboxedValues<Value>.unboxed(value) else { return super.appendValue(value) }
+        unboxed.values.append(typed)
+        return .unboxed(unboxed.values.count - 1)
     }
 
     override func value<V: DatabaseValue>(ofRecord index: Int, as type: V.Type) -> V? {
         let slot = entries[index].slot
-        if slot < 0 { return castStoredValue(others[-slot - 1], as: V.self) }
-        // Same type: reinterpreting is exact and needs no runtime cast.
-        return V.self == Value.self ? unsafeBitCast(values[slot], to: V.self) : castStoredValue(values[slot], as: V.self)
+        return slot.isUnboxed ? unboxed.value(at: slot.index, as: V.self) : castStoredValue(others[slot.index], as: V.self)
     }
 
     override func anyValue(ofRecord index: Int) -> any DatabaseValue {
         let slot = entries[index].slot
-        return slot < 0 ? others[-slot - 1] : values[slot]
+        return slot.isUnboxed ? unboxed.values[slot.index] : others[slot.index]
     }
 
-    override func compactValues(keepingSlots slots: [Int]) -> [Int] {
+    override func compactValues(keepingSlots slots: [ValueSlot]) -> [ValueSlot] {
         let otherSlots = super.compactValues(keepingSlots: slots)
         var kept: ContiguousArray<Value> = []
         kept.reserveCapacity(slots.count)
-        let newSlots = zip(slots, otherSlots).map { slot, otherSlot -> Int in
-            guard slot >= 0 else { return otherSlot }
-            kept.append(values[slot])
-            return kept.count - 1
+        let newSlots = zip(slots, otherSlots).map { slot, otherSlot -> ValueSlot in
+            guard slot.isUnboxed else { return otherSlot }
+            kept.append(unboxed.values[slot.index])
+            return .unboxed(kept.count - 1)
         }
-        values = kept
+        unboxed.values = kept
         return newSlots
     }
 }
@@ -379,8 +372,8 @@ struct RecordEntry {
     let instance: InstanceKey
     /// The next older record of the same instance, or -1.
     var older: Int
-    /// `>= 0` indexes the typed values, `< 0` indexes `others` as `-slot - 1`.
-    let slot: Int
+    /// Where the record's value sits.
+    let slot: ValueSlot
     /// How many older records the instance has.
     var depth: Int32
 }

@@ -17,7 +17,7 @@ class ValueColumn {
         otherStorage.free()
     }
 
-    /// Slot of each instance's value: typed index × 2, or index in `others` × 2 + 1.
+    /// Slot of each instance's value (a ``ValueSlot`` code).
     final var slots: IntTable {
         unsafeAddress { UnsafePointer(slotStorage.pointer) }
         unsafeMutableAddress { slotStorage.pointer }
@@ -46,8 +46,8 @@ class ValueColumn {
     }
 
     func get<V: DatabaseValue>(_ instance: InstanceKey, as type: V.Type) -> V? {
-        guard let slot = slots[instance], slot & 1 == 1 else { return nil }
-        return castStoredValue(others[slot >> 1], as: V.self)
+        guard let code = slots[instance], case let slot = ValueSlot(code: code), !slot.isUnboxed else { return nil }
+        return castStoredValue(others[slot.index], as: V.self)
     }
 
     func set<V: DatabaseValue>(_ value: V, for instance: InstanceKey) {
@@ -56,8 +56,9 @@ class ValueColumn {
 
     /// Calls `body` with every stored value.
     func forEachValue(_ body: (InstanceKey, any DatabaseValue) -> Void) {
-        slots.forEach { instance, slot in
-            if slot & 1 == 1 { body(instance, others[slot >> 1]) }
+        slots.forEach { instance, code in
+            let slot = ValueSlot(code: code)
+            if !slot.isUnboxed { body(instance, others[slot.index]) }
         }
     }
 
@@ -69,17 +70,17 @@ class ValueColumn {
     }
 
     final func setOther(_ value: any DatabaseValue, for instance: InstanceKey) {
-        let slot = slots[instance]
-        if let slot, slot & 1 == 1 {
-            others[slot >> 1] = value
+        let slot = slots[instance].map(ValueSlot.init(code:))
+        if let slot, !slot.isUnboxed {
+            others[slot.index] = value
             return
         }
-        if let slot { releaseTypedSlot(slot >> 1) }
+        if let slot { releaseTypedSlot(slot.index) }
         if let free = freeOthers.popLast() {
             others[free] = value
-            slots.set(free << 1 | 1, for: instance)
+            slots.set(ValueSlot.boxed(free).code, for: instance)
         } else {
-            slots.set(others.count << 1 | 1, for: instance)
+            slots.set(ValueSlot.boxed(others.count).code, for: instance)
             others.append(value)
         }
     }
@@ -87,64 +88,59 @@ class ValueColumn {
 
 final class TypedValueColumn<Value: DatabaseValue>: ValueColumn {
 
-    private let valueStorage = LockedState(ContiguousArray<Value>())
+    private let unboxed = UnboxedValues<Value>()
 
-    deinit { valueStorage.free() }
+    deinit { unboxed.free() }
 
-    private var values: ContiguousArray<Value> {
-        unsafeAddress { UnsafePointer(valueStorage.pointer) }
-        unsafeMutableAddress { valueStorage.pointer }
-    }
-
-    /// Indexes in `values` that no instance uses any more.
+    /// Indexes in the unboxed values that no instance uses any more.
     private var freeValues: [Int] = []
 
-    override var slotCount: Int { super.slotCount + values.count }
+    override var slotCount: Int { super.slotCount + unboxed.values.count }
 
     override func releaseTypedSlot(_ index: Int) {
         freeValues.append(index)
     }
 
     override func get<V: DatabaseValue>(_ instance: InstanceKey, as type: V.Type) -> V? {
-        guard let slot = slots[instance] else { return nil }
-        if slot & 1 == 1 { return castStoredValue(others[slot >> 1], as: V.self) }
-        // Same type: reinterpreting is exact and needs no runtime cast.
-        return V.self == Value.self ? unsafeBitCast(values[slot >> 1], to: V.self) : castStoredValue(values[slot >> 1], as: V.self)
+        guard let code = slots[instance] else { return nil }
+        let slot = ValueSlot(code: code)
+        return slot.isUnboxed ? unboxed.value(at: slot.index, as: V.self) : castStoredValue(others[slot.index], as: V.self)
     }
 
     override func set<V: DatabaseValue>(_ value: V, for instance: InstanceKey) {
-        guard V.self == Value.self else {
+        guard let typed = UnboxedValues<Value>.unboxed(value) else {
             setOther(value, for: instance)
             return
         }
-        let typed = unsafeBitCast(value, to: Value.self)
-        let slot = slots[instance]
-        if let slot, slot & 1 == 0 {
-            values[slot >> 1] = typed
+        let slot = slots[instance].map(ValueSlot.init(code:))
+        if let slot, slot.isUnboxed {
+            unboxed.values[slot.index] = typed
             return
         }
-        if let slot { releaseOtherSlot(slot >> 1) }
+        if let slot { releaseOtherSlot(slot.index) }
         if let free = freeValues.popLast() {
-            values[free] = typed
-            slots.set(free << 1, for: instance)
+            unboxed.values[free] = typed
+            slots.set(ValueSlot.unboxed(free).code, for: instance)
         } else {
-            slots.set(values.count << 1, for: instance)
-            values.append(typed)
+            slots.set(ValueSlot.unboxed(unboxed.values.count).code, for: instance)
+            unboxed.values.append(typed)
         }
     }
 
     override func forEachValue(_ body: (InstanceKey, any DatabaseValue) -> Void) {
-        slots.forEach { instance, slot in
-            body(instance, slot & 1 == 1 ? others[slot >> 1] : values[slot >> 1])
+        slots.forEach { instance, code in
+            let slot = ValueSlot(code: code)
+            body(instance, slot.isUnboxed ? unboxed.values[slot.index] : others[slot.index])
         }
     }
 
     override func forEach<V: DatabaseValue>(as type: V.Type, _ body: (InstanceKey, V) -> Void) {
         guard V.self == Value.self else { return super.forEach(as: type, body) }
-        slots.forEach { instance, slot in
-            if slot & 1 == 0 {
-                body(instance, unsafeBitCast(values[slot >> 1], to: V.self))
-            } else if let value = others[slot >> 1] as? V {
+        slots.forEach { instance, code in
+            let slot = ValueSlot(code: code)
+            if slot.isUnboxed {
+                body(instance, unsafeBitCast(unboxed.values[slot.index], to: V.self))
+            } else if let value = others[slot.index] as? V {
                 body(instance, value)
             }
         }
