@@ -11,8 +11,7 @@
 /// A base seen while the database could still take writes back (inside a transaction, see
 /// ``RollbackMark``) is tentative: it holds only while the database has taken nothing back
 /// since.
-final class FieldSnapshotCache: @unchecked Sendable {
-    // @unchecked: every field is guarded by `lock`.
+final class FieldSnapshotCache: Sendable {
 
     static let minimumLimit = 10_000
 
@@ -22,26 +21,29 @@ final class FieldSnapshotCache: @unchecked Sendable {
         let tentativeAt: UInt64?
     }
 
-    private let lock = Lock()
-    // Guarded by `lock`, so no dynamic exclusivity checks: they cost a fifth of remembering
-    // a fetch's structs.
-    @exclusivity(unchecked) private var newer: [InstanceKey: Entry] = [:]
-    @exclusivity(unchecked) private var older: [InstanceKey: Entry] = [:]
-    @exclusivity(unchecked) private var limit: Int
+    private struct Generations {
+        var newer: [InstanceKey: Entry] = [:]
+        var older: [InstanceKey: Entry] = [:]
+        var limit: Int
+    }
+
+    // `Locked` skips dynamic exclusivity checks, which cost a fifth of remembering a
+    // fetch's structs.
+    private let state: Locked<Generations>
 
     /// `minimumLimit` other than the default is for tests that make generations turn over.
     init(minimumLimit: Int = FieldSnapshotCache.minimumLimit) {
-        limit = max(1, minimumLimit)
+        state = Locked(Generations(limit: max(1, minimumLimit)))
     }
 
     /// The base of a struct, if one is kept and holds at `mark` (the database's now).
     func base(for instance: InstanceKey, at mark: RollbackMark?) -> FieldSnapshot? {
-        lock.withLock {
-            guard let entry = newer[instance] ?? older[instance] else { return nil }
+        state.withLock { state in
+            guard let entry = state.newer[instance] ?? state.older[instance] else { return nil }
             if let seenAt = entry.tentativeAt, seenAt != mark?.rollbacks {
                 // Writes were taken back since: the base may never have been stored.
-                newer.removeValue(forKey: instance)
-                older.removeValue(forKey: instance)
+                state.newer.removeValue(forKey: instance)
+                state.older.removeValue(forKey: instance)
                 return nil
             }
             return entry.fields
@@ -50,7 +52,7 @@ final class FieldSnapshotCache: @unchecked Sendable {
 
     /// Makes room for the bases of `count` structs about to be fetched or saved together.
     func expect(_ count: Int) {
-        lock.withLock { limit = max(limit, count) }
+        state.withLock { $0.limit = max($0.limit, count) }
     }
 
     /// Keeps the fields of structs seen together at `mark`, under one lock: tentative if
@@ -59,25 +61,25 @@ final class FieldSnapshotCache: @unchecked Sendable {
         let tentativeAt = mark.flatMap { $0.mayRollBack ? $0.rollbacks : nil }
         // Dropped outside the lock: destroying many snapshots takes a while.
         var dropped: [[InstanceKey: Entry]] = []
-        lock.withLock {
+        state.withLock { state in
             for (instance, fields) in structs {
-                if newer.count >= limit {
-                    dropped.append(older)
-                    older = newer
+                if state.newer.count >= state.limit {
+                    dropped.append(state.older)
+                    state.older = state.newer
                     // It fills up again (the app fetches this many): room for all at once,
                     // rather than growing by doubling under the lock of every fetch.
-                    newer = Dictionary(minimumCapacity: limit)
+                    state.newer = Dictionary(minimumCapacity: state.limit)
                 }
-                newer[instance] = Entry(fields: fields, tentativeAt: tentativeAt)
+                state.newer[instance] = Entry(fields: fields, tentativeAt: tentativeAt)
             }
         }
         _ = dropped
     }
 
     func forget(_ instance: InstanceKey) {
-        lock.withLock {
-            newer.removeValue(forKey: instance)
-            older.removeValue(forKey: instance)
+        state.withLock { state in
+            state.newer.removeValue(forKey: instance)
+            state.older.removeValue(forKey: instance)
         }
     }
 }

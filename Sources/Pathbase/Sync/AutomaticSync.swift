@@ -256,48 +256,51 @@ public final class AutomaticSync: Sendable {
 
     /// The state, its streams, and the retry wait that ``syncNow()`` cuts short; shared by
     /// the object and its loop so that the loop does not keep the object alive.
-    private final class Status: @unchecked Sendable {
+    private final class Status: Sendable {
 
-        private let lock = Lock()
-        private var state = State.idle(lastReport: nil)
-        private var streams: [Int: AsyncStream<State>.Continuation] = [:]
-        private var nextStream = 0
-        private var retryWait: CheckedContinuation<Void, Never>?
-        private var retryCut = false
-        private var live = false
-        private var pulled: Int64 = 0
+        private struct Shared {
+            var state = State.idle(lastReport: nil)
+            var streams: [Int: AsyncStream<State>.Continuation] = [:]
+            var nextStream = 0
+            var retryWait: CheckedContinuation<Void, Never>?
+            var retryCut = false
+            var live = false
+            var pulled: Int64 = 0
+        }
 
-        var current: State { lock.withLock { state } }
+        private let shared = Locked(Shared())
 
-        var isLive: Bool { lock.withLock { live } }
+        var current: State { shared.withLock { $0.state } }
+
+        var isLive: Bool { shared.withLock { $0.live } }
 
         /// Sets whether the live line is up; returns whether it was.
         @discardableResult
         func setLive(_ up: Bool) -> Bool {
-            lock.withLock {
-                defer { live = up }
-                return live
+            shared.withLock { shared in
+                defer { shared.live = up }
+                return shared.live
             }
         }
 
         /// The cursor of the last successful sync: notices up to it bring nothing new.
-        var pulledCursor: Int64 { lock.withLock { pulled } }
+        var pulledCursor: Int64 { shared.withLock { $0.pulled } }
 
         func notePulled(to cursor: Int64) {
-            lock.withLock { pulled = max(pulled, cursor) }
+            shared.withLock { $0.pulled = max($0.pulled, cursor) }
         }
 
         func stream() -> AsyncStream<State> {
             let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .unbounded)
-            let finished: Bool = lock.withLock {
-                continuation.yield(state)
-                if case .stopped = state { return true }
-                nextStream += 1
-                let id = nextStream
-                streams[id] = continuation
+            let finished: Bool = shared.withLock { shared in
+                continuation.yield(shared.state)
+                if case .stopped = shared.state { return true }
+                shared.nextStream += 1
+                let id = shared.nextStream
+                shared.streams[id] = continuation
                 continuation.onTermination = { [weak self] _ in
                     guard let self else { return }
-                    self.lock.withLock { _ = self.streams.removeValue(forKey: id) }
+                    self.shared.withLock { _ = $0.streams.removeValue(forKey: id) }
                 }
                 return false
             }
@@ -306,23 +309,23 @@ public final class AutomaticSync: Sendable {
         }
 
         func set(_ new: State) {
-            let listeners: [AsyncStream<State>.Continuation] = lock.withLock {
-                if case .stopped = state { return [] }
-                state = new
+            let listeners: [AsyncStream<State>.Continuation] = shared.withLock { shared in
+                if case .stopped = shared.state { return [] }
+                shared.state = new
                 // A syncNow() from here on cuts the coming retry wait short.
-                if case .retrying = new { retryCut = false }
-                return Array(streams.values)
+                if case .retrying = new { shared.retryCut = false }
+                return Array(shared.streams.values)
             }
             for listener in listeners { listener.yield(new) }
         }
 
         /// Stops for good; the first call wins.
         func finish(reason: String?) {
-            let listeners: [AsyncStream<State>.Continuation] = lock.withLock {
-                if case .stopped = state { return [] }
-                state = .stopped(reason: reason)
-                defer { streams = [:] }
-                return Array(streams.values)
+            let listeners: [AsyncStream<State>.Continuation] = shared.withLock { shared in
+                if case .stopped = shared.state { return [] }
+                shared.state = .stopped(reason: reason)
+                defer { shared.streams = [:] }
+                return Array(shared.streams.values)
             }
             for listener in listeners {
                 listener.yield(.stopped(reason: reason))
@@ -337,9 +340,9 @@ public final class AutomaticSync: Sendable {
             }
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
-                    let cut: Bool = lock.withLock {
-                        if retryCut { return true }
-                        retryWait = continuation
+                    let cut: Bool = shared.withLock { shared in
+                        if shared.retryCut { return true }
+                        shared.retryWait = continuation
                         return false
                     }
                     if cut { continuation.resume() }
@@ -357,14 +360,14 @@ public final class AutomaticSync: Sendable {
         }
 
         func cutRetryWait() {
-            lock.withLock { retryCut = true }
+            shared.withLock { $0.retryCut = true }
             resumeRetryWait()
         }
 
         private func resumeRetryWait() {
-            let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
-                defer { retryWait = nil }
-                return retryWait
+            let waiting: CheckedContinuation<Void, Never>? = shared.withLock { shared in
+                defer { shared.retryWait = nil }
+                return shared.retryWait
             }
             waiting?.resume()
         }
