@@ -24,7 +24,7 @@ struct StudioLayout {
     func page(title: String, _ content: HTMLText) -> HTMLText {
         let now = "\(path)\(HTML.query(parameters))"
         let hidden = HTMLText(joining: parameters.compactMap { name, value in
-            value.map { "<input type=\"hidden\" name=\"\(name)\" value=\"\($0)\">" }
+            value.map { value -> HTMLText in "<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">" }
         })
         let slider: HTMLText = span.map { span in
             let value = moment.map { min(max($0.microseconds, span.first), span.last) } ?? span.last

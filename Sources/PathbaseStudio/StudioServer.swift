@@ -84,16 +84,15 @@ public struct StudioServer: Sendable {
             }
         }
         router.get("/changes") { request, _ in
-            let parameters = request.uri.queryParameters
-            let from = try Self.checked { () throws(StudioInputError) in try StudioMoment(parameter: parameters.get("from"), name: "from") }
-            let to = try Self.checked { () throws(StudioInputError) in try StudioMoment(parameter: parameters.get("to"), name: "to") }
-            return try Self.answer(request, reader: reader, path: "/changes", keeping: [("from", parameters.get("from")), ("to", parameters.get("to"))]) { layout in
+            let from = try Self.checked { () throws(StudioInputError) in try StudioMoment(parameter: Self.parameter(request, "from"), name: "from") }
+            let to = try Self.checked { () throws(StudioInputError) in try StudioMoment(parameter: Self.parameter(request, "to"), name: "to") }
+            return try Self.answer(request, reader: reader, path: "/changes", keeping: [("from", Self.parameter(request, "from")), ("to", Self.parameter(request, "to"))]) { layout in
                 try ChangesPage(reader: reader, layout: layout, from: from, to: to).render()
             }
         }
         router.get("/records") { request, _ in
-            let after = try Self.checked { () throws(StudioInputError) in try RecordsPage.cursor(request.uri.queryParameters.get("after")) }
-            return try Self.answer(request, reader: reader, path: "/records", keeping: [("after", request.uri.queryParameters.get("after"))]) { layout in
+            let after = try Self.checked { () throws(StudioInputError) in try RecordsPage.cursor(Self.parameter(request, "after")) }
+            return try Self.answer(request, reader: reader, path: "/records", keeping: [("after", Self.parameter(request, "after"))]) { layout in
                 try RecordsPage(reader: reader, layout: layout, after: after).render()
             }
         }
@@ -112,13 +111,13 @@ public struct StudioServer: Sendable {
         _ request: Request, reader: StudioReader, path: String, keeping parameters: [(String, String?)] = [], render: (StudioLayout) throws -> HTMLText
     ) throws -> Response {
         do {
-            let moment = try StudioMoment(parameter: request.uri.queryParameters.get("at"), name: "at")
+            let moment = try StudioMoment(parameter: Self.parameter(request, "at"), name: "at")
             let layout = StudioLayout(path: path, parameters: parameters, moment: moment, span: try? reader.database.recordedTimeSpan())
             return response(try render(layout).markup, type: "text/html; charset=utf-8")
         } catch let error as StudioInputError {
             throw HTTPError(.badRequest, message: error.message)
         } catch is InstancePage.NotFound {
-            throw HTTPError(.notFound, message: "no such instance\(request.uri.queryParameters.get("at") == nil ? "" : " at that moment")")
+            throw HTTPError(.notFound, message: "no such instance\(Self.parameter(request, "at") == nil ? "" : " at that moment")")
         }
     }
 
@@ -131,20 +130,29 @@ public struct StudioServer: Sendable {
         }
     }
 
+    /// A query parameter as a browser's form sends it: `+` is a space, `%2B` a plus.
+    static func parameter(_ request: Request, _ name: String) -> String? {
+        for pair in (request.uri.query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.first.map({ $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }) == name else { continue }
+            return parts.count == 2 ? parts[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding : ""
+        }
+        return nil
+    }
+
     private static func response(_ text: String, type: String) -> Response {
         Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// The table page's parameters.
     private static func tableQuery(_ request: Request) throws(StudioInputError) -> ModelTablePage.TableQuery {
-        let parameters = request.uri.queryParameters
         var query = ModelTablePage.TableQuery()
         func integer(_ name: String) throws(StudioInputError) -> Int? {
-            guard let text = parameters.get(name), !text.isEmpty else { return nil }
+            guard let text = Self.parameter(request, name), !text.isEmpty else { return nil }
             guard let value = Int(text) else { throw StudioInputError("\(name) must be an integer, not '\(text)'") }
             return value
         }
-        if let status = parameters.get("status"), !status.isEmpty {
+        if let status = Self.parameter(request, "status"), !status.isEmpty {
             guard let filter = ModelTablePage.TableQuery.StatusFilter(rawValue: status) else {
                 throw StudioInputError("status must be active, deleted or all, not '\(status)'")
             }
@@ -154,9 +162,9 @@ public struct StudioServer: Sendable {
         query.offset = try integer("offset") ?? 0
         guard query.offset >= 0 else { throw StudioInputError("offset must not be negative") }
         query.sort = try integer("sort")
-        query.descending = parameters.get("order") == "desc"
+        query.descending = Self.parameter(request, "order") == "desc"
         query.filterProperty = try integer("filter")
-        query.filterValue = parameters.get("value")
+        query.filterValue = Self.parameter(request, "value")
         return query
     }
 }

@@ -76,6 +76,8 @@ struct StudioTests {
         for page in ["/models/5", "/models/5/instances/2", "/changes", "/records"] {
             let html = try await Self.page(studio, page)
             #expect(!html.contains("<script>alert"), "\(page)")
+            // Markup of ours is never escaped by mistake.
+            #expect(!html.contains("&lt;p ") && !html.contains("&lt;a ") && !html.contains("&lt;input "), "\(page)")
             #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; it&#39;s"), "\(page)")
         }
     }
@@ -122,6 +124,13 @@ struct StudioTests {
         let (path, _) = try Self.makeFile(in: directory)
         let studio = try Self.start([path])
         defer { _ = studio.stop() }
+        // As a browser's form sends it: a space as '+', and a filter on all statuses checked per instance.
+        let spaced = Self.table("instances", in: try await Self.page(studio, "/models/5?status=all&filter=1&value=%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E+it%27s"))
+        #expect(spaced.contains("instances/2\"") && !spaced.contains("instances/1\""), "\(spaced)")
+        let none = try await Self.page(studio, "/models/5?filter=1&value=nothing")
+        #expect(none.contains("<p class=\"muted\" id=\"no-rows\">"))
+        let deletedFirst = Self.table("instances", in: try await Self.page(studio, "/models/5?status=all&filter=1&value=first"))
+        #expect(deletedFirst.contains("instances/3\"") && !deletedFirst.contains("instances/1\""), "\(deletedFirst)")
         let filtered = try await Self.page(studio, "/models/5?filter=1&value=second")
         #expect(filtered.contains("id=\"pushed-down\""))
         let rows = Self.table("instances", in: filtered)

@@ -39,7 +39,7 @@ struct InstancePage {
             <p><a href="\(layout.link(to: "/models/\(model)"))">← all of \(reader.modelName(model))</a></p>
             <table id="properties"><tr><th>property</th><th>value</th><th>type</th><th>written at (UTC)</th><th>by replica</th></tr>\(rows)</table>
             <h2>History, newest first</h2>
-            \(reader.database.keepsHistory ? "" : "<p class=\"muted\">This file keeps no history: current values only.</p>")
+            \(reader.database.keepsHistory ? "" : HTMLText("<p class=\"muted\">This file keeps no history: current values only.</p>"))
             \(histories)
             """)
     }

@@ -76,8 +76,8 @@ struct ModelTablePage {
             <table id="instances"><tr><th>instance</th><th>status</th>\(HTMLText(joining: properties.map(header)))</tr>
             \(HTMLText(joining: rows.map { self.row($0, properties: properties) }))
             </table>
-            \(rows.isEmpty ? "<p class=\"muted\" id=\"no-rows\">No instances.</p>" : "")
-            \(next.map { "<a id=\"next-page\" href=\"\(layout.link(to: "/models/\(model)", query.parameters + [$0]))\">next \(Self.pageSize) →</a>" } ?? "")
+            \(rows.isEmpty ? HTMLText("<p class=\"muted\" id=\"no-rows\">No instances.</p>") : "")
+            \(next.map { next -> HTMLText in "<a id=\"next-page\" href=\"\(layout.link(to: "/models/\(model)", query.parameters + [next]))\">next \(Self.pageSize) →</a>" } ?? "")
             """)
     }
 
