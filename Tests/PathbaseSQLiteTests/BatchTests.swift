@@ -90,13 +90,19 @@ struct BatchTests {
         }
         let log = ErrorLog()
         let database = try SQLiteDatabase(options: .init(errorHandler: log.handler))
-        #expect(throws: SQLiteDatabaseError.self) {
+        let batchError = #expect(throws: SQLiteDatabaseError.self) {
             try database.batch {
                 Item.create(in: database, id: 1, title: "kept?")
                 database.set(Unencodable(), for: Path(model: 9, instance: 1, property: 1))
                 Item.create(in: database, id: 2, title: "kept?")
             }
         }
+        // The README's "A value that can't be encoded": valueEncoding, naming the path.
+        guard case .valueEncoding(let failedPath, _)? = batchError else {
+            Issue.record("expected valueEncoding, got \(String(describing: batchError))")
+            return
+        }
+        #expect(failedPath == Path(model: 9, instance: 1, property: 1))
         #expect(database.all(of: Item.self).isEmpty)
         // Thrown by the batch, not also reported.
         #expect(log.errors.isEmpty)
@@ -109,9 +115,10 @@ struct BatchTests {
         // The throwing variant throws, and inside a batch leaves the rest of it alone.
         try database.batch {
             Item.create(in: database, id: 3, title: "kept")
-            #expect(throws: SQLiteDatabaseError.self) {
+            let storeError = #expect(throws: SQLiteDatabaseError.self) {
                 try database.store(Unencodable(), for: Path(model: 9, instance: 1, property: 1))
             }
+            #expect(errorCase(of: storeError) == "valueEncoding", "\(String(describing: storeError))")
         }
         #expect(database.all(of: Item.self).map(\.id) == [3])
     }

@@ -1,6 +1,7 @@
 import CPathbaseBodies
 import Foundation
 import GRDB
+import GRDBSQLite
 import Pathbase
 import PathbaseSQLite
 import PathbaseTestSupport
@@ -187,9 +188,11 @@ struct InstanceBodyTests {
         let damaged: String? = database.get(Path(model: Person.modelId, instance: 1, property: 1))
         #expect(damaged == nil)
         #expect(!errors.errors.isEmpty)
-        #expect(throws: SQLiteDatabaseError.self) {
+        // A damaged body is SQLite's "corrupt" result ("The database file is damaged; run `pathbase check`").
+        let damagedRead = #expect(throws: SQLiteDatabaseError.self) {
             let _: Timestamped<String>? = try database.fetch(Path(model: Person.modelId, instance: 1, property: 1))
         }
+        #expect(damagedRead?.sqliteCode == SQLITE_CORRUPT, "\(String(describing: damagedRead))")
         // A listing keeps the damaged body as it is: the instance without a readable status
         // is not listed, and a read of it goes to the file, which reports it.
         let reported = errors.errors.count

@@ -135,8 +135,14 @@ struct OpeningTests {
     @Test("A directory or an unreachable path can't be opened")
     func unreachable() throws {
         let directory = TemporaryDirectory()
-        #expect(throws: SQLiteDatabaseError.self) { _ = try SQLiteDatabase(path: directory.path) }
-        #expect(throws: SQLiteDatabaseError.self) { _ = try SQLiteDatabase(path: directory.path + "/missing/dir/file.sqlite") }
+        for path in [directory.path, directory.path + "/missing/dir/file.sqlite"] {
+            let error = #expect(throws: SQLiteDatabaseError.self) { _ = try SQLiteDatabase(path: path) }
+            guard case .cannotOpen(path, let reason)? = error else {
+                Issue.record("\(path): expected cannotOpen, got \(String(describing: error))")
+                continue
+            }
+            #expect(!reason.isEmpty)
+        }
     }
 
     @Test("Operations on a closed database report .closed; close is idempotent")

@@ -1,4 +1,5 @@
 import Foundation
+import GRDBSQLite
 import Pathbase
 import PathbaseSQLite
 import Testing
@@ -71,13 +72,15 @@ struct ReadTransactionTests {
         let database = try SQLiteDatabase(path: path, options: .init(busyTimeout: 0.1, errorHandler: log.handler))
         let other = try SQLiteDatabase(path: path)
         Item.create(in: database, id: 1, title: "first")
-        #expect(throws: SQLiteDatabaseError.self) {
+        let error = #expect(throws: SQLiteDatabaseError.self) {
             try database.read {
                 _ = database.get(id: 1, of: Item.self)?.title
                 Item.create(in: other, id: 2, title: "theirs")
                 Item.create(in: database, id: 3, title: "mine")
             }
         }
+        // SQLite's busy result ("locked by another process (or connection) … try again").
+        #expect(error?.sqliteCode.map { $0 & 0xFF } == SQLITE_BUSY, "\(String(describing: error))")
         #expect(database.all(of: Item.self).map(\.id) == [1, 2])
         #expect(log.errors.isEmpty)
     }

@@ -41,13 +41,13 @@ struct CodableTests {
 
     @Test("Decoding malformed JSON throws instead of crashing")
     func malformed() {
-        #expect(throws: (any Error).self) {
+        #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Path.self, from: Data("[1, 2]".utf8))
         }
-        #expect(throws: (any Error).self) {
+        #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Timestamp.self, from: Data("{\"time\": 1}".utf8))
         }
-        #expect(throws: (any Error).self) {
+        #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Timestamp.self, from: Data("[1, -1, 0]".utf8))
         }
     }

@@ -244,7 +244,8 @@ struct CollectionStorageTests {
         let database = try SQLiteDatabase()
         let fussy = database.collection(CollectionFussy.self)
         try fussy.save(CollectionFussy(id: 1, value: 1))
-        #expect(throws: (any Error).self) {
+        // The struct's own encoding error, as the collection's typed error.
+        #expect(throws: CollectionError.unsupportedEncoding(collection: "CollectionFussy", reason: "Refused()")) {
             try fussy.save([CollectionFussy(id: 2, value: 2), CollectionFussy(id: 3, value: -1)])
         }
         #expect(try fussy.fetch().map(\.id) == [1])

@@ -124,7 +124,7 @@ struct CommandTests {
         let data = try command(command: 5, arguments: ["k", 1])
         let remote = InMemoryHistoryDatabase()
         _ = Package.create(in: remote, id: 7)
-        #expect(throws: SyncError.self) {
+        expectSyncError("undecodableArguments") {
             try StateClient(database: remote, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: syncModelMap).run(command: data)
         }
         #expect(remote.get(id: 7, of: Package.self)?.log == [])
@@ -136,7 +136,7 @@ struct CommandTests {
         try expectRefused(try pair.consumer.modelUpdateRequest(for: SyncItem.self, limit: 1), .unexpectedMessage(kind: "modelUpdateRequest", expected: "a command"), isRequest: true)
         let error = try #require(try? JSONDecoder().decode(SyncError.self, from: try JSONEncoder().encode(SyncError.malformedMessage("x"))))
         #expect(error == .malformedMessage("x"))
-        #expect(throws: SyncError.self) {
+        expectSyncError("malformedMessage") {
             try StateClient(database: InMemoryDatabase(), encoder: JSONEncoder(), decoder: JSONDecoder()).run(command: Data("{".utf8))
         }
     }

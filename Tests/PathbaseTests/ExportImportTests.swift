@@ -1,6 +1,7 @@
 import Foundation
 import Pathbase
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 // Model ids 2000–2019.
@@ -110,15 +111,16 @@ struct ExportImportTests {
         let kept = Customer.create(in: database, id: 9, name: "Kept")
         let newer = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"version\":1", with: "\"version\":99").utf8)
         let wrongType = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"type\":\"String\"", with: "\"type\":\"Bool\"").utf8)
-        let cases: [(Data, String)] = [
-            (Data("not json".utf8), "text"),
-            (data.prefix(data.count / 2), "truncated"),
-            (Data("{\"format\":\"other\",\"version\":1,\"records\":[]}".utf8), "another format"),
-            (newer, "newer version"),
-            (wrongType, "a value that is not its declared type"),
+        let cases: [(Data, String, expectedCase: String)] = [
+            (Data("not json".utf8), "text", "malformed"),
+            (data.prefix(data.count / 2), "truncated", "malformed"),
+            (Data("{\"format\":\"other\",\"version\":1,\"records\":[]}".utf8), "another format", "malformed"),
+            (newer, "newer version", "newerVersion"),
+            (wrongType, "a value that is not its declared type", "invalidValue"),
         ]
-        for (bad, label) in cases {
-            #expect(throws: RecordArchiveError.self, "\(label)") { try database.importRecords(from: bad) }
+        for (bad, label, expectedCase) in cases {
+            let error = #expect(throws: RecordArchiveError.self, "\(label)") { try database.importRecords(from: bad) }
+            #expect(errorCase(of: error) == expectedCase, "\(label): \(String(describing: error))")
         }
         #expect(database.all(of: Customer.self).map(\.id) == [9])
         #expect(kept.name == "Kept")

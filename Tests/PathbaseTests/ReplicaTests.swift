@@ -1,6 +1,7 @@
 import Foundation
 import Pathbase
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 @Suite("Replica: outbox, push and pull")
@@ -179,6 +180,7 @@ struct ReplicaTests {
 
     @Test("a database without history cannot be a replica")
     func historyRequired() {
-        #expect(throws: ReplicaError.self) { try Replica(database: InMemoryDatabase(), transport: ReplicaTestTransport()) }
+        let error = #expect(throws: ReplicaError.self) { try Replica(database: InMemoryDatabase(), transport: ReplicaTestTransport()) }
+        #expect(errorCase(of: error) == "historyRequired", "\(String(describing: error))")
     }
 }

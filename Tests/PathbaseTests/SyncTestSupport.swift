@@ -1,5 +1,7 @@
 import Foundation
 import Pathbase
+import PathbaseTestSupport
+import Testing
 
 /// Two history databases and the two sides of an exchange between them: the consumer
 /// pulls from the producer.
@@ -103,4 +105,11 @@ func pullCollection<Element>(_ collection: CodableCollection<Element>, from prod
         page = try updates.apply(modelUpdate: processor.process(request: request)).nextPage
         rounds += 1
     } while page != nil && rounds < 100
+}
+
+/// Checks that `body` throws the `SyncError` case named `expectedCase` ("unexpectedMessage",
+/// "malformedMessage", …): the case a function promises, not just any sync error.
+func expectSyncError(_ expectedCase: String, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+    let error = #expect(throws: SyncError.self, comment, sourceLocation: sourceLocation, performing: body)
+    #expect(errorCase(of: error) == expectedCase, "\(String(describing: error))", sourceLocation: sourceLocation)
 }

@@ -374,7 +374,7 @@ struct UndoTests {
         context.get(id: 1, of: Sketch.self)?.strokes = 5
         sketch.strokes = 2
         database.removeAllSteps()
-        #expect(throws: EditingContextError.self) {
+        #expect(throws: EditingContextError.conflicts([Path(model: Sketch.modelId, instance: 1, property: 2)])) { // strokes
             try context.commitChanges(onConflict: .fail)
         }
         #expect(!database.canUndo)

@@ -34,6 +34,6 @@ struct CommandResponseTests {
         }
         // An update response is no command answer.
         let update = try producer.process(request: consumer.instanceStatusRequest(for: Package.self))
-        #expect(throws: SyncError.self) { try consumer.decode(commandResponse: update) }
+        expectSyncError("unexpectedMessage") { try consumer.decode(commandResponse: update) }
     }
 }

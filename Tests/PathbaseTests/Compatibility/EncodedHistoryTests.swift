@@ -1,6 +1,7 @@
 import Foundation
 import Pathbase
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 @Suite("StateModel compatibility: getEncodedHistory(until:) and insert(records:)")
@@ -95,22 +96,23 @@ struct EncodedHistoryTests {
     }
 
     @available(*, deprecated)
-    @Test("Malformed history inserts nothing and returns false", arguments: [
-        #"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001"#,             // truncated
-        #"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001,"!!"]]"#,        // not base64
-        #"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,0],1700000001,"Nw=="]]"#,      // status 7
-        #"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001,"e30s"]]"#,      // value "{}," is no JSON
-        #"[[[3700,1,0],1e300,"MQ=="]]"#,                                          // time out of range
-        #"{"format":"pathbase-records","version":99,"records":[]}"#,              // a newer Pathbase document
+    @Test("Malformed history inserts nothing and returns false; importRecords throws the case", arguments: [
+        (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001"#, "malformed"),             // truncated
+        (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001,"!!"]]"#, "malformed"),        // not base64
+        (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,0],1700000001,"Nw=="]]"#, "invalidValue"),   // status 7
+        (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001,"e30s"]]"#, "invalidValue"),   // value "{}," is no JSON
+        (#"[[[3700,1,0],1e300,"MQ=="]]"#, "malformed"),                                          // time out of range
+        (#"{"format":"pathbase-records","version":99,"records":[]}"#, "newerVersion"),           // a newer Pathbase document
     ])
-    func malformed(history: String) throws {
+    func malformed(history: String, expectedCase: String) throws {
         let database = InMemoryHistoryDatabase()
         let ticket = Ticket.create(in: database, id: 1, title: "Kept")
         let before = database.records().count
         #expect(!database.insert(records: Data(history.utf8)))
         #expect(database.records().count == before)
         #expect(ticket.title == "Kept")
-        #expect(throws: RecordArchiveError.self) { try database.importRecords(from: Data(history.utf8)) }
+        let error = #expect(throws: RecordArchiveError.self) { try database.importRecords(from: Data(history.utf8)) }
+        #expect(errorCase(of: error) == expectedCase, "\(String(describing: error))")
     }
 
     @available(*, deprecated)

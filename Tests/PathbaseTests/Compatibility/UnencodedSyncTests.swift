@@ -85,8 +85,8 @@ struct UnencodedSyncTests {
 
         // A record of another instance: the whole response is refused, nothing is stored.
         let stray = Record(path: Path(model: Ticket.modelId, instance: 4, property: 1), timestamp: stamp, value: "stray")
-        #expect(throws: SyncError.self) {
-            try consumer.apply(instanceUpdate: SyncResponse(model: Ticket.modelId, instance: 3, records: [records[1], stray], cursor: nil))
+        expectSyncError("malformedMessage") {
+            _ = try consumer.apply(instanceUpdate: SyncResponse(model: Ticket.modelId, instance: 3, records: [records[1], stray], cursor: nil))
         }
         #expect(consumerDatabase.get(id: 4, of: Ticket.self) == nil)
     }
@@ -95,9 +95,9 @@ struct UnencodedSyncTests {
     func historyRequired() throws {
         let processor = UnencodedRequestProcessor(database: InMemoryDatabase(), modelMap: ticketModelMap)
         let consumer = UnencodedUpdateConsumer(database: InMemoryDatabase(), modelMap: ticketModelMap)
-        #expect(throws: SyncError.self) { try processor.process(instanceStatusRequest: InstanceStatusRequest(model: Ticket.modelId)) }
+        expectSyncError("historyRequired") { _ = try processor.process(instanceStatusRequest: InstanceStatusRequest(model: Ticket.modelId)) }
         let response = SyncResponse(model: Ticket.modelId, records: [], cursor: nil)
-        #expect(throws: SyncError.self) { try consumer.apply(modelUpdate: response) }
+        expectSyncError("historyRequired") { _ = try consumer.apply(modelUpdate: response) }
     }
 
     @available(*, deprecated)
