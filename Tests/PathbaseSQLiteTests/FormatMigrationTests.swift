@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Pathbase
 @testable import PathbaseSQLite
 import Testing
@@ -377,6 +378,36 @@ struct FormatMigrationTests {
         #expect(plan.contains("value_index_\(Person.modelId)_2"))
     }
 
+    @Test("A version 7 file opened read-only is refused with cannotOpen naming its format, and left as it was; opened for writing it migrates")
+    func readOnlyRefusesOlderFormat() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("seven-read-only.sqlite")
+        try createAdaAndBob(at: path)
+        let queue = try rawQueue(path: path)
+        try queue.write { db in _ = try downgradeToFormatSeven(db) }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let error = #expect(throws: SQLiteDatabaseError.self) {
+            _ = try SQLiteDatabase(path: path, options: .init(readOnly: true))
+        }
+        // README: "a file opened read-only must be of the current format".
+        guard case .cannotOpen(path, let reason)? = error else {
+            Issue.record("expected cannotOpen, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("older storage format 7"), "\(reason)")
+        #expect(reason.contains("format \(Schema.formatVersion)"), "\(reason)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+        let database = try SQLiteDatabase(path: path)
+        #expect(database.get(id: 2, of: Person.self)?.name == "Bob")
+        database.close()
+        let reader = try SQLiteDatabase(path: path, options: .init(readOnly: true))
+        #expect(reader.get(id: 2, of: Person.self)?.name == "Bob")
+        reader.close()
+    }
+
     @Test("A version 7 file with a damaged body migrates: that body keeps its bytes and reads as damaged, the others read")
     func migratesVersionSevenWithDamagedBody() throws {
         let directory = TemporaryDirectory()
@@ -394,9 +425,11 @@ struct FormatMigrationTests {
         #expect(database.get(id: 2, of: Person.self)?.name == "Bob")
         #expect(try database.read { database.all(of: Person.self).map(\.name) } == ["Bob"])
         #expect(try database.checkIntegrity().map(\.description) == ["instance_values \(Path(model: Person.modelId, instance: 1, property: 0)): a malformed instance body: its current values can't be read"])
-        #expect(throws: SQLiteDatabaseError.self) {
+        // A damaged body is SQLite's "corrupt" result ("The database file is damaged; run `pathbase check`").
+        let damagedRead = #expect(throws: SQLiteDatabaseError.self) {
             let _: Timestamped<String>? = try database.fetch(Path(model: Person.modelId, instance: 1, property: 1))
         }
+        #expect(damagedRead?.sqliteCode == SQLITE_CORRUPT, "\(String(describing: damagedRead))")
         database.close()
         let check = try rawQueue(path: path)
         let body = try check.read { db in try Data.fetchOne(db, sql: "SELECT body FROM instance_values WHERE model = ? AND instance = 1", arguments: [Person.modelId]) }

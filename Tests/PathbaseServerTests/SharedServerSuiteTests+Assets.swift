@@ -217,6 +217,43 @@ extension SharedServerSuiteTests {
         }
     }
 
+    @Test("GET /v1/assets/HASH answers at most 4 MiB (206 with Content-Range, the rest by Range); an asset whose upload stopped part way is 404", arguments: StoreKind.allCases)
+    func downloadCapAndPartialUpload(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let server = SyncServer(store: store)
+        let token = try await server.addAccount(named: "studio")
+        let maximum = SyncServer.maximumAssetChunkSize
+        #expect(maximum == 4 << 20)
+        try await withHTTPServer(server) { url in
+            let bytes = content(seed: 9, size: maximum + 1000)
+            let asset = try InMemoryDatabase().assetStore().store(bytes)
+            let path = "v1/assets/\(asset.hash)"
+            let transport = HTTPSyncTransport(server: url, token: token)
+
+            // Part way: the first 4 MiB only. The server holds them, but not the asset.
+            let partial = try await transport.uploadAssetChunk(bytes.prefix(maximum), of: asset, at: 0)
+            #expect(partial.received == Int64(maximum) && !partial.isComplete)
+            for range in [nil, "bytes=0-99"] as [String?] {
+                let early = try await RawExchange.send("GET", to: url, path, token: token, body: nil, range: range)
+                #expect(early.status == 404, "\(String(describing: range))")
+                #expect(early.reason?.isEmpty == false)
+                #expect(early.body.count < 1000, "the partial content was sent")
+            }
+
+            #expect(try await transport.uploadAssetChunk(bytes.suffix(from: maximum), of: asset, at: Int64(maximum)).isComplete)
+            // No Range: the first 4 MiB, marked partial.
+            let first = try await RawExchange.send("GET", to: url, path, token: token, body: nil)
+            #expect(first.status == 206)
+            #expect(first.body == bytes.prefix(maximum))
+            // A range larger than the cap is cut to it.
+            let wide = try await RawExchange.send("GET", to: url, path, token: token, body: nil, range: "bytes=0-\(bytes.count - 1)")
+            #expect(wide.status == 206 && wide.body.count == maximum)
+            // The rest, by Range.
+            let rest = try await RawExchange.send("GET", to: url, path, token: token, body: nil, range: "bytes=\(maximum)-")
+            #expect(rest.status == 206 && rest.body == bytes.suffix(from: maximum))
+        }
+    }
+
     @Test("another account can neither download an asset nor learn that the server holds it", arguments: StoreKind.allCases)
     func assetsPerAccount(kind: StoreKind) async throws {
         let server = SyncServer(store: try await kind.make())

@@ -79,6 +79,25 @@ struct SyncServerTests {
     }
 
 
+    @Test("the drift limit is inclusive: a record exactly 300 s ahead is stored, one microsecond more is rejected")
+    func clockDriftBoundary() async throws {
+        // A whole second, so that the record's microseconds and the server's Date agree exactly.
+        let serverTime = Date(timeIntervalSince1970: 1_800_000_000)
+        let server = SyncServer(store: InMemorySyncServerStore(), now: { serverTime })
+        #expect(server.maximumClockDrift == 300)
+        let token = try await server.addAccount(named: "alice")
+        let limit = Int64(serverTime.timeIntervalSince1970 + server.maximumClockDrift) * 1_000_000
+        func record(_ time: Int64, instance: InstanceKey) throws -> SyncRecord {
+            try SyncRecord(Record(path: Path(model: 6, instance: instance, property: 1), timestamp: Timestamp(time: time, counter: 0, replica: 4), value: "v"))
+        }
+        let atLimit = try record(limit, instance: 1)
+        let pastLimit = try record(limit + 1, instance: 2)
+        let response = try await server.push(PushRequest(replica: 4, records: [atLimit, pastLimit]), token: token)
+        #expect(response.acknowledged == [atLimit.key])
+        #expect(response.rejected.map(\.key) == [pastLimit.key])
+        #expect(response.rejected.first?.reason.contains("(at most 300 s allowed)") == true, "\(response.rejected)")
+    }
+
     @Test("a server given its models rejects records of other models with a reason the replica lists; the rest of the push is stored")
     func unknownModels() async throws {
         let server = SyncServer(store: InMemorySyncServerStore(), knownModels: [6])

@@ -70,6 +70,27 @@ struct SyncApplyTests {
         #expect(pair.consumerDatabase.get(path(1)) == "v8")
     }
 
+    @Test("maximumClockSkew is a day: a record at the limit when the pull starts is taken, two seconds past it refused")
+    func clockSkewBoundary() throws {
+        let pair = SyncPair()
+        #expect(pair.consumer.maximumClockSkew == 86_400)
+        // The consumer reads its clock when the response arrives, a moment after these: a
+        // record at the limit now is still within it then; two seconds past is beyond it
+        // unless applying takes two seconds.
+        let limit = Timestamp(time: Int64(Date().addingTimeInterval(86_400).timeIntervalSince1970 * 1_000_000))
+        pair.producerDatabase.set("at the limit", for: path(1), timestamp: limit)
+        try pair.pullModel(SyncItem.self)
+        #expect(pair.consumerDatabase.get(path(1)) == "at the limit")
+
+        let past = Timestamp(time: Int64(Date().addingTimeInterval(86_402).timeIntervalSince1970 * 1_000_000))
+        pair.producerDatabase.set("past the limit", for: path(2), timestamp: past)
+        #expect(throws: SyncError.timestampTooFarAhead(past)) {
+            try pair.pullModel(SyncItem.self)
+        }
+        let refused: String? = pair.consumerDatabase.get(path(2))
+        #expect(refused == nil)
+    }
+
     @Test("A response from a producer whose clock runs days ahead is refused and changes nothing")
     func timestampTooFarAhead() throws {
         let pair = SyncPair()
@@ -158,8 +179,8 @@ struct SyncApplyTests {
             (response("instanceUpdate", [item]), "instance"),
             (response("instanceStatuses", [item]), "status"),
         ]
-        for (data, _) in cases {
-            #expect(throws: SyncError.self) { try pair.consumer.apply(data: data) }
+        for (data, label) in cases {
+            expectSyncError("malformedMessage", "\(label)") { _ = try pair.consumer.apply(data: data) }
         }
         #expect(snapshot(pair.consumerDatabase).isEmpty)
         try pair.consumer.apply(data: response("modelUpdate", [item]))
