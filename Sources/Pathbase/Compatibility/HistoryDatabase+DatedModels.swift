@@ -21,6 +21,13 @@ extension HistoryDatabase {
         get(path, at: nil as Timestamp?)
     }
 
+    /// Every instance of a model with its newest status and when that was set:
+    /// `all(model:at:where:)` with `nil`.
+    @available(*, deprecated, message: "Use all(model:where:) for the status alone, or all(model:at:where:)")
+    public func all<T>(model: ModelKey, where predicate: (_ instance: InstanceKey, _ status: InstanceStatus, _ date: Date) -> T?) -> [T] {
+        all(model: model, at: nil as Date?, where: predicate)
+    }
+
     /// The newest value of a property written at or before `date` (the newest of all when
     /// `nil`), with when it was written.
     @available(*, deprecated, message: "Use get(_:at:) with a Path and a Timestamp, or read through view(at:)")

@@ -27,6 +27,11 @@ struct StateModelSurfaceTests {
         #expect(newest?.value == "Login fails on iOS")
         let plain: String? = database.get(ticket.path(of: 1))
         #expect(plain == "Login fails on iOS")
+        let dated = database.all(model: Ticket.modelId) { id, status, date in status == .created ? (id, date) : nil }
+        #expect(Set(dated.map(\.0)) == [1, 2] && dated.first { $0.0 == 2 }?.1 == tuesday)
+        let cached = CachedTimestampedDatabase(wrapping: database, cache: MaximumCountCache(maxCount: 10, elementsToKeep: 5))
+        let throughCache: Timestamped<String>? = cached.get(ticket.path(of: 1))
+        #expect(throughCache?.value == "Login fails on iOS")
 
         #expect(database.all(at: monday, of: Ticket.self).map(\.id) == [1])
         #expect(Set(database.all(at: wednesday, of: Ticket.self).map(\.id)) == [1, 2])
