@@ -50,49 +50,28 @@ struct NativeValueTypeTests {
         }
     }
 
-    /// The pushed-down equality filter on the holder's property of the type; `nil` for a
-    /// type that is not queryable.
-    private static func filter(_ native: NativeValueType) -> QueryFilter<NativeValueHolder>? {
-        func equal<Value: QueryableValue>(_ keyPath: KeyPath<NativeValueHolder, Value>) -> QueryFilter<NativeValueHolder>? {
-            (sample(native) as? Value).map { keyPath == $0 }
+    /// For a queryable type, the holder's property of that type: the pushed-down equality
+    /// filter on the sample, and how to write the sample into it; `nil` for another type.
+    private static func property(_ native: NativeValueType) -> (filter: QueryFilter<NativeValueHolder>, write: (NativeValueHolder) -> Void)? {
+        func queryable<Value: QueryableValue>(_ keyPath: ReferenceWritableKeyPath<NativeValueHolder, Value>) -> (QueryFilter<NativeValueHolder>, (NativeValueHolder) -> Void)? {
+            guard let value = sample(native) as? Value else { return nil }
+            return (keyPath == value, { $0[keyPath: keyPath] = value })
         }
         switch native {
-        case .bool: return equal(\.bool)
-        case .int: return equal(\.int)
-        case .int8: return equal(\.int8)
-        case .int16: return equal(\.int16)
-        case .int32: return equal(\.int32)
-        case .int64: return equal(\.int64)
-        case .uint8: return equal(\.uint8)
-        case .uint16: return equal(\.uint16)
-        case .uint32: return equal(\.uint32)
-        case .double: return equal(\.double)
-        case .float: return equal(\.float)
-        case .string: return equal(\.string)
-        case .date: return equal(\.date)
+        case .bool: return queryable(\.bool)
+        case .int: return queryable(\.int)
+        case .int8: return queryable(\.int8)
+        case .int16: return queryable(\.int16)
+        case .int32: return queryable(\.int32)
+        case .int64: return queryable(\.int64)
+        case .uint8: return queryable(\.uint8)
+        case .uint16: return queryable(\.uint16)
+        case .uint32: return queryable(\.uint32)
+        case .double: return queryable(\.double)
+        case .float: return queryable(\.float)
+        case .string: return queryable(\.string)
+        case .date: return queryable(\.date)
         case .uint, .uint64, .data, .instanceStatus, .integerArray: return nil
-        }
-    }
-
-    private static func writeSample(_ native: NativeValueType, to holder: NativeValueHolder) {
-        func set<Value>(_ keyPath: ReferenceWritableKeyPath<NativeValueHolder, Value>) {
-            if let value = sample(native) as? Value { holder[keyPath: keyPath] = value }
-        }
-        switch native {
-        case .bool: set(\.bool)
-        case .int: set(\.int)
-        case .int8: set(\.int8)
-        case .int16: set(\.int16)
-        case .int32: set(\.int32)
-        case .int64: set(\.int64)
-        case .uint8: set(\.uint8)
-        case .uint16: set(\.uint16)
-        case .uint32: set(\.uint32)
-        case .double: set(\.double)
-        case .float: set(\.float)
-        case .string: set(\.string)
-        case .date: set(\.date)
-        case .uint, .uint64, .data, .instanceStatus, .integerArray: break
         }
     }
 
@@ -146,12 +125,11 @@ struct NativeValueTypeTests {
     @Test("A filter on a property of each queryable type runs in SQL and finds the instance", arguments: NativeValueType.allCases.filter(\.isQueryable))
     func queryPushDown(native: NativeValueType) throws {
         let database = try SQLiteDatabase()
-        let match = NativeValueHolder.create(in: database, id: 1)
-        Self.writeSample(native, to: match)
+        let property = try #require(Self.property(native))
+        property.write(NativeValueHolder.create(in: database, id: 1))
         _ = NativeValueHolder.create(in: database, id: 2)
-        let filter = try #require(Self.filter(native))
-        #expect(filter.pushed != nil)
-        #expect(database.fetch(QueryDescriptor(where: filter)).map(\.id) == [1])
+        #expect(property.filter.pushed != nil)
+        #expect(database.fetch(QueryDescriptor(where: property.filter)).map(\.id) == [1])
     }
 
     @Test("The asset scan finds no asset in a value of each type, optional or not, and knows it for native", arguments: NativeValueType.allCases)
