@@ -33,6 +33,36 @@ struct ValueIndexTests {
         database.close()
     }
 
+    @Test("An inverse lookup's index holds the bodies (a match is then no second seek into its row), also replacing a query's index of the same property")
+    func inverseLookupsUseACoveringIndex() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("covering.sqlite")
+        let database = try SQLiteDatabase(path: path)
+        let people = (1 ... 20).map { Person.create(in: database, id: $0, name: "P\($0)", age: $0) }
+        people[4].partner = people[0]
+        people[6].partner = people[0]
+        people[7].partner = people[1]
+        func indexSQL() throws -> String? {
+            let queue = try rawQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'value_index_1_8'")
+            }
+        }
+        // A query on the reference makes the index without the bodies…
+        #expect(database.fetch(QueryDescriptor<Person>(where: .references(\Person.partner, people[0]))).map(\.id) == [5, 7])
+        #expect(try indexSQL()?.contains(", body)") == false)
+        // …and the first inverse lookup makes it again, covering, with the same answers.
+        #expect(people[0].referrers(through: \Person.partner).map(\.id) == [5, 7])
+        #expect(try indexSQL()?.contains("pathbase_value(body, 8), body)") == true)
+        people[8].partner = people[0]
+        people[4].partner = people[1]
+        #expect(people[0].referrers(through: \Person.partner).map(\.id) == [7, 9])
+        #expect(people[1].referrers(through: \Person.partner).map(\.id) == [5, 8])
+        #expect(database.fetch(QueryDescriptor<Person>(where: .references(\Person.partner, people[0]))).map(\.id) == [7, 9])
+        database.close()
+    }
+
     @Test("Inside a read or a batch no index is created, and queries still answer exactly")
     func queriesInsideTransactionsRunWithoutNewIndexes() throws {
         let directory = TemporaryDirectory()

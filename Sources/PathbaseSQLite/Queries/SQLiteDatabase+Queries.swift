@@ -147,8 +147,9 @@ extension SQLiteDatabase: InverseLookupDatabase {
                     statement.bind(property, at: 2)
                     statement.bind(target, at: 3)
                 } else {
-                    // Ids in the text, so that SQLite uses the property's (partial) value index.
-                    try prepareValueIndex(model: model, property: property)
+                    // Ids in the text, so that SQLite uses the property's (partial) value
+                    // index; covering, so that a match is not a second seek, into its row.
+                    try prepareValueIndex(model: model, property: property, covering: true)
                     statement = try queryStatements.referrersStatement(model: model, property: property, connection: connection)
                     statement.bind(target, at: 1)
                 }
