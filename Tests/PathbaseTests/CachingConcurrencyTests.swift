@@ -57,16 +57,23 @@ struct CachingConcurrencyTests {
     /// end the cache must agree with the database on every path (no stale value put back).
     static func contend<Wrapped: Database & Sendable>(_ database: CachedDatabase<Wrapped>) async {
         let paths = (0 ..< 32).map { Path(model: model, instance: $0, property: 99) }
+        // Readers go on until every writer is done, so that the last operations fill the
+        // cache: a history database's writes remove cached values, and readers finishing
+        // first would leave nothing cached to compare.
+        let writersLeft = Locked((taskCount + 1) / 2)
         let finished = await TestThread.run(count: taskCount) { task in
             var generator = SplitMix64(seed: UInt64(task))
-            for step in 0 ..< 20_000 {
+            var step = 0
+            while step < 20_000 || (task % 2 == 1 && writersLeft.withLock { $0 } > 0) {
                 let path = paths[Int(generator.next() % UInt64(paths.count))]
                 if task % 2 == 0 {
                     database.set(step * 8 + task, for: path)
                 } else {
                     let _: Int? = database.get(path)
                 }
+                step += 1
             }
+            if task % 2 == 0 { writersLeft.withLock { $0 -= 1 } }
         }
         #expect(finished)
         expectCacheAgrees(database, on: paths)
