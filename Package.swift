@@ -12,7 +12,7 @@ let package = Package(
         .library(name: "PathbasePostgres", targets: ["PathbasePostgres"]),
         .library(name: "PathbaseLiveSync", targets: ["PathbaseLiveSync"]),
         .executable(name: "pathbase", targets: ["pathbase"]),
-        .executable(name: "pathbase-bench", targets: ["pathbase-bench"]),
+        .executable(name: "pathbase-bench", targets: ["pathbase-bench"])
     ],
     dependencies: [
         // Macros (@Model, @Property, ...) are compiler plugins built on swift-syntax.
@@ -53,7 +53,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // `swift package generate-documentation`: the DocC catalogs of Pathbase,
         // PathbaseSQLite and PathbaseServer (a command plugin: nothing of it is linked).
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
     ],
     targets: [
         .macro(
@@ -63,7 +63,7 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax")
             ]
         ),
         .target(
@@ -72,7 +72,7 @@ let package = Package(
                 "PathbaseMacros",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "Atomics", package: "swift-atomics")
             ]
         ),
         // Instance bodies (storage format 6) and the SQL functions that read them, in C:
@@ -87,7 +87,7 @@ let package = Package(
                 "Pathbase",
                 "CPathbaseBodies",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
             ]
         ),
         .target(
@@ -103,7 +103,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio")
             ]
         ),
         .target(
@@ -112,7 +112,7 @@ let package = Package(
                 "Pathbase",
                 "PathbaseServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         // The client side of live push: a replica hears of new records over a WebSocket.
@@ -127,7 +127,7 @@ let package = Package(
                 // file on Linux (already resolved: Hummingbird's test client uses it).
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         // `pathbase studio`: a read-only web browser of a database file and its history,
@@ -141,7 +141,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 // The token's comparison hashes both sides (constant time).
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto")
             ]
         ),
         .executableTarget(
@@ -152,7 +152,7 @@ let package = Package(
                 "PathbaseServer",
                 "PathbasePostgres",
                 "PathbaseStudio",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
@@ -168,7 +168,7 @@ let package = Package(
                 "CPathbaseBodies",
                 // Baselines: a hand-written GRDB record, and raw SQLite C calls.
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
             ],
             path: "Benchmarks/Sources/pathbase-bench"
         ),
@@ -186,7 +186,7 @@ let package = Package(
                 "PathbaseSQLite",
                 // The assets example syncs through a server in the same process.
                 "PathbaseServer",
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux]))
             ],
             path: "Tests/ReadmeExamples"
         ),
@@ -211,7 +211,7 @@ let package = Package(
                 "PathbaseTestSupport",
                 // Built so that a test can run the README's examples.
                 "ReadmeExamples",
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux]))
             ]
         ),
         .testTarget(
@@ -226,7 +226,7 @@ let package = Package(
                 "PathbaseTestSupport",
                 // Built so that the durability tests can launch it.
                 "PathbaseCrashWriter",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift")
             ]
         ),
         // Runs the built `pathbase` executable as a real process and checks its output.
@@ -238,7 +238,7 @@ let package = Package(
                 // ServeProcess: the `pathbase serve` child the outbox tests sync through.
                 "PathbaseTestSupport",
                 // Built so that the tests can launch it.
-                "pathbase",
+                "pathbase"
             ]
         ),
         .testTarget(
@@ -255,7 +255,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // A fresh PostgreSQL database for each test.
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio")
             ]
         ),
         .testTarget(
@@ -263,9 +263,9 @@ let package = Package(
             dependencies: [
                 "PathbaseMacros",
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax")
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import NIOCore
 import NIOHTTP1
@@ -29,9 +29,11 @@ extension HTTPSyncTransport {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .file(trustedCertificatesFile)
         let configuration = tls
-        self.init(server: server, token: token, timeout: timeout, exchange: { request in
-            try await TrustingExchange.send(request, tls: configuration, timeout: timeout)
-        })
+        self.init(
+            server: server, token: token, timeout: timeout,
+            exchange: { request in
+                try await TrustingExchange.send(request, tls: configuration, timeout: timeout)
+            })
     }
 }
 

@@ -77,7 +77,7 @@ public struct WebSocketLiveUpdates: LiveUpdates {
             var first = true
             for try await message in inbound.messages(maxSize: 1 << 12) {
                 guard case .text(let text) = message,
-                      let notice = try? JSONDecoder().decode(LiveNotice.self, from: Data(text.utf8))
+                    let notice = try? JSONDecoder().decode(LiveNotice.self, from: Data(text.utf8))
                 else {
                     // Not a server of ours, or a newer one: end the line, polling takes over.
                     throw LiveUpdatesError.invalidNotice(String(describing: message).prefix(200).description)

@@ -45,7 +45,8 @@ struct CommandFunction {
             .first(where: { $0.label?.text == "id" })?.expression
         if let idExpression {
             if let literal = idExpression.as(IntegerLiteralExprSyntax.self),
-               let value = integerValue(of: literal.literal.text) {
+                let value = integerValue(of: literal.literal.text)
+            {
                 id = value
                 idText = literal.literal.text
                 if value == 0 { report(idExpression, .reservedCommandId) }
@@ -83,12 +84,13 @@ struct CommandFunction {
             if let problem = CommandFunction.problem(with: parameter) {
                 report(parameter, .unsupportedCommandParameter(name: internalName, problem: problem))
             }
-            parameters.append(Parameter(
-                declaration: parameter,
-                label: label,
-                argumentName: "argument\(index)",
-                type: parameter.type.trimmed
-            ))
+            parameters.append(
+                Parameter(
+                    declaration: parameter,
+                    label: label,
+                    argumentName: "argument\(index)",
+                    type: parameter.type.trimmed
+                ))
         }
         self.parameters = parameters
         self.problems = problems
@@ -144,7 +146,8 @@ struct CommandFunction {
             let declaration = parameter.declaration.with(\.trailingComma, nil)
             let internalName = (declaration.secondName ?? declaration.firstName).text
             guard internalName == "_" else { return declaration.trimmedDescription }
-            return declaration
+            return
+                declaration
                 .with(\.secondName, .identifier(parameter.argumentName))
                 .with(\.firstName, declaration.firstName.with(\.trailingTrivia, .space))
                 .trimmedDescription

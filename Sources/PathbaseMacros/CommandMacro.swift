@@ -33,7 +33,7 @@ public struct CommandMacro: PeerMacro {
             \(raw: access)func \(raw: command.name)Command(\(raw: command.commandParameterClause)) -> Pathbase.InstanceCommand {
                 Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: \(raw: idText), arguments: [\(raw: arguments)])
             }
-            """,
+            """
         ]
     }
 

@@ -32,7 +32,7 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
                 self.database = database
                 self.id = id
             }
-            """,
+            """
         ]
 
         let cases = properties.map { "case \($0.name ?? "") = \($0.idText ?? "")" }
@@ -153,13 +153,15 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         var namesById: [Int: String] = [:]
         for member in declaration.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self),
-                  let property = StoredProperty(declaration: variable),
-                  property.isValid, let id = property.id, let name = property.name else { continue }
+                let property = StoredProperty(declaration: variable),
+                property.isValid, let id = property.id, let name = property.name
+            else { continue }
             if let first = namesById[id] {
-                context.diagnose(Diagnostic(
-                    node: Syntax(property.attribute),
-                    message: PathbaseDiagnostic.duplicatePropertyId(id: property.idText ?? "\(id)", property: name, firstProperty: first)
-                ))
+                context.diagnose(
+                    Diagnostic(
+                        node: Syntax(property.attribute),
+                        message: PathbaseDiagnostic.duplicatePropertyId(id: property.idText ?? "\(id)", property: name, firstProperty: first)
+                    ))
                 continue
             }
             namesById[id] = name
@@ -179,21 +181,24 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         var namesById: [Int: String] = [:]
         for member in declaration.memberBlock.members {
             guard let function = member.decl.as(FunctionDeclSyntax.self),
-                  let command = CommandFunction(declaration: function),
-                  command.isValid, let id = command.id else { continue }
+                let command = CommandFunction(declaration: function),
+                command.isValid, let id = command.id
+            else { continue }
             let idText = command.idText ?? "\(id)"
             if let property = propertiesById[id] {
-                context.diagnose(Diagnostic(
-                    node: Syntax(command.attribute),
-                    message: PathbaseDiagnostic.commandIdUsedByProperty(id: idText, command: command.name, property: property)
-                ))
+                context.diagnose(
+                    Diagnostic(
+                        node: Syntax(command.attribute),
+                        message: PathbaseDiagnostic.commandIdUsedByProperty(id: idText, command: command.name, property: property)
+                    ))
                 continue
             }
             if let first = namesById[id] {
-                context.diagnose(Diagnostic(
-                    node: Syntax(command.attribute),
-                    message: PathbaseDiagnostic.duplicateCommandId(id: idText, command: command.name, firstCommand: first)
-                ))
+                context.diagnose(
+                    Diagnostic(
+                        node: Syntax(command.attribute),
+                        message: PathbaseDiagnostic.duplicateCommandId(id: idText, command: command.name, firstCommand: first)
+                    ))
                 continue
             }
             namesById[id] = command.name

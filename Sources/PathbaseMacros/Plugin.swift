@@ -9,6 +9,6 @@ struct PathbasePlugin: CompilerPlugin {
         ReferenceMacro.self,
         ReferenceListMacro.self,
         ReferenceDictionaryMacro.self,
-        CommandMacro.self,
+        CommandMacro.self
     ]
 }

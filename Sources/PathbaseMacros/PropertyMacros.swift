@@ -17,14 +17,15 @@ extension StoredPropertyMacro {
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
         guard let variable = declaration.as(VariableDeclSyntax.self),
-              let property = StoredProperty(attribute: node, declaration: variable) else { return [] }
+            let property = StoredProperty(attribute: node, declaration: variable)
+        else { return [] }
         guard property.problems.isEmpty, let idText = property.idText else {
             property.problems.forEach(context.diagnose)
             return []
         }
         var accessors: [AccessorDeclSyntax] = [
             "get { \(raw: getter(id: idText, initializer: property.initializer)) }",
-            "set { \(raw: setter(id: idText)) }",
+            "set { \(raw: setter(id: idText)) }"
         ]
         if property.initializer != nil {
             // The initial value is the default read when nothing is stored; the init

@@ -46,7 +46,8 @@ struct StoredProperty {
             .first(where: { $0.label?.text == "id" })?.expression
         if let idExpression {
             if let literal = idExpression.as(IntegerLiteralExprSyntax.self),
-               let value = integerValue(of: literal.literal.text) {
+                let value = integerValue(of: literal.literal.text)
+            {
                 id = value
                 idText = literal.literal.text
                 if value == 0 { report(idExpression, .reservedPropertyId(attribute: kind.rawValue)) }

@@ -48,7 +48,7 @@ public enum PostgresSchema {
             """
             CREATE UNIQUE INDEX records_by_key
                 ON records (account, model, instance, property, time, counter, replica)
-            """,
+            """
         ],
         [
             """
@@ -60,7 +60,7 @@ public enum PostgresSchema {
             """,
             """
             CREATE INDEX waiting_commands ON commands (account, target, id) WHERE response IS NULL
-            """,
+            """
         ],
         [
             """
@@ -85,7 +85,7 @@ public enum PostgresSchema {
             // without trying to compress it again.
             """
             ALTER TABLE asset_chunks ALTER COLUMN content SET STORAGE EXTERNAL
-            """,
+            """
         ],
         // Command numbers per account: the sequence shared by all accounts told an account
         // how many commands the others sent. Commands stored before keep their number (a
@@ -97,8 +97,8 @@ public enum PostgresSchema {
             "ALTER TABLE commands ADD COLUMN number BIGINT",
             "UPDATE commands SET number = id",
             "ALTER TABLE commands ALTER COLUMN number SET NOT NULL",
-            "CREATE UNIQUE INDEX commands_by_number ON commands (account, number)",
-        ],
+            "CREATE UNIQUE INDEX commands_by_number ON commands (account, number)"
+        ]
     ]
 
     /// The schema version this program writes.

@@ -18,7 +18,8 @@ extension PostgresSyncServerStore {
 
     public func storedAssets(_ hashes: [String], in account: AccountID) async throws -> [String: AssetUploadState] {
         try await run { [self] in
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 SELECT hash, size, received, complete FROM assets
                 WHERE account = \(account.rawValue) AND hash = ANY(\(hashes)::text[])
                 """, logger: logger)
@@ -34,11 +35,13 @@ extension PostgresSyncServerStore {
         let logger = logger
         return try await run { [self] in
             try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO assets (account, hash, size) SELECT id, \(asset.hash), \(asset.size) FROM accounts WHERE id = \(account.rawValue)
                     ON CONFLICT (account, hash) DO NOTHING
                     """, logger: logger)
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     SELECT size, received FROM assets WHERE account = \(account.rawValue) AND hash = \(asset.hash) FOR UPDATE
                     """, logger: logger)
                 var found: (size: Int64, received: Int64)?
@@ -46,12 +49,14 @@ extension PostgresSyncServerStore {
                 guard let (size, received) = found else { throw SyncServerError.unknownAccount(account) }
                 try AssetChunkRule.check(chunk, of: asset, at: offset, storedSize: size, received: received)
                 guard !chunk.isEmpty else { return received }
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO asset_chunks (account, hash, start, content)
                     VALUES (\(account.rawValue), \(asset.hash), \(offset), \(ByteBuffer(bytes: chunk)))
                     """, logger: logger)
                 let now = received + Int64(chunk.count)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE assets SET received = \(now) WHERE account = \(account.rawValue) AND hash = \(asset.hash)
                     """, logger: logger)
                 return now
@@ -62,7 +67,8 @@ extension PostgresSyncServerStore {
     public func assetChunk(_ hash: String, from offset: Int64, maxCount: Int, in account: AccountID) async throws -> Data {
         try await run { [self] in
             let end = offset.saturatingAdd(Int64(max(0, maxCount)))
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 SELECT start, content FROM asset_chunks
                 WHERE account = \(account.rawValue) AND hash = \(hash) AND start < \(end)
                   AND start >= coalesce((SELECT max(start) FROM asset_chunks
@@ -79,7 +85,8 @@ extension PostgresSyncServerStore {
 
     public func completeAsset(_ asset: Asset, in account: AccountID) async throws {
         try await run { [self] in
-            _ = try await client.query("""
+            _ = try await client.query(
+                """
                 UPDATE assets SET complete = true
                 WHERE account = \(account.rawValue) AND hash = \(asset.hash) AND received = size
                 """, logger: logger)
@@ -89,7 +96,8 @@ extension PostgresSyncServerStore {
     public func removeIncompleteAsset(_ hash: String, in account: AccountID) async throws {
         try await run { [self] in
             // Its chunks go with it (ON DELETE CASCADE).
-            _ = try await client.query("""
+            _ = try await client.query(
+                """
                 DELETE FROM assets WHERE account = \(account.rawValue) AND hash = \(hash) AND NOT complete
                 """, logger: logger)
         }

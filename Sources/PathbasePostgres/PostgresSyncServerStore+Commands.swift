@@ -21,7 +21,8 @@ extension PostgresSyncServerStore {
         try await run { [self] in
             // The account's counter is taken and the command stored in one statement: the
             // row lock orders concurrent senders, and an unknown account is no row.
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 WITH counter AS (
                     UPDATE accounts SET last_command = last_command + 1 WHERE id = \(account.rawValue)
                     RETURNING id, last_command)
@@ -39,7 +40,8 @@ extension PostgresSyncServerStore {
 
     public func waitingCommands(for targets: [UInt32], in account: AccountID, limit: Int) async throws -> [RelayedCommand] {
         try await run { [self] in
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 SELECT number, sender, target, message FROM commands
                 WHERE account = \(account.rawValue) AND response IS NULL AND target = ANY(\(targets.map { Int64($0) })::bigint[])
                 ORDER BY id LIMIT \(Int64(max(0, limit)))
@@ -57,7 +59,8 @@ extension PostgresSyncServerStore {
 
     public func answer(_ id: Int64, by replica: UInt32, response: Data, in account: AccountID) async throws {
         try await run { [self] in
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 UPDATE commands SET response = coalesce(response, \(ByteBuffer(bytes: response)))
                 WHERE account = \(account.rawValue) AND number = \(id) AND target = \(Int64(replica))
                 RETURNING number

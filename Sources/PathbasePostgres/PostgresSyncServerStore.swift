@@ -80,7 +80,8 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
 
     public func addAccount(name: String, tokenHash: [UInt8]) async throws -> AccountID {
         try await run { [self] in
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 INSERT INTO accounts (name, token_hash) VALUES (\(name), \(ByteBuffer(bytes: tokenHash)))
                 ON CONFLICT (name) DO NOTHING RETURNING id
                 """, logger: logger)
@@ -133,7 +134,8 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
 
     public func records(of account: AccountID, after sequence: Int64, limit: Int) async throws -> [SequencedRecord] {
         try await run { [self] in
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 SELECT sequence, model, instance, property, time, counter, replica, type, value FROM records
                 WHERE account = \(account.rawValue) AND sequence > \(sequence) ORDER BY sequence LIMIT \(Int64(max(0, limit)))
                 """, logger: logger)
@@ -159,7 +161,8 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
     /// The records already stored in the account under the keys of `records`, in one query.
     private static func storedRecords(with records: [SyncRecord], of account: AccountID, on connection: PostgresConnection, logger: Logger) async throws -> [SyncRecord.Key: SequencedRecord] {
         let keys = KeyColumns(records)
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT r.sequence, r.model, r.instance, r.property, r.time, r.counter, r.replica, r.type, r.value
             FROM records r
             JOIN unnest(\(keys.models)::bigint[], \(keys.instances)::bigint[], \(keys.properties)::bigint[],
@@ -183,7 +186,8 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
         let sequences = records.map(\.sequence)
         let types = records.map(\.record.valueType)
         let values = records.map { ByteBuffer(bytes: $0.record.valueJSON) }
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO records (account, sequence, model, instance, property, time, counter, replica, type, value)
             SELECT \(account.rawValue), * FROM unnest(\(sequences)::bigint[],
                 \(keys.models)::bigint[], \(keys.instances)::bigint[], \(keys.properties)::bigint[],
@@ -195,7 +199,8 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
     private static func sequencedRecord(_ row: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, String, Data)) throws -> SequencedRecord {
         let (sequence, model, instance, property, time, counter, replica, type, value) = row
         guard let counter = UInt32(exactly: counter), let replica = UInt32(exactly: replica),
-              let model = Int(exactly: model), let instance = Int(exactly: instance), let property = Int(exactly: property) else {
+            let model = Int(exactly: model), let instance = Int(exactly: instance), let property = Int(exactly: property)
+        else {
             throw SyncServerError.storageFailed("a stored path or timestamp is out of range")
         }
         let record = SyncRecord(

@@ -23,14 +23,17 @@ struct StudioLayout {
 
     func page(title: String, _ content: HTMLText) -> HTMLText {
         let now = "\(path)\(HTML.query(parameters))"
-        let hidden = HTMLText(joining: parameters.compactMap { name, value in
-            value.map { value -> HTMLText in "<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">" }
-        })
-        let slider: HTMLText = span.map { span in
-            let value = moment.map { min(max($0.microseconds, span.first), span.last) } ?? span.last
-            return "<input type=\"range\" id=\"time-slider\" min=\"\(span.first)\" max=\"\(span.last)\" step=\"1\" value=\"\(value)\" aria-label=\"time\">"
-        } ?? ""
-        let shown: HTMLText = moment.map { "<strong id=\"time-shown\">as it was at \($0.text)</strong> · <a href=\"\(now)\" id=\"time-now\">back to now</a>" }
+        let hidden = HTMLText(
+            joining: parameters.compactMap { name, value in
+                value.map { value -> HTMLText in "<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">" }
+            })
+        let slider: HTMLText =
+            span.map { span in
+                let value = moment.map { min(max($0.microseconds, span.first), span.last) } ?? span.last
+                return "<input type=\"range\" id=\"time-slider\" min=\"\(span.first)\" max=\"\(span.last)\" step=\"1\" value=\"\(value)\" aria-label=\"time\">"
+            } ?? ""
+        let shown: HTMLText =
+            moment.map { "<strong id=\"time-shown\">as it was at \($0.text)</strong> · <a href=\"\(now)\" id=\"time-now\">back to now</a>" }
             ?? "<strong id=\"time-shown\">now</strong>"
         return """
             <!DOCTYPE html>

@@ -7,7 +7,8 @@ import PathbaseSQLite
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write every record of a Pathbase file (or those after a time) to a JSON export.",
-        discussion: "The export keeps each record's path, timestamp and exact value type; `pathbase import` or `importRecords(from:)` rebuild the same state in any database. Lists the Codable collections exported, by name with their fields. A synced file's replica bookkeeping (its sync identity, outbox and pull cursor) is left out: a file imported from the export is a new replica, which pushes the imported records the server lacks under its own identity. Reads the file only. Shows progress on a terminal."
+        discussion:
+            "The export keeps each record's path, timestamp and exact value type; `pathbase import` or `importRecords(from:)` rebuild the same state in any database. Lists the Codable collections exported, by name with their fields. A synced file's replica bookkeeping (its sync identity, outbox and pull cursor) is left out: a file imported from the export is a new replica, which pushes the imported records the server lacks under its own identity. Reads the file only. Shows progress on a terminal."
     )
 
     @Argument(help: "The Pathbase SQLite file.")
@@ -48,7 +49,8 @@ struct Export: ParsableCommand {
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add the records of a JSON export to a Pathbase file (created if missing).",
-        discussion: "Records keep their timestamps, so the newest value of each path wins and importing twice changes nothing. A damaged export, or one with a record outside the exchange contract (such as a negative model id), is rejected before anything is written. Lists the Codable collections the file then holds, by name with their fields. Shows progress on a terminal."
+        discussion:
+            "Records keep their timestamps, so the newest value of each path wins and importing twice changes nothing. A damaged export, or one with a record outside the exchange contract (such as a negative model id), is rejected before anything is written. Lists the Codable collections the file then holds, by name with their fields. Shows progress on a terminal."
     )
 
     @Argument(help: "The Pathbase SQLite file to import into.")

@@ -6,7 +6,8 @@ import PathbaseSQLite
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print every record of one instance, oldest first, with its timestamp.",
-        discussion: "Each line is a write: when (date, counter and replica of the timestamp), which property (or the status) and the value written, as stored. A file that keeps no history has only current values. Reads only: the file is never changed; a missing or empty file, or an instance that does not exist, is an error (exit code 1)."
+        discussion:
+            "Each line is a write: when (date, counter and replica of the timestamp), which property (or the status) and the value written, as stored. A file that keeps no history has only current values. Reads only: the file is never changed; a missing or empty file, or an instance that does not exist, is an error (exit code 1)."
     )
 
     @Argument(help: "The Pathbase SQLite file.")

@@ -7,7 +7,8 @@ import PathbaseSQLite
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the models of a database file, or the current properties of one instance.",
-        discussion: "Without --model and --instance, lists every model id with its numbers of created and deleted instances, then every Codable collection by name with its fields. With both, prints the instance's properties: id (or field name, for a collection), stored value and the timestamp of its write. Values are printed as stored, without knowing the model types. Reads only: the file is never changed; a missing or empty file, or an instance that does not exist, is an error (exit code 1)."
+        discussion:
+            "Without --model and --instance, lists every model id with its numbers of created and deleted instances, then every Codable collection by name with its fields. With both, prints the instance's properties: id (or field name, for a collection), stored value and the timestamp of its write. Values are printed as stored, without knowing the model types. Reads only: the file is never changed; a missing or empty file, or an instance that does not exist, is an error (exit code 1)."
     )
 
     @Argument(help: "The Pathbase SQLite file.")

@@ -9,7 +9,8 @@ import PathbaseServer
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the sync server on an SQLite file (one file for all accounts) or on PostgreSQL.",
-        discussion: "Prints where it listens, then serves push and pull for the accounts made with 'pathbase accounts add', until SIGTERM or SIGINT (a graceful shutdown). Listens on 127.0.0.1 unless --host says otherwise; across a network, serve HTTPS (--tls-certificate, --tls-key) or put a TLS terminator in front. With --postgres, several servers can share one database. GET /v1/metrics answers with the bearer token in the environment variable PATHBASE_METRICS_TOKEN (disabled without it)."
+        discussion:
+            "Prints where it listens, then serves push and pull for the accounts made with 'pathbase accounts add', until SIGTERM or SIGINT (a graceful shutdown). Listens on 127.0.0.1 unless --host says otherwise; across a network, serve HTTPS (--tls-certificate, --tls-key) or put a TLS terminator in front. With --postgres, several servers can share one database. GET /v1/metrics answers with the bearer token in the environment variable PATHBASE_METRICS_TOKEN (disabled without it)."
     )
 
     @OptionGroup var store: ServerStoreOptions
@@ -62,9 +63,11 @@ struct Serve: AsyncParsableCommand {
         guard maximumClockDrift >= 0 else { throw ValidationError("--maximum-clock-drift must not be negative") }
         _ = try knownModels()
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
-        for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--maximum-header-size", maximumHeaderSize), ("--maximum-connections", maximumConnections),
-                              ("--maximum-connections-per-address", maximumConnectionsPerAddress), ("--maximum-requests-per-account", maximumRequestsPerAccount),
-                              ("--maximum-json-depth", maximumJsonDepth), ("--maximum-value-size", maximumValueSize)] {
+        for (name, value) in [
+            ("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--maximum-header-size", maximumHeaderSize), ("--maximum-connections", maximumConnections),
+            ("--maximum-connections-per-address", maximumConnectionsPerAddress), ("--maximum-requests-per-account", maximumRequestsPerAccount),
+            ("--maximum-json-depth", maximumJsonDepth), ("--maximum-value-size", maximumValueSize)
+        ] {
             guard value >= 1 else { throw ValidationError("\(name) must be at least 1") }
         }
         guard headerTimeout <= 3600, idleTimeout <= 86400 else { throw ValidationError("--header-timeout is at most 3600 s, --idle-timeout at most 86400 s") }
@@ -72,8 +75,9 @@ struct Serve: AsyncParsableCommand {
 
     /// The connection limits the options give.
     var connectionLimits: ConnectionLimits {
-        ConnectionLimits(headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), maximumHeaderSize: maximumHeaderSize,
-                         maximumConnections: maximumConnections, maximumConnectionsPerAddress: maximumConnectionsPerAddress)
+        ConnectionLimits(
+            headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), maximumHeaderSize: maximumHeaderSize,
+            maximumConnections: maximumConnections, maximumConnectionsPerAddress: maximumConnectionsPerAddress)
     }
 
     /// The request limits the options give.
@@ -88,7 +92,8 @@ struct Serve: AsyncParsableCommand {
         for part in models.split(separator: ",", omittingEmptySubsequences: false) {
             let bounds = part.trimmingCharacters(in: .whitespaces).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
             guard let low = bounds.first.flatMap({ Int($0) }), let high = bounds.count == 2 ? Int(bounds[1]) : low,
-                  low >= 0, low <= high, high - low < 1_000_000 else {
+                low >= 0, low <= high, high - low < 1_000_000
+            else {
                 throw ValidationError("--models: '\(part)' is not a model id or a range such as 10-19")
             }
             known.formUnion(low ... high)

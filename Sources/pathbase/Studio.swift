@@ -7,7 +7,8 @@ import PathbaseStudio
 struct Studio: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Browse a database file, and its past, in a web browser (read-only).",
-        discussion: "Prints the address to open, then serves until SIGINT or SIGTERM. Pages: the overview of models and collections, a table per model (filter, sort, pages of 100), each instance with every property's history, the whole database at any moment (the time control on every page), the changes between two moments, and the raw records. Never writes the file. Listens on 127.0.0.1 unless --host says otherwise; on any other address it prints a token that every request needs (in the printed address, then a cookie)."
+        discussion:
+            "Prints the address to open, then serves until SIGINT or SIGTERM. Pages: the overview of models and collections, a table per model (filter, sort, pages of 100), each instance with every property's history, the whole database at any moment (the time control on every page), the changes between two moments, and the raw records. Never writes the file. Listens on 127.0.0.1 unless --host says otherwise; on any other address it prints a token that every request needs (in the printed address, then a cookie)."
     )
 
     @Argument(help: "The Pathbase SQLite file.")

@@ -7,7 +7,8 @@ import PathbaseSQLite
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Push a Pathbase file's pending records to a sync server and pull everyone else's, once.",
-        discussion: "Prints what moved: records pushed, acknowledged, rejected and pulled, and the pull cursor. Exits with 1 when the server rejected records (each listed with its reason) or refused the request."
+        discussion:
+            "Prints what moved: records pushed, acknowledged, rejected and pulled, and the pull cursor. Exits with 1 when the server rejected records (each listed with its reason) or refused the request."
     )
 
     @Argument(help: "The Pathbase SQLite file (a replica; created when missing).")

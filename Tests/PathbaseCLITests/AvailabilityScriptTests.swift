@@ -23,7 +23,8 @@ struct AvailabilityScriptTests {
 
     @Test("a Mutex (macOS 15) in code for macOS 14 fails, naming the line and the versions")
     func newerDeclarationFails() throws {
-        let result = try check("""
+        let result = try check(
+            """
             import Synchronization
 
             final class Names: Sendable {
@@ -38,7 +39,8 @@ struct AvailabilityScriptTests {
 
     @Test("the same use inside @available or if #available of the right versions passes")
     func guardedUsePasses() throws {
-        let result = try check("""
+        let result = try check(
+            """
             import Synchronization
 
             @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
@@ -60,7 +62,8 @@ struct AvailabilityScriptTests {
 
     @Test("a guard for macOS alone is not enough on iOS")
     func partialGuardFails() throws {
-        let result = try check("""
+        let result = try check(
+            """
             import Synchronization
 
             @available(macOS 15, *)

@@ -20,9 +20,10 @@ enum CommandRunner {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
-            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent()
         ]
-        return candidates
+        return
+            candidates
             .map { $0.appendingPathComponent("pathbase") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) && !isDirectory($0) }
     }
@@ -74,7 +75,8 @@ final class TemporaryDirectory {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("pathbase-cli-tests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }

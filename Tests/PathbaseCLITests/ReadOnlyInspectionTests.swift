@@ -43,7 +43,7 @@ struct ReadOnlyInspectionTests {
     private static let readCommands: [[String]] = [
         ["inspect", "people.sqlite"],
         ["inspect", "people.sqlite", "--model", "5", "--instance", "1"],
-        ["history", "people.sqlite", "--model", "5", "--instance", "1"],
+        ["history", "people.sqlite", "--model", "5", "--instance", "1"]
     ]
 
     @Test("a closed file: inspect and history leave it byte-identical with its date; a -wal SQLite makes beside it stays empty")

@@ -53,8 +53,10 @@ struct StudioTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
         let studio = try Self.start([path])
-        for page in ["/", "/?at=\(between)", "/models/5", "/models/5?status=all", "/models/5?filter=1&value=first", "/models/5?sort=1&order=desc",
-                     "/models/5/instances/1", "/models/5/instances/1?at=\(between)", "/changes", "/records", "/records?at=\(between)"] {
+        for page in [
+            "/", "/?at=\(between)", "/models/5", "/models/5?status=all", "/models/5?filter=1&value=first", "/models/5?sort=1&order=desc",
+            "/models/5/instances/1", "/models/5/instances/1?at=\(between)", "/changes", "/records", "/records?at=\(between)"
+        ] {
             _ = try await Self.page(studio, page)
         }
         #expect(studio.stop() == 0)
@@ -152,8 +154,10 @@ struct StudioTests {
         let studio = try Self.start([path])
         defer { _ = studio.stop() }
         let base = studio.url.absoluteString.trimmingSuffix("/")
-        for (page, status, reason) in [("/?at=yesterday", "400", "at must be a date"), ("/models/5?status=gone", "400", "status must be active"),
-                                       ("/records?after=1", "400", "after must be time.counter.replica"), ("/models/5/instances/99", "404", "no such instance")] {
+        for (page, status, reason) in [
+            ("/?at=yesterday", "400", "at must be a date"), ("/models/5?status=gone", "400", "status must be active"),
+            ("/records?after=1", "400", "after must be time.counter.replica"), ("/models/5/instances/99", "404", "no such instance")
+        ] {
             let answer = try await Curl.run(["-w", "\n%{http_code}", base + page])
             #expect(answer.output.hasSuffix(status), "\(page): \(answer)")
             #expect(answer.output.contains(reason), "\(page): \(answer)")

@@ -38,9 +38,9 @@ func limitFileSize(to bytes: Int) {
     setrlimit(resourceFileSize, &limit)
 }
 #if canImport(Glibc)
-let resourceFileSize = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+    let resourceFileSize = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
 #else
-let resourceFileSize = RLIMIT_FSIZE
+    let resourceFileSize = RLIMIT_FSIZE
 #endif
 
 do {

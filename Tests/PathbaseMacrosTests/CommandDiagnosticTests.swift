@@ -100,16 +100,18 @@ struct CommandDiagnosticTests {
         )
     }
 
-    @Test("Unsupported parameters: inout, variadic, closures, some, any, metatypes, tuples", arguments: [
-        ("_ value: inout Int", "value", "is inout"),
-        ("values: Int...", "values", "is variadic"),
-        ("completion: @escaping () -> Void", "completion", "is a closure"),
-        ("handler: ((Int) -> Void)?", "handler", "is a closure"),
-        ("value: some Codable", "value", "has an opaque 'some' type"),
-        ("value: any Codable", "value", "has an existential 'any' type"),
-        ("type: Int.Type", "type", "is a metatype"),
-        ("pair: (Int, Int)", "pair", "is a tuple"),
-    ])
+    @Test(
+        "Unsupported parameters: inout, variadic, closures, some, any, metatypes, tuples",
+        arguments: [
+            ("_ value: inout Int", "value", "is inout"),
+            ("values: Int...", "values", "is variadic"),
+            ("completion: @escaping () -> Void", "completion", "is a closure"),
+            ("handler: ((Int) -> Void)?", "handler", "is a closure"),
+            ("value: some Codable", "value", "has an opaque 'some' type"),
+            ("value: any Codable", "value", "has an existential 'any' type"),
+            ("type: Int.Type", "type", "is a metatype"),
+            ("pair: (Int, Int)", "pair", "is a tuple")
+        ])
     func unsupportedParameter(parameter: String, name: String, problem: String) {
         expectRejected(
             "@Command(id: 2)", "func run(\(parameter)) {}",
@@ -164,12 +166,12 @@ struct CommandDiagnosticTests {
             }
             """,
             expandedSource: """
-            extension Tool {
-                func run() {}
-            }
-            """,
+                extension Tool {
+                    func run() {}
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Command must be declared in the body of a @Model class, which dispatches received commands", line: 2, column: 5),
+                DiagnosticSpec(message: "@Command must be declared in the body of a @Model class, which dispatches received commands", line: 2, column: 5)
             ]
         )
     }
@@ -178,7 +180,8 @@ struct CommandDiagnosticTests {
     func duplicateCommandId() {
         assertPathbaseExpansion(
             "@Model(id: 1) final class Tool {\n    @Command(id: 2)\n    func start() {}\n\n    @Command(id: 2)\n    func stop() {}\n}",
-            expandedSource: toolExpansion("""
+            expandedSource: toolExpansion(
+                """
                     func start() {}
 
                     /// Creates a command that runs `start` on this instance where it is received.
@@ -191,24 +194,27 @@ struct CommandDiagnosticTests {
                     func stopCommand() -> Pathbase.InstanceCommand {
                         Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 2, arguments: [])
                     }
-                """).replacingOccurrences(of: "        self.delete()\n    }\n}", with: """
-                        self.delete()
-                    }
+                """
+            ).replacingOccurrences(
+                of: "        self.delete()\n    }\n}",
+                with: """
+                            self.delete()
+                        }
 
-                    func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {
-                        switch command {
-                        case 2:
-                            return {
-                                self.start()
+                        func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {
+                            switch command {
+                            case 2:
+                                return {
+                                    self.start()
+                                }
+                            default:
+                                return nil
                             }
-                        default:
-                            return nil
                         }
                     }
-                }
-                """),
+                    """),
             diagnostics: [
-                DiagnosticSpec(message: "Command id 2 of 'stop' is already used by 'start'; each command of a model needs a unique id", line: 5, column: 5),
+                DiagnosticSpec(message: "Command id 2 of 'stop' is already used by 'start'; each command of a model needs a unique id", line: 5, column: 5)
             ]
         )
     }
@@ -218,49 +224,49 @@ struct CommandDiagnosticTests {
         assertPathbaseExpansion(
             "@Model(id: 1) final class Tool {\n    @Property(id: 3)\n    var name: String\n\n    @Command(id: 3)\n    func rename() {}\n}",
             expandedSource: """
-            final class Tool {
-                var name: String {
-                    get {
-                        _$get(3)
+                final class Tool {
+                    var name: String {
+                        get {
+                            _$get(3)
+                        }
+                        set {
+                            _$set(newValue, 3)
+                        }
                     }
-                    set {
-                        _$set(newValue, 3)
+                    func rename() {}
+
+                    /// Creates a command that runs `rename` on this instance where it is received.
+                    func renameCommand() -> Pathbase.InstanceCommand {
+                        Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 3, arguments: [])
                     }
-                }
-                func rename() {}
 
-                /// Creates a command that runs `rename` on this instance where it is received.
-                func renameCommand() -> Pathbase.InstanceCommand {
-                    Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 3, arguments: [])
-                }
+                \(modelIdentityMembers(modelId: "1"))
 
-            \(modelIdentityMembers(modelId: "1"))
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case name = 3
+                    }
 
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case name = 3
-                }
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.name = name
+                        return instance
+                    }
 
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.name = name
-                    return instance
-                }
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.name = Pathbase._$defaultValue()
+                        self.delete()
+                    }
 
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.name = Pathbase._$defaultValue()
-                    self.delete()
+                \(propertyLookups(model: "Tool", [("3", "name", "String")]))
                 }
 
-            \(propertyLookups(model: "Tool", [("3", "name", "String")]))
-            }
-
-            \(modelConformance("Tool"))
-            """,
+                \(modelConformance("Tool"))
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "Command id 3 of 'rename' is already used by property 'name'; commands and properties of a model share ids", line: 5, column: 5),
+                DiagnosticSpec(message: "Command id 3 of 'rename' is already used by property 'name'; commands and properties of a model share ids", line: 5, column: 5)
             ]
         )
     }

@@ -20,60 +20,60 @@ struct CommandMacroTests {
             }
             """,
             expandedSource: """
-            final class SystemPackage {
-                var name: String {
-                    get {
-                        _$get(1)
-                    }
-                    set {
-                        _$set(newValue, 1)
-                    }
-                }
-                func install(version: String) {
-                }
-
-                /// Creates a command that runs `install` on this instance where it is received.
-                func installCommand(version: String) -> Pathbase.InstanceCommand {
-                    Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 2, arguments: [version])
-                }
-
-            \(modelIdentityMembers(modelId: "1"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case name = 1
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.name = name
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.name = Pathbase._$defaultValue()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "SystemPackage", [("1", "name", "String")]))
-
-                func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {
-                    switch command {
-                    case 2:
-                        let argument0 = try arguments.decode(String.self)
-                        return {
-                            self.install(version: argument0)
+                final class SystemPackage {
+                    var name: String {
+                        get {
+                            _$get(1)
                         }
-                    default:
-                        return nil
+                        set {
+                            _$set(newValue, 1)
+                        }
+                    }
+                    func install(version: String) {
+                    }
+
+                    /// Creates a command that runs `install` on this instance where it is received.
+                    func installCommand(version: String) -> Pathbase.InstanceCommand {
+                        Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 2, arguments: [version])
+                    }
+
+                \(modelIdentityMembers(modelId: "1"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case name = 1
+                    }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.name = name
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.name = Pathbase._$defaultValue()
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "SystemPackage", [("1", "name", "String")]))
+
+                    func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {
+                        switch command {
+                        case 2:
+                            let argument0 = try arguments.decode(String.self)
+                            return {
+                                self.install(version: argument0)
+                            }
+                        default:
+                            return nil
+                        }
                     }
                 }
-            }
 
-            \(modelConformance("SystemPackage"))
-            """
+                \(modelConformance("SystemPackage"))
+                """
         )
     }
 
@@ -98,97 +98,99 @@ struct CommandMacroTests {
             }
             """,
             expandedSource: """
-            public final class Job {
-                public func configure(_ key: String, to value: Int? = nil) throws -> Bool {
-                    true
-                }
-
-                /// Creates a command that runs `configure` on this instance where it is received.
-                public func configureCommand(_ key: String, to value: Int? = nil) -> Pathbase.InstanceCommand {
-                    Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 1, arguments: [key, value])
-                }
-                func tick(_: Int, at time: Double) {
-                }
-
-                /// Creates a command that runs `tick` on this instance where it is received.
-                func tickCommand(_ argument0: Int, at time: Double) -> Pathbase.InstanceCommand {
-                    Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 2, arguments: [argument0, time])
-                }
-                func stop() -> Void {
-                }
-
-                /// Creates a command that runs `stop` on this instance where it is received.
-                func stopCommand() -> Pathbase.InstanceCommand {
-                    Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 3, arguments: [])
-                }
-
-            \(modelIdentityMembers(modelId: "2", access: "public"))
-
-                public enum PropertyId: RawRepresentable, CaseIterable {
-                    public init?(rawValue: Pathbase.PropertyKey) {
-                        nil
+                public final class Job {
+                    public func configure(_ key: String, to value: Int? = nil) throws -> Bool {
+                        true
                     }
-                    public var rawValue: Pathbase.PropertyKey {
-                        switch self {
+
+                    /// Creates a command that runs `configure` on this instance where it is received.
+                    public func configureCommand(_ key: String, to value: Int? = nil) -> Pathbase.InstanceCommand {
+                        Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 1, arguments: [key, value])
+                    }
+                    func tick(_: Int, at time: Double) {
+                    }
+
+                    /// Creates a command that runs `tick` on this instance where it is received.
+                    func tickCommand(_ argument0: Int, at time: Double) -> Pathbase.InstanceCommand {
+                        Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 2, arguments: [argument0, time])
+                    }
+                    func stop() -> Void {
+                    }
+
+                    /// Creates a command that runs `stop` on this instance where it is received.
+                    func stopCommand() -> Pathbase.InstanceCommand {
+                        Pathbase.InstanceCommand(model: Self.modelId, instance: self.id, command: 3, arguments: [])
+                    }
+
+                \(modelIdentityMembers(modelId: "2", access: "public"))
+
+                    public enum PropertyId: RawRepresentable, CaseIterable {
+                        public init?(rawValue: Pathbase.PropertyKey) {
+                            nil
+                        }
+                        public var rawValue: Pathbase.PropertyKey {
+                            switch self {
+                            }
+                        }
+                    }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    public static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    public func deleteAndClearProperties() {
+
+                        self.delete()
+                    }
+
+                    public func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {
+                        switch command {
+                        case 1:
+                            let argument0 = try arguments.decode(String.self)
+                            let argument1 = try arguments.decode(Int?.self)
+                            return {
+                                _ = try self.configure(argument0, to: argument1)
+                            }
+                        case 2:
+                            let argument0 = try arguments.decode(Int.self)
+                            let argument1 = try arguments.decode(Double.self)
+                            return {
+                                self.tick(argument0, at: argument1)
+                            }
+                        case 3:
+                            return {
+                                self.stop()
+                            }
+                        default:
+                            return nil
                         }
                     }
                 }
 
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                public static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                public func deleteAndClearProperties() {
-
-                    self.delete()
-                }
-
-                public func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {
-                    switch command {
-                    case 1:
-                        let argument0 = try arguments.decode(String.self)
-                        let argument1 = try arguments.decode(Int?.self)
-                        return {
-                            _ = try self.configure(argument0, to: argument1)
-                        }
-                    case 2:
-                        let argument0 = try arguments.decode(Int.self)
-                        let argument1 = try arguments.decode(Double.self)
-                        return {
-                            self.tick(argument0, at: argument1)
-                        }
-                    case 3:
-                        return {
-                            self.stop()
-                        }
-                    default:
-                        return nil
-                    }
-                }
-            }
-
-            \(modelConformance("Job"))
-            """
+                \(modelConformance("Job"))
+                """
         )
     }
 
     @Test("Stored types: a property's declared type, with T! written as Optional<T>")
     func implicitlyUnwrappedPropertyType() {
-        let expanded = expandPathbaseMacros(in: """
-            @Model(id: 3)
-            final class Legacy {
-                @Property(id: 1)
-                var code: Int!
+        let expanded = expandPathbaseMacros(
+            in: """
+                @Model(id: 3)
+                final class Legacy {
+                    @Property(id: 1)
+                    var code: Int!
 
-                @Reference(id: 2)
-                var parent: Legacy!
-            }
-            """).description
+                    @Reference(id: 2)
+                    var parent: Legacy!
+                }
+                """
+        ).description
         #expect(expanded.contains("case 1:\n            Optional<Int>.self"))
         #expect(expanded.contains("case 2:\n            Pathbase.InstanceKey?.self"))
     }

@@ -12,7 +12,7 @@ let pathbaseMacros: [String: MacroSpec] = [
     "Reference": MacroSpec(type: ReferenceMacro.self),
     "ReferenceList": MacroSpec(type: ReferenceListMacro.self),
     "ReferenceDictionary": MacroSpec(type: ReferenceDictionaryMacro.self),
-    "Command": MacroSpec(type: CommandMacro.self),
+    "Command": MacroSpec(type: CommandMacro.self)
 ]
 
 /// `assertMacroExpansion` with the Pathbase macros, reporting failures to Swift Testing at

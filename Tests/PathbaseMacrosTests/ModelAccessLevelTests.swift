@@ -16,43 +16,43 @@ struct ModelAccessLevelTests {
             }
             """,
             expandedSource: """
-            public final class Item {
-                public var title: String {
-                    get {
-                        _$get(1, default: "Untitled")
+                public final class Item {
+                    public var title: String {
+                        get {
+                            _$get(1, default: "Untitled")
+                        }
+                        set {
+                            _$set(newValue, 1)
+                        }
+                        init(initialValue) {
+                        }
                     }
-                    set {
-                        _$set(newValue, 1)
+
+                \(modelIdentityMembers(modelId: "2", access: "public"))
+
+                    public enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case title = 1
                     }
-                    init(initialValue) {
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    public static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, title: String = ("Untitled")) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.title = title
+                        return instance
                     }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    public func deleteAndClearProperties() {
+                        self.title = ("Untitled")
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Item", access: "public", [("1", "title", "String")]))
                 }
 
-            \(modelIdentityMembers(modelId: "2", access: "public"))
-
-                public enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case title = 1
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                public static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, title: String = ("Untitled")) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.title = title
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                public func deleteAndClearProperties() {
-                    self.title = ("Untitled")
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Item", access: "public", [("1", "title", "String")]))
-            }
-
-            \(modelConformance("Item"))
-            """
+                \(modelConformance("Item"))
+                """
         )
     }
 
@@ -67,41 +67,41 @@ struct ModelAccessLevelTests {
             }
             """,
             expandedSource: """
-            private class Secret {
-                var code: Int {
-                    get {
-                        _$get(1)
+                private class Secret {
+                    var code: Int {
+                        get {
+                            _$get(1)
+                        }
+                        set {
+                            _$set(newValue, 1)
+                        }
                     }
-                    set {
-                        _$set(newValue, 1)
+
+                \(modelIdentityMembers(modelId: "3", access: "fileprivate"))
+
+                    fileprivate enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case code = 1
                     }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    fileprivate static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, code: Int = Pathbase._$defaultValue()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.code = code
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    fileprivate func deleteAndClearProperties() {
+                        self.code = Pathbase._$defaultValue()
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Secret", access: "fileprivate", [("1", "code", "Int")]))
                 }
 
-            \(modelIdentityMembers(modelId: "3", access: "fileprivate"))
-
-                fileprivate enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case code = 1
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                fileprivate static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, code: Int = Pathbase._$defaultValue()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.code = code
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                fileprivate func deleteAndClearProperties() {
-                    self.code = Pathbase._$defaultValue()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Secret", access: "fileprivate", [("1", "code", "Int")]))
-            }
-
-            \(modelConformance("Secret"))
-            """
+                \(modelConformance("Secret"))
+                """
         )
     }
 
@@ -116,41 +116,41 @@ struct ModelAccessLevelTests {
             }
             """,
             expandedSource: """
-            open class Base {
-                open var parent: Base? {
-                    get {
-                        _$reference(1)
+                open class Base {
+                    open var parent: Base? {
+                        get {
+                            _$reference(1)
+                        }
+                        set {
+                            _$setReference(newValue, 1)
+                        }
                     }
-                    set {
-                        _$setReference(newValue, 1)
+
+                \(modelIdentityMembers(modelId: "4", access: "public"))
+
+                    public enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case parent = 1
                     }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    public static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, parent: Base? = nil) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.parent = parent
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    public func deleteAndClearProperties() {
+                        self.parent = nil
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Base", access: "public", [("1", "parent", "Pathbase.InstanceKey?")]))
                 }
 
-            \(modelIdentityMembers(modelId: "4", access: "public"))
-
-                public enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case parent = 1
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                public static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, parent: Base? = nil) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.parent = parent
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                public func deleteAndClearProperties() {
-                    self.parent = nil
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Base", access: "public", [("1", "parent", "Pathbase.InstanceKey?")]))
-            }
-
-            \(modelConformance("Base"))
-            """
+                \(modelConformance("Base"))
+                """
         )
     }
 
@@ -165,41 +165,41 @@ struct ModelAccessLevelTests {
             }
             """,
             expandedSource: """
-            package final class Shared {
-                package var items: [Shared] {
-                    get {
-                        _$referenceList(1)
+                package final class Shared {
+                    package var items: [Shared] {
+                        get {
+                            _$referenceList(1)
+                        }
+                        set {
+                            _$setReferenceList(newValue, 1)
+                        }
                     }
-                    set {
-                        _$setReferenceList(newValue, 1)
+
+                \(modelIdentityMembers(modelId: "6", access: "package"))
+
+                    package enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case items = 1
                     }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    package static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, items: [Shared] = Pathbase._$emptyList()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.items = items
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    package func deleteAndClearProperties() {
+                        self.items = Pathbase._$emptyList()
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Shared", access: "package", [("1", "items", "[Pathbase.InstanceKey]")]))
                 }
 
-            \(modelIdentityMembers(modelId: "6", access: "package"))
-
-                package enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case items = 1
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                package static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, items: [Shared] = Pathbase._$emptyList()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.items = items
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                package func deleteAndClearProperties() {
-                    self.items = Pathbase._$emptyList()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Shared", access: "package", [("1", "items", "[Pathbase.InstanceKey]")]))
-            }
-
-            \(modelConformance("Shared"))
-            """
+                \(modelConformance("Shared"))
+                """
         )
     }
 }

@@ -21,12 +21,12 @@ struct ModelDiagnosticTests {
             }
             """,
             expandedSource: """
-            struct Point {
-                var x: Int
-            }
-            """,
+                struct Point {
+                    var x: Int
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Model can only be applied to a class, not to a struct", line: 1, column: 1),
+                DiagnosticSpec(message: "@Model can only be applied to a class, not to a struct", line: 1, column: 1)
             ]
         )
     }
@@ -41,12 +41,12 @@ struct ModelDiagnosticTests {
             }
             """,
             expandedSource: """
-            enum Kind {
-                case small
-            }
-            """,
+                enum Kind {
+                    case small
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Model can only be applied to a class, not to an enum", line: 1, column: 1),
+                DiagnosticSpec(message: "@Model can only be applied to a class, not to an enum", line: 1, column: 1)
             ]
         )
     }
@@ -61,12 +61,12 @@ struct ModelDiagnosticTests {
             }
             """,
             expandedSource: """
-            actor Worker {
-                var count = 0
-            }
-            """,
+                actor Worker {
+                    var count = 0
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Model can only be applied to a class, not to an actor", line: 1, column: 1),
+                DiagnosticSpec(message: "@Model can only be applied to a class, not to an actor", line: 1, column: 1)
             ]
         )
     }
@@ -85,55 +85,55 @@ struct ModelDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name: String {
-                    get {
-                        _$get(1)
+                final class Person {
+                    var name: String {
+                        get {
+                            _$get(1)
+                        }
+                        set {
+                            _$set(newValue, 1)
+                        }
                     }
-                    set {
-                        _$set(newValue, 1)
+                    var nickname: String {
+                        get {
+                            _$get(1)
+                        }
+                        set {
+                            _$set(newValue, 1)
+                        }
                     }
-                }
-                var nickname: String {
-                    get {
-                        _$get(1)
+
+                \(modelIdentityMembers(modelId: "1"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case name = 1
                     }
-                    set {
-                        _$set(newValue, 1)
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.name = name
+                        return instance
                     }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.name = Pathbase._$defaultValue()
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Person", [("1", "name", "String")]))
                 }
 
-            \(modelIdentityMembers(modelId: "1"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case name = 1
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.name = name
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.name = Pathbase._$defaultValue()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Person", [("1", "name", "String")]))
-            }
-
-            \(modelConformance("Person"))
-            """,
+                \(modelConformance("Person"))
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "Property id 1 of 'nickname' is already used by 'name'; each property of a model needs a unique id",
                     line: 6,
                     column: 5
-                ),
+                )
             ]
         )
     }
@@ -152,55 +152,55 @@ struct ModelDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Folder {
-                var parent: Folder? {
-                    get {
-                        _$reference(2)
+                final class Folder {
+                    var parent: Folder? {
+                        get {
+                            _$reference(2)
+                        }
+                        set {
+                            _$setReference(newValue, 2)
+                        }
                     }
-                    set {
-                        _$setReference(newValue, 2)
+                    var children: [Folder] {
+                        get {
+                            _$referenceList(2)
+                        }
+                        set {
+                            _$setReferenceList(newValue, 2)
+                        }
                     }
-                }
-                var children: [Folder] {
-                    get {
-                        _$referenceList(2)
+
+                \(modelIdentityMembers(modelId: "1"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case parent = 2
                     }
-                    set {
-                        _$setReferenceList(newValue, 2)
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, parent: Folder? = nil) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.parent = parent
+                        return instance
                     }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.parent = nil
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Folder", [("2", "parent", "Pathbase.InstanceKey?")]))
                 }
 
-            \(modelIdentityMembers(modelId: "1"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case parent = 2
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, parent: Folder? = nil) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.parent = parent
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.parent = nil
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Folder", [("2", "parent", "Pathbase.InstanceKey?")]))
-            }
-
-            \(modelConformance("Folder"))
-            """,
+                \(modelConformance("Folder"))
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "Property id 2 of 'children' is already used by 'parent'; each property of a model needs a unique id",
                     line: 6,
                     column: 5
-                ),
+                )
             ]
         )
     }
@@ -218,44 +218,44 @@ struct ModelDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name: String
-                var age: Int {
-                    get {
-                        _$get(2)
+                final class Person {
+                    var name: String
+                    var age: Int {
+                        get {
+                            _$get(2)
+                        }
+                        set {
+                            _$set(newValue, 2)
+                        }
                     }
-                    set {
-                        _$set(newValue, 2)
+
+                \(modelIdentityMembers(modelId: "1"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case age = 2
                     }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.age = age
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.age = Pathbase._$defaultValue()
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Person", [("2", "age", "Int")]))
                 }
 
-            \(modelIdentityMembers(modelId: "1"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case age = 2
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.age = age
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.age = Pathbase._$defaultValue()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Person", [("2", "age", "Int")]))
-            }
-
-            \(modelConformance("Person"))
-            """,
+                \(modelConformance("Person"))
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "The id of @Property must be an integer literal, such as @Property(id: 1)", line: 2, column: 19),
+                DiagnosticSpec(message: "The id of @Property must be an integer literal, such as @Property(id: 1)", line: 2, column: 19)
             ]
         )
     }
@@ -273,44 +273,44 @@ struct ModelDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name: String
-                var age: Int {
-                    get {
-                        _$get(2)
+                final class Person {
+                    var name: String
+                    var age: Int {
+                        get {
+                            _$get(2)
+                        }
+                        set {
+                            _$set(newValue, 2)
+                        }
                     }
-                    set {
-                        _$set(newValue, 2)
+
+                \(modelIdentityMembers(modelId: "1"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case age = 2
                     }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.age = age
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.age = Pathbase._$defaultValue()
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Person", [("2", "age", "Int")]))
                 }
 
-            \(modelIdentityMembers(modelId: "1"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case age = 2
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.age = age
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.age = Pathbase._$defaultValue()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Person", [("2", "age", "Int")]))
-            }
-
-            \(modelConformance("Person"))
-            """,
+                \(modelConformance("Person"))
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Property(id: 0) is reserved for the instance status; use an id other than 0", line: 2, column: 19),
+                DiagnosticSpec(message: "@Property(id: 0) is reserved for the instance status; use an id other than 0", line: 2, column: 19)
             ]
         )
     }
@@ -329,44 +329,44 @@ struct ModelDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                let name: String
-                var age: Int {
-                    get {
-                        _$get(2)
+                final class Person {
+                    let name: String
+                    var age: Int {
+                        get {
+                            _$get(2)
+                        }
+                        set {
+                            _$set(newValue, 2)
+                        }
                     }
-                    set {
-                        _$set(newValue, 2)
+
+                \(modelIdentityMembers(modelId: "1"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case age = 2
                     }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.age = age
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.age = Pathbase._$defaultValue()
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Person", [("2", "age", "Int")]))
                 }
 
-            \(modelIdentityMembers(modelId: "1"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case age = 2
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.age = age
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.age = Pathbase._$defaultValue()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Person", [("2", "age", "Int")]))
-            }
-
-            \(modelConformance("Person"))
-            """,
+                \(modelConformance("Person"))
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Property requires 'var': a stored property can change, so it cannot be a 'let'", line: 4, column: 5),
+                DiagnosticSpec(message: "@Property requires 'var': a stored property can change, so it cannot be a 'let'", line: 4, column: 5)
             ]
         )
     }
@@ -384,44 +384,44 @@ struct ModelDiagnosticTests {
             }
             """,
             expandedSource: """
-            final class Counter {
-                var x = 5
-                var y: Int {
-                    get {
-                        _$get(2)
+                final class Counter {
+                    var x = 5
+                    var y: Int {
+                        get {
+                            _$get(2)
+                        }
+                        set {
+                            _$set(newValue, 2)
+                        }
                     }
-                    set {
-                        _$set(newValue, 2)
+
+                \(modelIdentityMembers(modelId: "1"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case y = 2
                     }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, y: Int = Pathbase._$defaultValue()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.y = y
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.y = Pathbase._$defaultValue()
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Counter", [("2", "y", "Int")]))
                 }
 
-            \(modelIdentityMembers(modelId: "1"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case y = 2
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, y: Int = Pathbase._$defaultValue()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.y = y
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.y = Pathbase._$defaultValue()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Counter", [("2", "y", "Int")]))
-            }
-
-            \(modelConformance("Counter"))
-            """,
+                \(modelConformance("Counter"))
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Property requires an explicit type annotation, such as 'var name: String'", line: 3, column: 26),
+                DiagnosticSpec(message: "@Property requires an explicit type annotation, such as 'var name: String'", line: 3, column: 26)
             ]
         )
     }

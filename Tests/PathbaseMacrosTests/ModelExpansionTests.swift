@@ -25,76 +25,76 @@ struct ModelExpansionTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name: String {
-                    get {
-                        _$get(1)
+                final class Person {
+                    var name: String {
+                        get {
+                            _$get(1)
+                        }
+                        set {
+                            _$set(newValue, 1)
+                        }
                     }
-                    set {
-                        _$set(newValue, 1)
+                    var age: Int {
+                        get {
+                            _$get(2, default: 18)
+                        }
+                        set {
+                            _$set(newValue, 2)
+                        }
+                        init(initialValue) {
+                        }
                     }
-                }
-                var age: Int {
-                    get {
-                        _$get(2, default: 18)
+                    var partner: Person? {
+                        get {
+                            _$reference(3)
+                        }
+                        set {
+                            _$setReference(newValue, 3)
+                        }
                     }
-                    set {
-                        _$set(newValue, 2)
+                    var friends: [Person] {
+                        get {
+                            _$referenceList(4)
+                        }
+                        set {
+                            _$setReferenceList(newValue, 4)
+                        }
                     }
-                    init(initialValue) {
+
+                \(modelIdentityMembers(modelId: "1"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case name = 1
+                        case age = 2
+                        case partner = 3
+                        case friends = 4
                     }
-                }
-                var partner: Person? {
-                    get {
-                        _$reference(3)
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue(), age: Int = (18), partner: Person? = nil, friends: [Person] = Pathbase._$emptyList()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.name = name
+                        instance.age = age
+                        instance.partner = partner
+                        instance.friends = friends
+                        return instance
                     }
-                    set {
-                        _$setReference(newValue, 3)
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.name = Pathbase._$defaultValue()
+                        self.age = (18)
+                        self.partner = nil
+                        self.friends = Pathbase._$emptyList()
+                        self.delete()
                     }
-                }
-                var friends: [Person] {
-                    get {
-                        _$referenceList(4)
-                    }
-                    set {
-                        _$setReferenceList(newValue, 4)
-                    }
+
+                \(propertyLookups(model: "Person", [("1", "name", "String"), ("2", "age", "Int"), ("3", "partner", "Pathbase.InstanceKey?"), ("4", "friends", "[Pathbase.InstanceKey]")]))
                 }
 
-            \(modelIdentityMembers(modelId: "1"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case name = 1
-                    case age = 2
-                    case partner = 3
-                    case friends = 4
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue(), age: Int = (18), partner: Person? = nil, friends: [Person] = Pathbase._$emptyList()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.name = name
-                    instance.age = age
-                    instance.partner = partner
-                    instance.friends = friends
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.name = Pathbase._$defaultValue()
-                    self.age = (18)
-                    self.partner = nil
-                    self.friends = Pathbase._$emptyList()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Person", [("1", "name", "String"), ("2", "age", "Int"), ("3", "partner", "Pathbase.InstanceKey?"), ("4", "friends", "[Pathbase.InstanceKey]")]))
-            }
-
-            \(modelConformance("Person"))
-            """
+                \(modelConformance("Person"))
+                """
         )
     }
 
@@ -115,69 +115,69 @@ struct ModelExpansionTests {
             }
             """,
             expandedSource: """
-            final class Team {
-                var tags: [String] {
-                    get {
-                        _$get(1, default: [])
+                final class Team {
+                    var tags: [String] {
+                        get {
+                            _$get(1, default: [])
+                        }
+                        set {
+                            _$set(newValue, 1)
+                        }
+                        init(initialValue) {
+                        }
                     }
-                    set {
-                        _$set(newValue, 1)
+                    var lead: Person? {
+                        get {
+                            _$reference(2)
+                        }
+                        set {
+                            _$setReference(newValue, 2)
+                        }
+                        init(initialValue) {
+                        }
                     }
-                    init(initialValue) {
+                    var members: Set<Person> {
+                        get {
+                            _$referenceList(3)
+                        }
+                        set {
+                            _$setReferenceList(newValue, 3)
+                        }
+                        init(initialValue) {
+                        }
                     }
-                }
-                var lead: Person? {
-                    get {
-                        _$reference(2)
+
+                \(modelIdentityMembers(modelId: "5"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case tags = 1
+                        case lead = 2
+                        case members = 3
                     }
-                    set {
-                        _$setReference(newValue, 2)
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, tags: [String] = ([]), lead: Person? = (nil), members: Set<Person> = ([])) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.tags = tags
+                        instance.lead = lead
+                        instance.members = members
+                        return instance
                     }
-                    init(initialValue) {
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.tags = ([])
+                        self.lead = (nil)
+                        self.members = ([])
+                        self.delete()
                     }
-                }
-                var members: Set<Person> {
-                    get {
-                        _$referenceList(3)
-                    }
-                    set {
-                        _$setReferenceList(newValue, 3)
-                    }
-                    init(initialValue) {
-                    }
+
+                \(propertyLookups(model: "Team", [("1", "tags", "[String]"), ("2", "lead", "Pathbase.InstanceKey?"), ("3", "members", "[Pathbase.InstanceKey]")]))
                 }
 
-            \(modelIdentityMembers(modelId: "5"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case tags = 1
-                    case lead = 2
-                    case members = 3
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, tags: [String] = ([]), lead: Person? = (nil), members: Set<Person> = ([])) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.tags = tags
-                    instance.lead = lead
-                    instance.members = members
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.tags = ([])
-                    self.lead = (nil)
-                    self.members = ([])
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Team", [("1", "tags", "[String]"), ("2", "lead", "Pathbase.InstanceKey?"), ("3", "members", "[Pathbase.InstanceKey]")]))
-            }
-
-            \(modelConformance("Team"))
-            """
+                \(modelConformance("Team"))
+                """
         )
     }
 
@@ -192,41 +192,41 @@ struct ModelExpansionTests {
             }
             """,
             expandedSource: """
-            final class Item {
-                var count: Int {
-                    get {
-                        _$get(1)
+                final class Item {
+                    var count: Int {
+                        get {
+                            _$get(1)
+                        }
+                        set {
+                            _$set(newValue, 1)
+                        }
                     }
-                    set {
-                        _$set(newValue, 1)
+
+                \(modelIdentityMembers(modelId: "ModelId.item.rawValue"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case count = 1
                     }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, count: Int = Pathbase._$defaultValue()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.count = count
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.count = Pathbase._$defaultValue()
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Item", [("1", "count", "Int")]))
                 }
 
-            \(modelIdentityMembers(modelId: "ModelId.item.rawValue"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case count = 1
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, count: Int = Pathbase._$defaultValue()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.count = count
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.count = Pathbase._$defaultValue()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Item", [("1", "count", "Int")]))
-            }
-
-            \(modelConformance("Item"))
-            """
+                \(modelConformance("Item"))
+                """
         )
     }
 
@@ -245,45 +245,45 @@ struct ModelExpansionTests {
             }
             """,
             expandedSource: """
-            final class Person {
-                var name: String {
-                    get {
-                        _$get(1)
+                final class Person {
+                    var name: String {
+                        get {
+                            _$get(1)
+                        }
+                        set {
+                            _$set(newValue, 1)
+                        }
                     }
-                    set {
-                        _$set(newValue, 1)
+
+                    var greeting: String { "Hello, " + name }
+
+                    let nickname = "Bob"
+
+                \(modelIdentityMembers(modelId: "1"))
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case name = 1
                     }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.name = name
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.name = Pathbase._$defaultValue()
+                        self.delete()
+                    }
+
+                \(propertyLookups(model: "Person", [("1", "name", "String")]))
                 }
 
-                var greeting: String { "Hello, " + name }
-
-                let nickname = "Bob"
-
-            \(modelIdentityMembers(modelId: "1"))
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case name = 1
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.name = name
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.name = Pathbase._$defaultValue()
-                    self.delete()
-                }
-
-            \(propertyLookups(model: "Person", [("1", "name", "String")]))
-            }
-
-            \(modelConformance("Person"))
-            """
+                \(modelConformance("Person"))
+                """
         )
     }
 
@@ -292,12 +292,13 @@ struct ModelExpansionTests {
     /// `RawRepresentable` conformance instead of `enum PropertyId: Pathbase.PropertyKey`.
     @Test("A model without stored properties gets a PropertyId type that compiles")
     func modelWithoutProperties() {
-        let expanded = expandPathbaseMacros(in: """
-            @Model(id: 1)
-            final class Empty {
-                var note: String { "No stored properties" }
-            }
-            """)
+        let expanded = expandPathbaseMacros(
+            in: """
+                @Model(id: 1)
+                final class Empty {
+                    var note: String { "No stored properties" }
+                }
+                """)
         let declarations = expanded.tokens(viewMode: .sourceAccurate)
             .filter { $0.text == "PropertyId" }
             .compactMap { $0.parent?.as(DeclSyntax.self) }

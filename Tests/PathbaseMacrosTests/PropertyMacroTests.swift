@@ -13,15 +13,15 @@ struct PropertyMacroTests {
             var count: Int
             """,
             expandedSource: """
-            var count: Int {
-                get {
-                    _$get(43)
+                var count: Int {
+                    get {
+                        _$get(43)
+                    }
+                    set {
+                        _$set(newValue, 43)
+                    }
                 }
-                set {
-                    _$set(newValue, 43)
-                }
-            }
-            """
+                """
         )
     }
 
@@ -33,17 +33,17 @@ struct PropertyMacroTests {
             var value: String = "Default"
             """,
             expandedSource: """
-            var value: String {
-                get {
-                    _$get(42, default: "Default")
+                var value: String {
+                    get {
+                        _$get(42, default: "Default")
+                    }
+                    set {
+                        _$set(newValue, 42)
+                    }
+                    init(initialValue) {
+                    }
                 }
-                set {
-                    _$set(newValue, 42)
-                }
-                init(initialValue) {
-                }
-            }
-            """
+                """
         )
     }
 
@@ -55,15 +55,15 @@ struct PropertyMacroTests {
             var contained: NestedModel?
             """,
             expandedSource: """
-            var contained: NestedModel? {
-                get {
-                    _$reference(3)
+                var contained: NestedModel? {
+                    get {
+                        _$reference(3)
+                    }
+                    set {
+                        _$setReference(newValue, 3)
+                    }
                 }
-                set {
-                    _$setReference(newValue, 3)
-                }
-            }
-            """
+                """
         )
     }
 
@@ -75,15 +75,15 @@ struct PropertyMacroTests {
             var owner: Person!
             """,
             expandedSource: """
-            var owner: Person! {
-                get {
-                    _$reference(3)
+                var owner: Person! {
+                    get {
+                        _$reference(3)
+                    }
+                    set {
+                        _$setReference(newValue, 3)
+                    }
                 }
-                set {
-                    _$setReference(newValue, 3)
-                }
-            }
-            """
+                """
         )
     }
 
@@ -95,15 +95,15 @@ struct PropertyMacroTests {
             var other: [NestedModel]
             """,
             expandedSource: """
-            var other: [NestedModel] {
-                get {
-                    _$referenceList(1)
+                var other: [NestedModel] {
+                    get {
+                        _$referenceList(1)
+                    }
+                    set {
+                        _$setReferenceList(newValue, 1)
+                    }
                 }
-                set {
-                    _$setReferenceList(newValue, 1)
-                }
-            }
-            """
+                """
         )
     }
 
@@ -115,15 +115,15 @@ struct PropertyMacroTests {
             var friends: Set<Person>
             """,
             expandedSource: """
-            var friends: Set<Person> {
-                get {
-                    _$referenceList(4)
+                var friends: Set<Person> {
+                    get {
+                        _$referenceList(4)
+                    }
+                    set {
+                        _$setReferenceList(newValue, 4)
+                    }
                 }
-                set {
-                    _$setReferenceList(newValue, 4)
-                }
-            }
-            """
+                """
         )
     }
 
@@ -135,15 +135,15 @@ struct PropertyMacroTests {
             var big: Int
             """,
             expandedSource: """
-            var big: Int {
-                get {
-                    _$get(1_000)
+                var big: Int {
+                    get {
+                        _$get(1_000)
+                    }
+                    set {
+                        _$set(newValue, 1_000)
+                    }
                 }
-                set {
-                    _$set(newValue, 1_000)
-                }
-            }
-            """
+                """
         )
     }
 
@@ -155,10 +155,10 @@ struct PropertyMacroTests {
             var partner: Person?
             """,
             expandedSource: """
-            var partner: Person?
-            """,
+                var partner: Person?
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Reference(id: 0) is reserved for the instance status; use an id other than 0", line: 1, column: 16),
+                DiagnosticSpec(message: "@Reference(id: 0) is reserved for the instance status; use an id other than 0", line: 1, column: 16)
             ]
         )
     }
@@ -171,10 +171,10 @@ struct PropertyMacroTests {
             let friends: [Person]
             """,
             expandedSource: """
-            let friends: [Person]
-            """,
+                let friends: [Person]
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@ReferenceList requires 'var': a stored property can change, so it cannot be a 'let'", line: 2, column: 1),
+                DiagnosticSpec(message: "@ReferenceList requires 'var': a stored property can change, so it cannot be a 'let'", line: 2, column: 1)
             ]
         )
     }
@@ -188,15 +188,15 @@ struct PropertyMacroTests {
             var flags: Int
             """,
             expandedSource: """
-            var flags: Int {
-                get {
-                    _$get(0x10)
+                var flags: Int {
+                    get {
+                        _$get(0x10)
+                    }
+                    set {
+                        _$set(newValue, 0x10)
+                    }
                 }
-                set {
-                    _$set(newValue, 0x10)
-                }
-            }
-            """
+                """
         )
     }
 }

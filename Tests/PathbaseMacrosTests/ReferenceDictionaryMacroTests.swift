@@ -13,15 +13,15 @@ struct ReferenceDictionaryMacroTests {
             var roles: [String: Person]
             """,
             expandedSource: """
-            var roles: [String: Person] {
-                get {
-                    _$referenceDictionary(6)
+                var roles: [String: Person] {
+                    get {
+                        _$referenceDictionary(6)
+                    }
+                    set {
+                        _$setReferenceDictionary(newValue, 6)
+                    }
                 }
-                set {
-                    _$setReferenceDictionary(newValue, 6)
-                }
-            }
-            """
+                """
         )
     }
 
@@ -36,69 +36,69 @@ struct ReferenceDictionaryMacroTests {
             }
             """,
             expandedSource: """
-            final class House {
-                var rooms: [Int: Room] {
-                    get {
-                        _$referenceDictionary(1)
+                final class House {
+                    var rooms: [Int: Room] {
+                        get {
+                            _$referenceDictionary(1)
+                        }
+                        set {
+                            _$setReferenceDictionary(newValue, 1)
+                        }
                     }
-                    set {
-                        _$setReferenceDictionary(newValue, 1)
+
+                    static var modelId: Pathbase.ModelKey {
+                        8
+                    }
+
+                    let database: any Pathbase.Database
+
+                    let id: Pathbase.InstanceKey
+
+                    required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
+                        self.database = database
+                        self.id = id
+                    }
+
+                    enum PropertyId: Pathbase.PropertyKey, CaseIterable {
+                        case rooms = 1
+                    }
+
+                    /// Creates an instance in a database with every property set.
+                    @discardableResult
+                    static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, rooms: [Int: Room] = [:]) -> Self {
+                        let instance = database.create(id: id, of: Self.self)
+                        instance.rooms = rooms
+                        return instance
+                    }
+
+                    /// Writes the default value of every property, then marks the instance deleted.
+                    func deleteAndClearProperties() {
+                        self.rooms = [:]
+                        self.delete()
+                    }
+
+                    static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
+                        switch property {
+                        case 1:
+                            Pathbase._$referenceDictionaryStorage([Int: Room].self)
+                        default:
+                            nil
+                        }
+                    }
+
+                    static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
+                        switch keyPath {
+                        case \\House.rooms:
+                            1
+                        default:
+                            nil
+                        }
                     }
                 }
 
-                static var modelId: Pathbase.ModelKey {
-                    8
+                extension House: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
                 }
-
-                let database: any Pathbase.Database
-
-                let id: Pathbase.InstanceKey
-
-                required init(database: any Pathbase.Database, id: Pathbase.InstanceKey) {
-                    self.database = database
-                    self.id = id
-                }
-
-                enum PropertyId: Pathbase.PropertyKey, CaseIterable {
-                    case rooms = 1
-                }
-
-                /// Creates an instance in a database with every property set.
-                @discardableResult
-                static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, rooms: [Int: Room] = [:]) -> Self {
-                    let instance = database.create(id: id, of: Self.self)
-                    instance.rooms = rooms
-                    return instance
-                }
-
-                /// Writes the default value of every property, then marks the instance deleted.
-                func deleteAndClearProperties() {
-                    self.rooms = [:]
-                    self.delete()
-                }
-
-                static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {
-                    switch property {
-                    case 1:
-                        Pathbase._$referenceDictionaryStorage([Int: Room].self)
-                    default:
-                        nil
-                    }
-                }
-
-                static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {
-                    switch keyPath {
-                    case \\House.rooms:
-                        1
-                    default:
-                        nil
-                    }
-                }
-            }
-
-            extension House: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {
-            }
-            """
+                """
         )
     }
 
@@ -110,8 +110,8 @@ struct ReferenceDictionaryMacroTests {
             let rooms: [String: Room]
             """,
             expandedSource: """
-            let rooms: [String: Room]
-            """,
+                let rooms: [String: Room]
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "@ReferenceDictionary requires 'var': a stored property can change, so it cannot be a 'let'", line: 2, column: 1)
             ]

@@ -51,7 +51,9 @@ struct CollectionIndexTests {
         #expect(indexes.count == 1)
     }
 
-    @Test("A collection first saved inside a batch that rolls back: its catalog entry and index are gone with it; its next save registers the name and creates the index again, and queries answer in between")
+    @Test(
+        "A collection first saved inside a batch that rolls back: its catalog entry and index are gone with it; its next save registers the name and creates the index again, and queries answer in between"
+    )
     func aRegistrationRolledBackWithItsBatchIsMadeAgain() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("collection-index-rollback-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The batches a `PathbaseCrashWriter` reported committed, read from its standard output.
@@ -54,7 +54,7 @@ final class CrashWriterReports {
             ended = true
             return false
         }
-        pending += chunk[0..<count]
+        pending += chunk[0 ..< count]
         while let newline = pending.firstIndex(of: 10) {
             let line = String(decoding: pending[..<newline], as: UTF8.self)
             pending.removeSubrange(...newline)

@@ -20,9 +20,10 @@ struct DurabilityTests {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
-            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent()
         ]
-        return candidates
+        return
+            candidates
             .map { $0.appendingPathComponent("PathbaseCrashWriter") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
@@ -122,7 +123,9 @@ struct DurabilityTests {
             partial += check.partialBatches.count
         }
         #expect(!reported.isEmpty, "no batch was ever committed: the writer never got going")
-        print("[reliability] kill -9 (\(mode)): \(rounds) kills, \(reported.count) batches reported committed, \(inFile) whole batches in the file, \(partial) half-written, \(lostCount) reported but lost, integrity_check not ok \(damaged) times")
+        print(
+            "[reliability] kill -9 (\(mode)): \(rounds) kills, \(reported.count) batches reported committed, \(inFile) whole batches in the file, \(partial) half-written, \(lostCount) reported but lost, integrity_check not ok \(damaged) times"
+        )
     }
 
     @Test("A disk that fills up fails the batch that does not fit: the batches before it stay, it never appears, the file is intact")

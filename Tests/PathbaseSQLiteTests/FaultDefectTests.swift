@@ -77,7 +77,9 @@ extension FaultSweepTests {
                     #expect(problems.isEmpty, "\(file): \(problems)")
                     let first = check.get(id: 1000, of: Item.self) != nil
                     let last = check.get(id: 1159, of: Item.self) != nil
-                    #expect(first == committed && last == committed, "write \(last) of \(writes) failing: reported \(committed ? "committed" : "failed"), \(file) has the first item \(first), the last \(last)")
+                    #expect(
+                        first == committed && last == committed,
+                        "write \(last) of \(writes) failing: reported \(committed ? "committed" : "failed"), \(file) has the first item \(first), the last \(last)")
                     #expect(check.get(id: 3, of: Item.self) != nil)
                     check.close()
                 }
@@ -288,7 +290,10 @@ extension FaultSweepTests {
                 let _: Timestamped<String>? = try reopened.fetch(adaName)
             }
             #expect(damagedRead?.sqliteCode == SQLITE_CORRUPT, "\(String(describing: damagedRead))")
-            #expect(try reopened.checkIntegrity().map(\.description) == ["instance_values \(Path(model: Person.modelId, instance: 1, property: 0)): a malformed instance body: its current values can't be read"])
+            #expect(
+                try reopened.checkIntegrity().map(\.description) == [
+                    "instance_values \(Path(model: Person.modelId, instance: 1, property: 0)): a malformed instance body: its current values can't be read"
+                ])
             reopened.close()
         }
     }

@@ -20,7 +20,7 @@ struct FaultSweepTests {
         FaultMode(exclusive: false, synchronization: .normal),
         FaultMode(exclusive: false, synchronization: .full),
         FaultMode(exclusive: true, synchronization: .normal),
-        FaultMode(exclusive: true, synchronization: .full),
+        FaultMode(exclusive: true, synchronization: .full)
     ]
 
     /// `limit` indices spread evenly over `0 ..< count`, the first and the last among them.
@@ -77,7 +77,9 @@ struct FaultSweepTests {
             }
         }
         let seconds = Date().timeIntervalSince(started)
-        print("[reliability] fault sweep: \(totals.faults) faults injected, \(totals.lost) reported commits lost, \(totals.kept) rolled-back writes kept, \(totals.integrity) integrity failures (\(totals.runs) runs in \(Self.modes.map(\.description).joined(separator: "; ")); \(totals.stopped) times the database refused writes after the fault; \(String(format: "%.0f", seconds)) s)")
+        print(
+            "[reliability] fault sweep: \(totals.faults) faults injected, \(totals.lost) reported commits lost, \(totals.kept) rolled-back writes kept, \(totals.integrity) integrity failures (\(totals.runs) runs in \(Self.modes.map(\.description).joined(separator: "; ")); \(totals.stopped) times the database refused writes after the fault; \(String(format: "%.0f", seconds)) s)"
+        )
         for message in totals.messages { print("[fault sweep] \(message)") }
         #expect(totals.faults > 0)
         #expect(totals.lost == 0)
@@ -118,7 +120,9 @@ struct FaultSweepTests {
             if totals.messages.count < 12 { totals.messages.append("\(context): no write succeeded after the fault") }
         }
         if ProcessInfo.processInfo.environment["PATHBASE_FAULT_INDEX"] != nil, fault != nil {
-            print("[fault sweep] \(context): committed \(workload.outcome.committed.map { $0.first.map { "\($0)" } ?? "-" }), failed \(workload.outcome.failed.map { $0.first.map { "\($0)" } ?? "-" }), threw \(workload.outcome.thrown), reported \(workload.errors.errors)")
+            print(
+                "[fault sweep] \(context): committed \(workload.outcome.committed.map { $0.first.map { "\($0)" } ?? "-" }), failed \(workload.outcome.failed.map { $0.first.map { "\($0)" } ?? "-" }), threw \(workload.outcome.thrown), reported \(workload.errors.errors)"
+            )
         }
         totals.untyped += workload.outcome.untypedErrors.count
         for message in workload.outcome.untypedErrors.prefix(2) { totals.messages.append("\(context): untyped error \(message)") }

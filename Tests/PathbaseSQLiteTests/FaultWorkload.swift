@@ -105,7 +105,9 @@ final class FaultWorkload {
                 outerFailed = true
                 if !(error is SQLiteDatabaseError) { outcome.untypedErrors.append("nested: \(error)") }
             }
-            if outerFailed { outcome.failed.append(items([50, 51, 52])) } else {
+            if outerFailed {
+                outcome.failed.append(items([50, 51, 52]))
+            } else {
                 outcome.committed.append(items([50, 52]))
                 outcome.rolledBack.append(.item(51))
             }
@@ -130,7 +132,10 @@ final class FaultWorkload {
         }
         // Pruning (a transaction, then VACUUM), then a batch after it.
         let cut = first.clock.now()
-        batch(first, items([64])) { first.get(id: 10, of: Item.self)?.title = "after the cut"; Item.create(in: first, id: 64, title: "64", count: 64) }
+        batch(first, items([64])) {
+            first.get(id: 10, of: Item.self)?.title = "after the cut"
+            Item.create(in: first, id: 64, title: "64", count: 64)
+        }
         do {
             try first.prune(before: cut)
         } catch {

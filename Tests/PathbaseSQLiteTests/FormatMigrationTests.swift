@@ -51,57 +51,61 @@ struct FormatMigrationTests {
 
     /// Version 4: every record, current ones too, in one history table `records`, indexed
     /// by time; no `record_times`, no trigger.
-    private static let versionFour = versionFive + """
-        DROP TRIGGER current_value_superseded;
-        CREATE TABLE records (
-            model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
-            time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
-            type INTEGER NOT NULL, value,
-            PRIMARY KEY (model, instance, property, time, counter, replica)
-        ) WITHOUT ROWID;
-        INSERT INTO records SELECT model, property, instance, time, counter, replica, type, value FROM superseded_records;
-        INSERT INTO records SELECT model, property, instance, time, counter, replica, type, value FROM current_values;
-        DROP TABLE superseded_records;
-        DROP TABLE record_times;
-        CREATE INDEX records_by_time ON records(time, counter, replica, model, instance, property);
-        PRAGMA user_version = 4;
-        """
+    private static let versionFour =
+        versionFive + """
+            DROP TRIGGER current_value_superseded;
+            CREATE TABLE records (
+                model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
+                time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+                type INTEGER NOT NULL, value,
+                PRIMARY KEY (model, instance, property, time, counter, replica)
+            ) WITHOUT ROWID;
+            INSERT INTO records SELECT model, property, instance, time, counter, replica, type, value FROM superseded_records;
+            INSERT INTO records SELECT model, property, instance, time, counter, replica, type, value FROM current_values;
+            DROP TABLE superseded_records;
+            DROP TABLE record_times;
+            CREATE INDEX records_by_time ON records(time, counter, replica, model, instance, property);
+            PRAGMA user_version = 4;
+            """
 
     /// Version 3: the value tables ordered (model, property, instance), every current
     /// value in one value index, a declared collection index under its old name.
-    private static let versionThree = versionFour + """
-        CREATE TABLE current_values_v3 (
-            model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
-            time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
-            type INTEGER NOT NULL, value,
-            PRIMARY KEY (model, property, instance)
-        ) WITHOUT ROWID;
-        CREATE TABLE records_v3 (
-            model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
-            time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
-            type INTEGER NOT NULL, value,
-            PRIMARY KEY (model, property, instance, time, counter, replica)
-        ) WITHOUT ROWID;
-        INSERT INTO current_values_v3 SELECT model, property, instance, time, counter, replica, type, value FROM current_values;
-        INSERT INTO records_v3 SELECT model, property, instance, time, counter, replica, type, value FROM records;
-        DROP TABLE current_values;
-        DROP TABLE records;
-        ALTER TABLE current_values_v3 RENAME TO current_values;
-        ALTER TABLE records_v3 RENAME TO records;
-        CREATE INDEX records_by_time ON records(time, counter, replica, model, instance, property);
-        CREATE INDEX current_values_by_value ON current_values(model, property, type, value);
-        CREATE INDEX collection_index_1_2 ON current_values(type, value) WHERE model = 1 AND property = 2;
-        PRAGMA user_version = 3;
-        """
+    private static let versionThree =
+        versionFour + """
+            CREATE TABLE current_values_v3 (
+                model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
+                time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+                type INTEGER NOT NULL, value,
+                PRIMARY KEY (model, property, instance)
+            ) WITHOUT ROWID;
+            CREATE TABLE records_v3 (
+                model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
+                time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+                type INTEGER NOT NULL, value,
+                PRIMARY KEY (model, property, instance, time, counter, replica)
+            ) WITHOUT ROWID;
+            INSERT INTO current_values_v3 SELECT model, property, instance, time, counter, replica, type, value FROM current_values;
+            INSERT INTO records_v3 SELECT model, property, instance, time, counter, replica, type, value FROM records;
+            DROP TABLE current_values;
+            DROP TABLE records;
+            ALTER TABLE current_values_v3 RENAME TO current_values;
+            ALTER TABLE records_v3 RENAME TO records;
+            CREATE INDEX records_by_time ON records(time, counter, replica, model, instance, property);
+            CREATE INDEX current_values_by_value ON current_values(model, property, type, value);
+            CREATE INDEX collection_index_1_2 ON current_values(type, value) WHERE model = 1 AND property = 2;
+            PRAGMA user_version = 3;
+            """
 
     /// Version 1: no value index, no list members.
     private func makeVersionOneFile(at path: String) throws {
-        try makeOldFile(at: path, downgrade: Self.versionThree + """
-            DROP TABLE list_members;
-            DROP INDEX current_values_by_value;
-            DROP INDEX collection_index_1_2;
-            PRAGMA user_version = 1;
-            """)
+        try makeOldFile(
+            at: path,
+            downgrade: Self.versionThree + """
+                DROP TABLE list_members;
+                DROP INDEX current_values_by_value;
+                DROP INDEX collection_index_1_2;
+                PRAGMA user_version = 1;
+                """)
     }
 
     @Test("Opening a version 1 file adds the query indexes; values, lists and inverse lookups work")
@@ -130,16 +134,18 @@ struct FormatMigrationTests {
 
     /// Version 2: `list_members` kept by a trigger.
     private func makeVersionTwoFile(at path: String) throws {
-        try makeOldFile(at: path, downgrade: Self.versionThree + """
-            DROP INDEX collection_index_1_2;
-            CREATE TRIGGER list_members_replaced AFTER UPDATE OF type ON current_values
-            WHEN old.type = 18 AND new.type <> 18
-            BEGIN
-                DELETE FROM list_members
-                WHERE model = old.model AND property = old.property AND instance = old.instance;
-            END;
-            PRAGMA user_version = 2;
-            """)
+        try makeOldFile(
+            at: path,
+            downgrade: Self.versionThree + """
+                DROP INDEX collection_index_1_2;
+                CREATE TRIGGER list_members_replaced AFTER UPDATE OF type ON current_values
+                WHEN old.type = 18 AND new.type <> 18
+                BEGIN
+                    DELETE FROM list_members
+                    WHERE model = old.model AND property = old.property AND instance = old.instance;
+                END;
+                PRAGMA user_version = 2;
+                """)
     }
 
     @Test("Opening a version 2 file drops the list trigger; a list replaced by another type stops referring")
@@ -277,10 +283,14 @@ struct FormatMigrationTests {
         }
         let queue = try rawQueue(path: path)
         // Without history, format 5 kept no times: `current_values` was indexed by time.
-        let downgrade = Self.versionFive + (keepsHistory ? "" : """
-            DELETE FROM record_times;
-            CREATE INDEX current_values_by_time ON current_values(time, counter, replica, model, instance, property);
-            """)
+        let downgrade =
+            Self.versionFive
+            + (keepsHistory
+                ? ""
+                : """
+                DELETE FROM record_times;
+                CREATE INDEX current_values_by_time ON current_values(time, counter, replica, model, instance, property);
+                """)
         try queue.writeWithoutTransaction { db in try db.execute(sql: downgrade) }
         try queue.close()
 
@@ -317,7 +327,9 @@ struct FormatMigrationTests {
         #expect(plan.contains("value_index_1_2"))
     }
 
-    @Test("Opening a version 7 file rewrites its bodies and runs against a base: values, history, records after a time, a value index (made again) and the clock survive, in fewer bytes", arguments: [true, false])
+    @Test(
+        "Opening a version 7 file rewrites its bodies and runs against a base: values, history, records after a time, a value index (made again) and the clock survive, in fewer bytes",
+        arguments: [true, false])
     func migratesVersionSeven(keepsHistory: Bool) throws {
         let directory = TemporaryDirectory()
         let path = directory.file("seven.sqlite")
@@ -424,7 +436,10 @@ struct FormatMigrationTests {
         let database = try SQLiteDatabase(path: path, options: .init(errorHandler: { _ in }))
         #expect(database.get(id: 2, of: Person.self)?.name == "Bob")
         #expect(try database.read { database.all(of: Person.self).map(\.name) } == ["Bob"])
-        #expect(try database.checkIntegrity().map(\.description) == ["instance_values \(Path(model: Person.modelId, instance: 1, property: 0)): a malformed instance body: its current values can't be read"])
+        #expect(
+            try database.checkIntegrity().map(\.description) == [
+                "instance_values \(Path(model: Person.modelId, instance: 1, property: 0)): a malformed instance body: its current values can't be read"
+            ])
         // A damaged body is SQLite's "corrupt" result ("The database file is damaged; run `pathbase check`").
         let damagedRead = #expect(throws: SQLiteDatabaseError.self) {
             let _: Timestamped<String>? = try database.fetch(Path(model: Person.modelId, instance: 1, property: 1))

@@ -63,11 +63,12 @@ struct InstanceBodyTests {
             let result = body.withUnsafeBufferPointer { pathbase_body_next($0.baseAddress, Int32($0.count), &offset, &entry) }
             if result == 0 { return entries }
             if result < 0 { return nil }
-            entries.append(Written(
-                property: entry.property, tag: entry.tag, time: entry.time, counter: entry.counter, replica: entry.replica,
-                kind: entry.kind, integer: entry.integer, real: entry.real,
-                bytes: entry.length > 0 ? Array(UnsafeBufferPointer(start: entry.bytes, count: Int(entry.length))) : []
-            ))
+            entries.append(
+                Written(
+                    property: entry.property, tag: entry.tag, time: entry.time, counter: entry.counter, replica: entry.replica,
+                    kind: entry.kind, integer: entry.integer, real: entry.real,
+                    bytes: entry.length > 0 ? Array(UnsafeBufferPointer(start: entry.bytes, count: Int(entry.length))) : []
+                ))
         }
     }
 
@@ -105,8 +106,9 @@ struct InstanceBodyTests {
         var entries = [pathbase_entry](repeating: pathbase_entry(), count: written.count)
         #expect(body.withUnsafeBufferPointer { pathbase_body_decode($0.baseAddress, Int32($0.count), &entries, 3) } == Int32(written.count))
         #expect(body.withUnsafeBufferPointer { pathbase_body_decode($0.baseAddress, Int32($0.count), &entries, Int32(entries.count)) } == Int32(written.count))
-        #expect(entries.map { [$0.property, $0.tag, $0.time, Int64($0.counter), Int64($0.replica), Int64($0.kind)] }
-            == written.map { [$0.property, $0.tag, $0.time, Int64($0.counter), Int64($0.replica), Int64($0.kind)] })
+        #expect(
+            entries.map { [$0.property, $0.tag, $0.time, Int64($0.counter), Int64($0.replica), Int64($0.kind)] }
+                == written.map { [$0.property, $0.tag, $0.time, Int64($0.counter), Int64($0.replica), Int64($0.kind)] })
         // A body too short to hold its base is malformed; an empty one has no entries.
         #expect(Self.read(Array(body.prefix(Int(PATHBASE_BASE_SIZE) - 1))) == nil)
         #expect(Self.read([]) == [])
@@ -206,4 +208,3 @@ struct InstanceBodyTests {
         #expect(errors.errors.count > reported)
     }
 }
-

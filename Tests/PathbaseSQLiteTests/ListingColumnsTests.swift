@@ -148,12 +148,13 @@ struct ListingColumnsTests {
         // The age of Alice becomes the text '31' under the tag of Int.
         let queue = try rawQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                UPDATE instance_values SET body = (
-                    SELECT pathbase_pack(property, time, counter, replica, type, CASE WHEN property = 2 THEN '31' ELSE value END)
-                    FROM current_values WHERE model = ?1 AND instance = 1)
-                WHERE model = ?1 AND instance = 1
-                """, arguments: [Person.modelId])
+            try db.execute(
+                sql: """
+                    UPDATE instance_values SET body = (
+                        SELECT pathbase_pack(property, time, counter, replica, type, CASE WHEN property = 2 THEN '31' ELSE value END)
+                        FROM current_values WHERE model = ?1 AND instance = 1)
+                    WHERE model = ?1 AND instance = 1
+                    """, arguments: [Person.modelId])
         }
         try queue.close()
         let database = try SQLiteDatabase(path: path)
@@ -185,12 +186,13 @@ struct ListingColumnsTests {
         // The status of member 3 becomes the text '1' (created) under the status tag.
         let queue = try rawQueue(path: path)
         let changed = try queue.write { db in
-            try db.execute(sql: """
-                UPDATE instance_values SET body = (
-                    SELECT pathbase_pack(c.property, c.time, c.counter, c.replica, c.type, CASE WHEN c.property = 0 AND c.type = 16 THEN '1' ELSE c.value END)
-                    FROM current_values c WHERE c.model = instance_values.model AND c.instance = instance_values.instance)
-                WHERE instance = 3
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE instance_values SET body = (
+                        SELECT pathbase_pack(c.property, c.time, c.counter, c.replica, c.type, CASE WHEN c.property = 0 AND c.type = 16 THEN '1' ELSE c.value END)
+                        FROM current_values c WHERE c.model = instance_values.model AND c.instance = instance_values.instance)
+                    WHERE instance = 3
+                    """)
             return db.changesCount
         }
         try queue.close()

@@ -38,12 +38,12 @@ struct LocationTests {
     @Test("The default location follows XDG_DATA_HOME, else ~/.local/share, on Linux")
     func defaultFolder() {
         #if !canImport(Darwin)
-        let xdg = SQLiteDatabase.Location.applicationDataFolder(environment: ["XDG_DATA_HOME": "/data/home", "HOME": "/home/ann"])
-        #expect(xdg.path == "/data/home")
-        let fallback = SQLiteDatabase.Location.applicationDataFolder(environment: ["HOME": "/home/ann"])
-        #expect(fallback.path == "/home/ann/.local/share")
-        let relative = SQLiteDatabase.Location.applicationDataFolder(environment: ["XDG_DATA_HOME": "data", "HOME": "/home/ann"])
-        #expect(relative.path == "/home/ann/.local/share")
+            let xdg = SQLiteDatabase.Location.applicationDataFolder(environment: ["XDG_DATA_HOME": "/data/home", "HOME": "/home/ann"])
+            #expect(xdg.path == "/data/home")
+            let fallback = SQLiteDatabase.Location.applicationDataFolder(environment: ["HOME": "/home/ann"])
+            #expect(fallback.path == "/home/ann/.local/share")
+            let relative = SQLiteDatabase.Location.applicationDataFolder(environment: ["XDG_DATA_HOME": "data", "HOME": "/home/ann"])
+            #expect(relative.path == "/home/ann/.local/share")
         #endif
         #expect(SQLiteDatabase.Location.applicationDefault.description.hasSuffix("/database.sqlite"))
     }

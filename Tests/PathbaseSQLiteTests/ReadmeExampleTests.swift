@@ -15,11 +15,11 @@ struct ReadmeExampleTests {
 
         let database = try SQLiteDatabase(path: path) // or SQLiteDatabase() in memory
         let alice = Person.create(in: database, id: 1, name: "Alice")
-        try database.batch {                // one transaction: all of it is stored, or none
+        try database.batch { // one transaction: all of it is stored, or none
             alice.age = 31
             alice.friends = [Person.create(in: database, id: 2, name: "Bob")]
         }
-        database.close()                    // optional; also closes when released
+        database.close() // optional; also closes when released
 
         let reopened = try SQLiteDatabase(path: path)
         let fetched: Person? = reopened.get(id: 1)

@@ -123,10 +123,11 @@ struct RecordRunTests {
         // without a base.
         let queue = try rawQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO record_times(time, counter, replica, model, instance, property)
-                SELECT time, counter, replica, model, instance, property FROM current_values;
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO record_times(time, counter, replica, model, instance, property)
+                    SELECT time, counter, replica, model, instance, property FROM current_values;
+                    """)
             try downgradeToFormatSeven(db)
             try db.execute(sql: "DROP TABLE record_runs; PRAGMA user_version = 6;")
         }

@@ -398,7 +398,7 @@ struct StorageDifferentialTests {
             QueryDescriptor(where: \.rank >= 2),
             QueryDescriptor(where: \.label == "a" || \.rank < 0),
             QueryDescriptor(where: .references(\.links, target)),
-            QueryDescriptor(where: \.label != "" && !(\.rank == 1), sortBy: \.rank),
+            QueryDescriptor(where: \.label != "" && !(\.rank == 1), sortBy: \.rank)
         ]
     }
 
@@ -427,7 +427,8 @@ struct StorageDifferentialTests {
     /// status (undo writes it where a rollback leaves nothing).
     private func describe(_ path: Path, in database: any Database) -> String {
         let status = (database.get(path) as InstanceStatus?).flatMap { $0 == .notCreated ? nil : $0 }
-        return "\(path): \(String(describing: database.get(path) as Int?)) \(String(describing: database.get(path) as String?)) \(String(describing: database.get(path) as [Int]?)) \(String(describing: status))"
+        return
+            "\(path): \(String(describing: database.get(path) as Int?)) \(String(describing: database.get(path) as String?)) \(String(describing: database.get(path) as [Int]?)) \(String(describing: status))"
     }
 
     /// `withHistory`: compare histories too (see ``Wrapper/comparesHistory``).
@@ -485,7 +486,8 @@ struct StorageDifferentialTests {
     /// lookups of a view at the timestamp of a record from another replica.
     private func compareViews(_ run: Run, at timestamp: Timestamp) throws {
         guard let fileHistory = run.file.database as? any HistoryDatabase,
-              let referenceHistory = run.reference.database as? any HistoryDatabase else { throw Failure() }
+            let referenceHistory = run.reference.database as? any HistoryDatabase
+        else { throw Failure() }
         let file = modelView(fileHistory.view(at: timestamp), fully: true, withHistory: false)
         let reference = modelView(referenceHistory.view(at: timestamp), fully: true, withHistory: false)
         #expect(file == reference, "view at \(timestamp), step \(run.step)\n\(run.recent)")

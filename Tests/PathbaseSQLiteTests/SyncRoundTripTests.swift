@@ -79,7 +79,8 @@ struct SyncRoundTripTests {
     }
 
     /// Pulls every update of a model, page by page.
-    private func pull<Model: ModelProtocol>(_ model: Model.Type, into consumer: UpdateConsumer, from producer: RequestProcessor, after cursor: SyncCursor? = nil, limit: Int = 3) throws -> SyncResult? {
+    private func pull<Model: ModelProtocol>(_ model: Model.Type, into consumer: UpdateConsumer, from producer: RequestProcessor, after cursor: SyncCursor? = nil, limit: Int = 3) throws -> SyncResult?
+    {
         var page: SyncCursor? = nil
         var last: SyncResult?
         repeat {

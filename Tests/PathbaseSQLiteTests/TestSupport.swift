@@ -21,7 +21,8 @@ final class TemporaryDirectory {
     let path: String
 
     init() {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("pathbase-sqlite-tests-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
@@ -147,12 +148,13 @@ func downgradeToFormatSeven(_ db: GRDB.Database) throws -> [String] {
         try db.execute(sql: "UPDATE record_runs SET records = ? WHERE rowid = ?", arguments: [Data(legacy), row[0] as Int64])
     }
     // Format 7's table had no end time.
-    try db.execute(sql: """
-        DROP INDEX record_runs_start;
-        ALTER TABLE record_runs DROP COLUMN end_time;
-        CREATE INDEX record_runs_start ON record_runs(time, counter, replica);
-        PRAGMA user_version = 7;
-        """)
+    try db.execute(
+        sql: """
+            DROP INDEX record_runs_start;
+            ALTER TABLE record_runs DROP COLUMN end_time;
+            CREATE INDEX record_runs_start ON record_runs(time, counter, replica);
+            PRAGMA user_version = 7;
+            """)
     return indexes
 }
 

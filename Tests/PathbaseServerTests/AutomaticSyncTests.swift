@@ -82,11 +82,13 @@ struct AutomaticSyncTests {
     func retriesWithBackoff() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())
         let token = try await server.addAccount(named: "alice")
-        let transport = FailingTransport(base: InProcessTransport(server: server, token: token), failures: [
-            URLError(.notConnectedToInternet),
-            SyncTransportError.refused(status: 503, reason: "restarting"),
-            SyncTransportError.refused(status: 429, reason: "slow down"),
-        ])
+        let transport = FailingTransport(
+            base: InProcessTransport(server: server, token: token),
+            failures: [
+                URLError(.notConnectedToInternet),
+                SyncTransportError.refused(status: 503, reason: "restarting"),
+                SyncTransportError.refused(status: 429, reason: "slow down")
+            ])
         let database = InMemoryHistoryDatabase()
         database.set("eventually", for: path)
         let policy = SyncRetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(25), jitter: 0)
@@ -199,9 +201,10 @@ struct AutomaticSyncTests {
     @Test("the retry policy doubles its wait up to the maximum")
     func retryPolicy() {
         let policy = SyncRetryPolicy(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: 0)
-        #expect((1 ... 6).map { policy.delay(afterFailures: $0) } == [
-            .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1),
-        ])
+        #expect(
+            (1 ... 6).map { policy.delay(afterFailures: $0) } == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1)
+            ])
         #expect(policy.delay(afterFailures: 10_000) == .seconds(1))
         #expect(SyncRetryPolicy(initialDelay: .seconds(5), maximumDelay: .seconds(1)).maximumDelay == .seconds(5))
     }
@@ -214,8 +217,10 @@ struct AutomaticSyncTests {
         #expect(AutomaticSync.stopReason(for: SyncTransportError.invalidResponse("html")) == nil)
         #expect(AutomaticSync.stopReason(for: URLError(.cannotConnectToHost)) == nil)
         #expect(AutomaticSync.stopReason(for: ReplicaError.storageFailed("disk full")) == nil)
-        #expect(AutomaticSync.stopReason(for: ReplicaError.undecodableRecord(
-            key: SyncRecord.Key(path: path, timestamp: Timestamp(time: 1, counter: 0, replica: 1)), reason: "?")) != nil)
+        #expect(
+            AutomaticSync.stopReason(
+                for: ReplicaError.undecodableRecord(
+                    key: SyncRecord.Key(path: path, timestamp: Timestamp(time: 1, counter: 0, replica: 1)), reason: "?")) != nil)
     }
 }
 

@@ -26,7 +26,9 @@ struct CatchUpTests {
     /// takes about 1 MiB.
     static let memoryBoundMiB = 48
 
-    @Test("a fresh replica pulls every record pushed by another through a pathbase serve process: pages never exceed the server's maximum, each record arrives once, peak memory grows by a bounded amount", arguments: StoreKind.persistent)
+    @Test(
+        "a fresh replica pulls every record pushed by another through a pathbase serve process: pages never exceed the server's maximum, each record arrives once, peak memory grows by a bounded amount",
+        arguments: StoreKind.persistent)
     func catchUp(kind: StoreKind) async throws {
         // A positive count, or the test fails: 0 records would pass every check having done nothing.
         let count = try StressSettings.count("PATHBASE_CATCHUP_RECORDS", default: 5_000)

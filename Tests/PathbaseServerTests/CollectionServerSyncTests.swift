@@ -28,7 +28,7 @@ struct CollectionServerSyncTests {
 
             try phoneNotes.save([
                 Note(id: "a", title: "Groceries", pinned: false, tags: ["home"]),
-                Note(id: "b", title: "Draft", pinned: false, tags: []),
+                Note(id: "b", title: "Draft", pinned: false, tags: [])
             ])
             try await phone.sync()
             try await laptop.sync()
@@ -51,7 +51,7 @@ struct CollectionServerSyncTests {
 
             let expected = [
                 Note(id: "a", title: "Groceries for Sunday", pinned: true, tags: ["home"]),
-                Note(id: "c", title: "Ideas", pinned: false, tags: ["work"]),
+                Note(id: "c", title: "Ideas", pinned: false, tags: ["work"])
             ]
             #expect(try phoneNotes.fetch().sorted { $0.id < $1.id } == expected)
             #expect(try laptopNotes.fetch().sorted { $0.id < $1.id } == expected)

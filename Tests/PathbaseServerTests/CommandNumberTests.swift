@@ -45,32 +45,39 @@ struct CommandNumberTests {
         #expect(try await store.enqueue(request(1, to: 2, "third"), in: third) == 1)
     }
 
-    @Test("a server store of schema v3 (commands numbered by the table) is migrated: old commands keep their numbers and answers, each account's numbering goes on after its largest", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
+    @Test(
+        "a server store of schema v3 (commands numbered by the table) is migrated: old commands keep their numbers and answers, each account's numbering goes on after its largest",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
     func migratesSQLite() async throws {
         let path = ServerTestFiles.newPath()
         // The tables and migration log as a v3 server left them: office sent commands 1, 3
         // and 4 (4 answered), home sent 2.
-        let made = try ChildProcess.run("/usr/bin/sqlite3", [path, """
-            CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-            INSERT INTO grdb_migrations VALUES ('v1'), ('v2: relayed commands'), ('v3: asset content');
-            CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, token_hash BLOB NOT NULL UNIQUE, last_sequence INTEGER NOT NULL DEFAULT 0);
-            CREATE TABLE records (account INTEGER NOT NULL REFERENCES accounts(id), sequence INTEGER NOT NULL,
-                model INTEGER NOT NULL, instance INTEGER NOT NULL, property INTEGER NOT NULL,
-                time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
-                type TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (account, sequence)) WITHOUT ROWID;
-            CREATE UNIQUE INDEX records_by_key ON records(account, model, instance, property, time, counter, replica);
-            CREATE TABLE commands (id INTEGER PRIMARY KEY, account INTEGER NOT NULL REFERENCES accounts(id),
-                sender INTEGER NOT NULL, target INTEGER NOT NULL, message BLOB NOT NULL, response BLOB);
-            CREATE INDEX waiting_commands ON commands(account, target, id) WHERE response IS NULL;
-            CREATE TABLE assets (account INTEGER NOT NULL REFERENCES accounts(id), hash TEXT NOT NULL, size INTEGER NOT NULL,
-                received INTEGER NOT NULL DEFAULT 0, complete INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (account, hash)) WITHOUT ROWID;
-            CREATE TABLE asset_chunks (account INTEGER NOT NULL, hash TEXT NOT NULL, start INTEGER NOT NULL, content BLOB NOT NULL,
-                UNIQUE (account, hash, start), FOREIGN KEY (account, hash) REFERENCES assets(account, hash) ON DELETE CASCADE);
-            INSERT INTO accounts (id, name, token_hash) VALUES (1, 'office', x'01'), (2, 'home', x'02');
-            INSERT INTO commands (id, account, sender, target, message, response) VALUES
-                (1, 1, 1, 2, CAST('one' AS BLOB), NULL), (2, 2, 7, 8, CAST('two' AS BLOB), NULL),
-                (3, 1, 1, 2, CAST('three' AS BLOB), NULL), (4, 1, 1, 2, CAST('four' AS BLOB), CAST('answered' AS BLOB));
-            """])
+        let made = try ChildProcess.run(
+            "/usr/bin/sqlite3",
+            [
+                path,
+                """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('v1'), ('v2: relayed commands'), ('v3: asset content');
+                CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, token_hash BLOB NOT NULL UNIQUE, last_sequence INTEGER NOT NULL DEFAULT 0);
+                CREATE TABLE records (account INTEGER NOT NULL REFERENCES accounts(id), sequence INTEGER NOT NULL,
+                    model INTEGER NOT NULL, instance INTEGER NOT NULL, property INTEGER NOT NULL,
+                    time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+                    type TEXT NOT NULL, value BLOB NOT NULL, PRIMARY KEY (account, sequence)) WITHOUT ROWID;
+                CREATE UNIQUE INDEX records_by_key ON records(account, model, instance, property, time, counter, replica);
+                CREATE TABLE commands (id INTEGER PRIMARY KEY, account INTEGER NOT NULL REFERENCES accounts(id),
+                    sender INTEGER NOT NULL, target INTEGER NOT NULL, message BLOB NOT NULL, response BLOB);
+                CREATE INDEX waiting_commands ON commands(account, target, id) WHERE response IS NULL;
+                CREATE TABLE assets (account INTEGER NOT NULL REFERENCES accounts(id), hash TEXT NOT NULL, size INTEGER NOT NULL,
+                    received INTEGER NOT NULL DEFAULT 0, complete INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (account, hash)) WITHOUT ROWID;
+                CREATE TABLE asset_chunks (account INTEGER NOT NULL, hash TEXT NOT NULL, start INTEGER NOT NULL, content BLOB NOT NULL,
+                    UNIQUE (account, hash, start), FOREIGN KEY (account, hash) REFERENCES assets(account, hash) ON DELETE CASCADE);
+                INSERT INTO accounts (id, name, token_hash) VALUES (1, 'office', x'01'), (2, 'home', x'02');
+                INSERT INTO commands (id, account, sender, target, message, response) VALUES
+                    (1, 1, 1, 2, CAST('one' AS BLOB), NULL), (2, 2, 7, 8, CAST('two' AS BLOB), NULL),
+                    (3, 1, 1, 2, CAST('three' AS BLOB), NULL), (4, 1, 1, 2, CAST('four' AS BLOB), CAST('answered' AS BLOB));
+                """
+            ])
         try #require(made.status == 0, "\(made.errors)")
 
         try await expectMigrated(try SQLiteSyncServerStore(path: path))
@@ -78,7 +85,8 @@ struct CommandNumberTests {
         try await expectNumbering(try SQLiteSyncServerStore(path: path), office: 6, home: 4)
     }
 
-    @Test("a PostgreSQL store of schema version 3 (commands numbered by a shared sequence) is migrated: old commands keep their numbers and answers, each account's numbering goes on after its largest")
+    @Test(
+        "a PostgreSQL store of schema version 3 (commands numbered by a shared sequence) is migrated: old commands keep their numbers and answers, each account's numbering goes on after its largest")
     func migratesPostgres() async throws {
         let url = try await TestPostgres.newDatabase()
         _ = try await TestPostgres.query("CREATE TABLE pathbase_schema (version INTEGER NOT NULL)", on: url)
@@ -87,7 +95,8 @@ struct CommandNumberTests {
         }
         _ = try await TestPostgres.query("INSERT INTO pathbase_schema (version) VALUES (1), (2), (3)", on: url)
         _ = try await TestPostgres.query("INSERT INTO accounts (id, name, token_hash) VALUES (1, 'office', decode('01', 'hex')), (2, 'home', decode('02', 'hex'))", on: url)
-        _ = try await TestPostgres.query("""
+        _ = try await TestPostgres.query(
+            """
             INSERT INTO commands (id, account, sender, target, message, response) VALUES
                 (1, 1, 1, 2, convert_to('one', 'UTF8'), NULL), (2, 2, 7, 8, convert_to('two', 'UTF8'), NULL),
                 (3, 1, 1, 2, convert_to('three', 'UTF8'), NULL), (4, 1, 1, 2, convert_to('four', 'UTF8'), convert_to('answered', 'UTF8'))

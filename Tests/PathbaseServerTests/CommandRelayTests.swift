@@ -158,7 +158,9 @@ extension CommandRelayTests {
         CommandRelayRequest(sender: sender, target: target, message: Data(text.utf8))
     }
 
-    @Test("the store's queue: commands wait for their target until answered (fetched again until then), oldest first up to the limit; the first answer is kept; other accounts see nothing", arguments: StoreKind.allCases)
+    @Test(
+        "the store's queue: commands wait for their target until answered (fetched again until then), oldest first up to the limit; the first answer is kept; other accounts see nothing",
+        arguments: StoreKind.allCases)
     func queueSemantics(kind: StoreKind) async throws {
         let store = try await kind.makeCommandQueue()
         let office = try await store.addAccount(name: "office", tokenHash: [1])
@@ -172,10 +174,11 @@ extension CommandRelayTests {
         // At least once: until the target answers, every fetch returns the command again.
         for _ in 0 ..< 2 {
             let waiting = try await store.waitingCommands(for: [2], in: office, limit: 10)
-            #expect(waiting == [
-                RelayedCommand(id: first, sender: 1, target: 2, message: Data("first".utf8)),
-                RelayedCommand(id: second, sender: 4, target: 2, message: Data("second".utf8)),
-            ])
+            #expect(
+                waiting == [
+                    RelayedCommand(id: first, sender: 1, target: 2, message: Data("first".utf8)),
+                    RelayedCommand(id: second, sender: 4, target: 2, message: Data("second".utf8))
+                ])
         }
         #expect(try await store.waitingCommands(for: [2], in: office, limit: 1).map(\.id) == [first])
         #expect(try await store.waitingCommands(for: [2, 3], in: office, limit: 10).map(\.id) == [first, forOther, second])
@@ -206,7 +209,9 @@ extension CommandRelayTests {
         }
     }
 
-    @Test("several servers on one database relay together: commands enqueued concurrently through each get distinct numbers, the target's inbox on any server lists each once in order, an answer through one is read through another", arguments: StoreKind.persistent)
+    @Test(
+        "several servers on one database relay together: commands enqueued concurrently through each get distinct numbers, the target's inbox on any server lists each once in order, an answer through one is read through another",
+        arguments: StoreKind.persistent)
     func sharedQueue(kind: StoreKind) async throws {
         let queues = try await kind.makeShared(count: 3).map(StoreKind.commandQueue)
         let account = try await queues[0].addAccount(name: "office", tokenHash: [1])

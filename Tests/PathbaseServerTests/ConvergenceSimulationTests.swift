@@ -249,14 +249,16 @@ struct Schedule {
             } else {
                 let database = InMemoryHistoryDatabase(clock: clock)
                 // The app's handle, which its edits and the replica both go through.
-                let synced: any Database = switch index {
-                case 1: UndoableDatabase(wrapping: database)
-                case 3: CachedDatabase(wrapping: database, cache: MaximumCountCache(maxCount: 6))
-                case 4: database
-                default: ObservableDatabase(wrapping: database)
-                }
+                let synced: any Database =
+                    switch index {
+                    case 1: UndoableDatabase(wrapping: database)
+                    case 3: CachedDatabase(wrapping: database, cache: MaximumCountCache(maxCount: 6))
+                    case 4: database
+                    default: ObservableDatabase(wrapping: database)
+                    }
                 let liveItems = synced is ObservableDatabase ? try synced.collection(Item.self).live(where: \.count >= 50, sortedBy: [.ascending(\.name)]) : nil
-                members.append(Member(history: database, replica: try Replica(database: synced, transport: transport(clock.replica), batchSize: batch, pageSize: page), file: nil, liveItems: liveItems))
+                members.append(
+                    Member(history: database, replica: try Replica(database: synced, transport: transport(clock.replica), batchSize: batch, pageSize: page), file: nil, liveItems: liveItems))
             }
         }
     }
@@ -431,7 +433,8 @@ struct Schedule {
             let state = Self.state(of: records)
             guard state == serverState else {
                 let differing = Set(state.keys).union(serverState.keys).sorted().filter { state[$0] != serverState[$0] }
-                throw CheckFailure("replica \(index) differs from the server at \(differing.prefix(3).map { "\($0): \(state[$0]?.description ?? "nothing") vs \(serverState[$0]?.description ?? "nothing")" })")
+                throw CheckFailure(
+                    "replica \(index) differs from the server at \(differing.prefix(3).map { "\($0): \(state[$0]?.description ?? "nothing") vs \(serverState[$0]?.description ?? "nothing")" })")
             }
             // What the app reads through its handle (a cache, undo, observation) is what the
             // database holds.

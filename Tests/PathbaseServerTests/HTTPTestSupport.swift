@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Hummingbird
 import Logging
@@ -20,15 +20,19 @@ func withHTTPServer<Result>(
     logger: Logger? = nil,
     _ body: (URL) async throws -> Result
 ) async throws -> Result {
-    let logger = logger ?? {
-        var logger = Logger(label: "pathbase.serve.test")
-        logger.logLevel = .warning
-        return logger
-    }()
+    let logger =
+        logger
+        ?? {
+            var logger = Logger(label: "pathbase.serve.test")
+            logger.logLevel = .warning
+            return logger
+        }()
     let ports = AsyncStream<Int>.makeStream()
-    let application = try SyncHTTPServer(server: server, port: 0, maximumBodySize: maximumBodySize, metricsToken: metricsToken,
-                                         connectionLimits: connectionLimits, requestLimits: requestLimits, tls: tls, logger: logger)
-        .application { port in ports.continuation.yield(port) }
+    let application = try SyncHTTPServer(
+        server: server, port: 0, maximumBodySize: maximumBodySize, metricsToken: metricsToken,
+        connectionLimits: connectionLimits, requestLimits: requestLimits, tls: tls, logger: logger
+    )
+    .application { port in ports.continuation.yield(port) }
     let group = ServiceGroup(services: [application], logger: logger)
     let running = Task { try await group.run() }
     var iterator = ports.stream.makeAsyncIterator()

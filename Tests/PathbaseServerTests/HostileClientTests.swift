@@ -43,7 +43,9 @@ struct HostileClientTests {
         let port = serve.url.port ?? 0
         let anyToken = try await Curl.status(["-H", "Authorization: Bearer x", "-H", "Range: bytes=0-9223372036854775807", "http://127.0.0.1:\(port)/v1/assets/zz"])
         #expect(anyToken.output == "401", "\(anyToken)")
-        let realToken = try await Curl.status(["-H", "Authorization: Bearer \(token)", "-H", "Range: bytes=0-9223372036854775807", "http://127.0.0.1:\(port)/v1/assets/" + String(repeating: "a", count: 64)])
+        let realToken = try await Curl.status([
+            "-H", "Authorization: Bearer \(token)", "-H", "Range: bytes=0-9223372036854775807", "http://127.0.0.1:\(port)/v1/assets/" + String(repeating: "a", count: 64)
+        ])
         #expect(realToken.output == "404", "\(realToken)")
         for range in ["bytes=9223372036854775807-9223372036854775807", "bytes=9223372036854775806-", "bytes=0-99999999999999999999", "bytes=-5", "bytes=5-1"] {
             let answer = try await Curl.status(["-H", "Authorization: Bearer \(token)", "-H", "Range: \(range)", "http://127.0.0.1:\(port)/v1/assets/" + String(repeating: "a", count: 64)])
@@ -69,8 +71,10 @@ struct HostileClientTests {
         let token = try await server.addAccount(named: "alice")
         var random = SplitMix64(seed: 45)
         let numbers = ["0", "-1", "1", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "99999999999999999999", "1e3", " 5", "0x10", "", "+3"]
-        let routes = ["POST /v1/push", "POST /v1/pull", "POST /v1/commands/send", "POST /v1/commands/inbox", "POST /v1/commands/answer", "POST /v1/commands/result",
-                      "POST /v1/assets/missing", "PUT /v1/assets/\(String(repeating: "a", count: 64))?size=N&offset=N", "GET /v1/assets/\(String(repeating: "a", count: 64))", "GET /v1/live", "GET /v1/metrics"]
+        let routes = [
+            "POST /v1/push", "POST /v1/pull", "POST /v1/commands/send", "POST /v1/commands/inbox", "POST /v1/commands/answer", "POST /v1/commands/result",
+            "POST /v1/assets/missing", "PUT /v1/assets/\(String(repeating: "a", count: 64))?size=N&offset=N", "GET /v1/assets/\(String(repeating: "a", count: 64))", "GET /v1/live", "GET /v1/metrics"
+        ]
         try await withHTTPServer(server) { url in
             let port = url.port ?? 0
             var requests: [(text: String, honest: Bool)] = []
@@ -93,16 +97,20 @@ struct HostileClientTests {
             }
             let sent = requests
             // On a dispatch thread: blocking sockets must not take the server's threads.
-            let answered: [Bool] = await withCheckedContinuation { continuation in DispatchQueue.global().async { continuation.resume(returning:
-                sent.map { request -> Bool in
-                    guard let connection = try? RawConnection(port: port) else { return false }
-                    try? connection.send(request.text)
-                    // A request whose Content-Length promises more than it sends is waited
-                    // for (until the idle timeout); every other one is answered or closed.
-                    let answer = connection.receive(timeout: request.honest ? 5 : 0.2) { $0.count > 12 }
-                    return !request.honest || RawConnection.status(of: answer) != nil || connection.closed
-                })
-            } }
+            let answered: [Bool] = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(
+                        returning:
+                            sent.map { request -> Bool in
+                                guard let connection = try? RawConnection(port: port) else { return false }
+                                try? connection.send(request.text)
+                                // A request whose Content-Length promises more than it sends is waited
+                                // for (until the idle timeout); every other one is answered or closed.
+                                let answer = connection.receive(timeout: request.honest ? 5 : 0.2) { $0.count > 12 }
+                                return !request.honest || RawConnection.status(of: answer) != nil || connection.closed
+                            })
+                }
+            }
             let unanswered = zip(sent, answered).filter { !$1 }.map { String($0.0.text.prefix(300)) }
             #expect(unanswered.isEmpty, "fuzzed requests that got neither an answer nor a close: \(unanswered)")
             let health = try await RawExchange.send("GET", to: url, "v1/health", token: nil, body: nil)
@@ -117,8 +125,10 @@ struct HostileClientTests {
         let server = SyncServer(store: InMemorySyncServerStore())
         _ = try await server.addAccount(named: "alice")
         try await withHTTPServer(server) { url in
-            for (method, endpoint) in [("POST", "/v1/push"), ("POST", "/v1/pull"), ("POST", "/v1/commands/inbox"), ("POST", "/v1/assets/missing"),
-                                       ("PUT", "/v1/assets/\(String(repeating: "a", count: 64))?size=5&offset=0")] {
+            for (method, endpoint) in [
+                ("POST", "/v1/push"), ("POST", "/v1/pull"), ("POST", "/v1/commands/inbox"), ("POST", "/v1/assets/missing"),
+                ("PUT", "/v1/assets/\(String(repeating: "a", count: 64))?size=5&offset=0")
+            ] {
                 let connection = try RawConnection(port: url.port ?? 0)
                 try connection.send("\(method) \(endpoint) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\nContent-Length: 100000000\r\n\r\n[[[[")
                 let started = Date()
@@ -152,13 +162,16 @@ struct HostileClientTests {
         try await withHTTPServer(server) { url in
             for (authorization, reason) in [("Authorization: Bearer wrong\r\n", "The token belongs to no account"), ("", "Authorization: Bearer")] {
                 let connection = try RawConnection(port: url.port ?? 0)
-                try connection.send("GET /v1/live HTTP/1.1\r\nHost: x\r\n\(authorization)Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                try connection.send(
+                    "GET /v1/live HTTP/1.1\r\nHost: x\r\n\(authorization)Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
                 let answer = await connection.received(timeout: 5)
                 #expect(RawConnection.status(of: answer) == 401, "\(String(decoding: answer, as: UTF8.self))")
                 #expect(String(decoding: answer, as: UTF8.self).contains(reason))
             }
             let connection = try RawConnection(port: url.port ?? 0)
-            try connection.send("GET /v1/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            try connection.send(
+                "GET /v1/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
             let answer = await connection.received(timeout: 2) { $0.count > 12 }
             #expect(RawConnection.status(of: answer) == 101)
         }
@@ -174,7 +187,7 @@ struct HostileClientTests {
         let deepBody = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
         var ints = "["
         ints.reserveCapacity(8 << 20)
-        while ints.utf8.count < (8 << 20) - 16 { ints += "1234567,"; }
+        while ints.utf8.count < (8 << 20) - 16 { ints += "1234567," }
         ints += "1]"
         try await withHTTPServer(server) { url in
             for body in [deep, Data(deepBody.utf8), Data(ints.utf8)] {
@@ -256,7 +269,7 @@ struct HostileClientTests {
             (Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n".utf8), 400),
             (Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n".utf8), 400),
             (Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: \(String(repeating: "a", count: 100_000))\r\n\r\n".utf8), 431),
-            (Array("GET /v1/h\u{e9}alth HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+            (Array("GET /v1/h\u{e9}alth HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400)
         ]
         for (bytes, status) in cases {
             let connection = try RawConnection(port: port)

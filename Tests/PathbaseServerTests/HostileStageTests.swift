@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Pathbase
 import PathbaseServer
@@ -69,7 +69,8 @@ struct HostileStageTests {
         guard let end = text.range(of: "\r\n\r\n") else { return false }
         let head = text[..<end.lowerBound].lowercased()
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return true }
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        else { return true }
         return text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length
     }
 
@@ -103,63 +104,91 @@ struct HostileStageTests {
         let huge = Array((ints + "1]").utf8)
 
         let attacks: [(name: String, run: @Sendable () async -> String)] = [
-            ("range-overflow", {
-                let statuses = await self.burst(port: port, count: 400) { index in
-                    Array("GET /v1/assets/\(index % 2 == 0 ? "zz" : hash) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(index % 4 < 2 ? "x" : token)\r\nRange: bytes=0-9223372036854775807\r\n\r\n".utf8)
-                }
-                return "400 requests: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
-            }),
-            ("nested-bodies", {
-                let statuses = await self.burst(port: port, count: 90) { index in
-                    Self.post("/v1/push", token: [nil, "wrong", token][index % 3], body: deep)
-                }
-                return "90 pushes 500 deep: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
-            }),
-            ("oversized-bodies", {
-                let statuses = await self.burst(port: port, count: 12, parallel: 4) { index in
-                    Self.post("/v1/push", token: index % 2 == 0 ? "wrong" : token, body: huge)
-                }
-                return "12 pushes of an 8 MB [Int]: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
-            }),
-            ("slow-headers", {
-                let closed = await self.blocking {
-                    let connections = (0 ..< 300).compactMap { _ in try? RawConnection(port: port) }
-                    for connection in connections { try? connection.send("GET /v1/health HTTP/1.1\r\nHo") }
-                    Thread.sleep(forTimeInterval: Double(headerTimeout) + 2)
-                    return connections.filter { _ = $0.receive(timeout: 0.05); return $0.closed }.count
-                }
-                return "slow connections closed within \(headerTimeout + 2) s: \(closed)/300"
-            }),
-            ("malformed-headers", {
-                let statuses = await self.burst(port: port, count: 200) { index in
-                    switch index % 4 {
-                    case 0: Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n".utf8)
-                    case 1: Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n".utf8)
-                    case 2: Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: \(String(repeating: "a", count: 100_000))\r\n\r\n".utf8)
-                    default: Array("GET /v1/h\u{e9}alth HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+            (
+                "range-overflow",
+                {
+                    let statuses = await self.burst(port: port, count: 400) { index in
+                        Array(
+                            "GET /v1/assets/\(index % 2 == 0 ? "zz" : hash) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(index % 4 < 2 ? "x" : token)\r\nRange: bytes=0-9223372036854775807\r\n\r\n"
+                                .utf8)
                     }
+                    return "400 requests: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
                 }
-                return "200 malformed heads: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
-            }),
-            ("idle-websockets", {
-                let upgraded = await self.blocking {
-                    let sockets = (0 ..< 1000).compactMap { _ -> RawConnection? in
-                        guard let connection = try? RawConnection(port: port) else { return nil }
-                        try? connection.send("GET /v1/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-                        return connection
+            ),
+            (
+                "nested-bodies",
+                {
+                    let statuses = await self.burst(port: port, count: 90) { index in
+                        Self.post("/v1/push", token: [nil, "wrong", token][index % 3], body: deep)
                     }
-                    let count = sockets.filter { RawConnection.status(of: $0.receive(timeout: 5) { $0.count > 12 }) == 101 }.count
-                    Thread.sleep(forTimeInterval: 3)
-                    return count
+                    return "90 pushes 500 deep: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
                 }
-                return "idle WebSockets upgraded and held 3 s: \(upgraded)/1000"
-            }),
-            ("bad-token-bursts", {
-                let statuses = await self.burst(port: port, count: 2000, parallel: 16) { index in
-                    Self.post("/v1/pull", token: "bad\(index)", body: Array(#"{"after":0,"limit":10}"#.utf8))
+            ),
+            (
+                "oversized-bodies",
+                {
+                    let statuses = await self.burst(port: port, count: 12, parallel: 4) { index in
+                        Self.post("/v1/push", token: index % 2 == 0 ? "wrong" : token, body: huge)
+                    }
+                    return "12 pushes of an 8 MB [Int]: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
                 }
-                return "2000 pulls with bad tokens: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
-            }),
+            ),
+            (
+                "slow-headers",
+                {
+                    let closed = await self.blocking {
+                        let connections = (0 ..< 300).compactMap { _ in try? RawConnection(port: port) }
+                        for connection in connections { try? connection.send("GET /v1/health HTTP/1.1\r\nHo") }
+                        Thread.sleep(forTimeInterval: Double(headerTimeout) + 2)
+                        return connections.filter {
+                            _ = $0.receive(timeout: 0.05)
+                            return $0.closed
+                        }.count
+                    }
+                    return "slow connections closed within \(headerTimeout + 2) s: \(closed)/300"
+                }
+            ),
+            (
+                "malformed-headers",
+                {
+                    let statuses = await self.burst(port: port, count: 200) { index in
+                        switch index % 4 {
+                        case 0: Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n".utf8)
+                        case 1: Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n".utf8)
+                        case 2: Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: \(String(repeating: "a", count: 100_000))\r\n\r\n".utf8)
+                        default: Array("GET /v1/h\u{e9}alth HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+                        }
+                    }
+                    return "200 malformed heads: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
+                }
+            ),
+            (
+                "idle-websockets",
+                {
+                    let upgraded = await self.blocking {
+                        let sockets = (0 ..< 1000).compactMap { _ -> RawConnection? in
+                            guard let connection = try? RawConnection(port: port) else { return nil }
+                            try? connection.send(
+                                "GET /v1/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                            )
+                            return connection
+                        }
+                        let count = sockets.filter { RawConnection.status(of: $0.receive(timeout: 5) { $0.count > 12 }) == 101 }.count
+                        Thread.sleep(forTimeInterval: 3)
+                        return count
+                    }
+                    return "idle WebSockets upgraded and held 3 s: \(upgraded)/1000"
+                }
+            ),
+            (
+                "bad-token-bursts",
+                {
+                    let statuses = await self.burst(port: port, count: 2000, parallel: 16) { index in
+                        Self.post("/v1/pull", token: "bad\(index)", body: Array(#"{"after":0,"limit":10}"#.utf8))
+                    }
+                    return "2000 pulls with bad tokens: \(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key })"
+                }
+            )
         ]
 
         // A warm connection for the probes: the first request of a process is slower.
@@ -195,7 +224,9 @@ struct HostileStageTests {
             let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
             let crashes = serve.process.isRunning ? 0 : 1
             let peak = (ProcessMemory.kibibytes("VmHWM", of: serve.pid) ?? 0) / 1024
-            print("[reliability] hostile \(attack.name): crashes \(crashes), health p99 \(String(format: "%.1f", p99)) ms over \(latencies.count) probes, server peak RSS \(peak) MiB, \(outcome), legitimate records \(arrived)/\(written)")
+            print(
+                "[reliability] hostile \(attack.name): crashes \(crashes), health p99 \(String(format: "%.1f", p99)) ms over \(latencies.count) probes, server peak RSS \(peak) MiB, \(outcome), legitimate records \(arrived)/\(written)"
+            )
             #expect(crashes == 0, "\(attack.name)")
             #expect(latencies.count >= 10, "too few health probes during \(attack.name)")
             #expect(arrived == written, "\(attack.name): \(arrived) of \(written) legitimate records arrived")

@@ -89,7 +89,8 @@ struct LiveSyncTests {
                 try await eventually("both servers listen") { (try? await TestPostgres.query(listening, on: database)) == [2] }
 
                 // A database restart, as each server's held connection sees it.
-                let killed = try await TestPostgres.query("""
+                let killed = try await TestPostgres.query(
+                    """
                     SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                     WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()) AS killed
                     """, on: database)

@@ -11,7 +11,8 @@ struct MemoryWatch {
     init?(server: Int32) {
         ProcessMemory.releaseFreedMemory()
         guard ProcessMemory.resetPeak(), ProcessMemory.resetPeak(of: server),
-              let serverStart = ProcessMemory.kibibytes("VmRSS", of: server), let clientStart = ProcessMemory.kibibytes("VmRSS") else {
+            let serverStart = ProcessMemory.kibibytes("VmRSS", of: server), let clientStart = ProcessMemory.kibibytes("VmRSS")
+        else {
             return nil
         }
         self.server = server

@@ -19,7 +19,9 @@ struct PostgresRestartTests {
     /// How long a client waits for an answer: well above the server's wait.
     private static let clientTimeout = 5.0
 
-    @Test("PostgreSQL stopped (pg_ctl stop -m fast) and started again while 4 clients push and pull through pathbase serve: the server answers 503 with a reason, within the client's timeout, while it is down; clients retry and finish; every record is stored once and reaches every replica once")
+    @Test(
+        "PostgreSQL stopped (pg_ctl stop -m fast) and started again while 4 clients push and pull through pathbase serve: the server answers 503 with a reason, within the client's timeout, while it is down; clients retry and finish; every record is stored once and reaches every replica once"
+    )
     func restartMidSync() async throws {
         let cluster = try TestPostgresCluster()
         defer { cluster.remove() }
@@ -75,7 +77,9 @@ struct PostgresRestartTests {
             #expect(result.cursor == Int64(total), "client \(result.client)")
         }
         let slowest = answers.map(\.seconds).max() ?? 0
-        print("[reliability] sync.postgres-restart: \(total) records by \(clients) clients, \(results.map(\.failedSyncs).reduce(0, +)) failed syncs retried, answers while down \(answers.map { String($0.status) }.joined(separator: ", ")) within \(String(format: "%.1f", slowest)) s, records on the server \(total), on each replica \(results.map { String($0.records) }.joined(separator: "/"))")
+        print(
+            "[reliability] sync.postgres-restart: \(total) records by \(clients) clients, \(results.map(\.failedSyncs).reduce(0, +)) failed syncs retried, answers while down \(answers.map { String($0.status) }.joined(separator: ", ")) within \(String(format: "%.1f", slowest)) s, records on the server \(total), on each replica \(results.map { String($0.records) }.joined(separator: "/"))"
+        )
     }
 
     /// What one client did and holds at the end.

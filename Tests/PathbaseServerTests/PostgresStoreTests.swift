@@ -16,10 +16,13 @@ struct PostgresStoreTests {
     func invalidURLs() throws {
         for (url, reason) in [
             ("http://u@h/db", "scheme"), ("postgres://h/db", "no user"), ("postgres://u@h", "one database"),
-            ("postgres://u@h/a/b", "one database"), ("postgres://u@/db", "no host"),
+            ("postgres://u@h/a/b", "one database"), ("postgres://u@/db", "no host")
         ] {
             let error = #expect(throws: PostgresStoreError.self) { try PostgresURL.configuration(from: url) }
-            guard case .invalidURL = error else { Issue.record("\(url): \(String(describing: error))"); continue }
+            guard case .invalidURL = error else {
+                Issue.record("\(url): \(String(describing: error))")
+                continue
+            }
             #expect(error?.localizedDescription.contains(reason) == true, "\(url)")
         }
         #expect(throws: Never.self) { try PostgresURL.configuration(from: "postgresql://user:p%40ss@127.0.0.1:5433/pathbase") }
@@ -33,7 +36,10 @@ struct PostgresStoreTests {
         let error = await #expect(throws: PostgresStoreError.self) {
             _ = try await PostgresSyncServerStore(url: "postgres://pathbase@127.0.0.1:\(port)/pathbase", connectTimeout: 2)
         }
-        guard case .unreachable = error else { Issue.record("not unreachable: \(String(describing: error))"); return }
+        guard case .unreachable = error else {
+            Issue.record("not unreachable: \(String(describing: error))")
+            return
+        }
         #expect(error?.localizedDescription.contains("PostgreSQL cannot be reached") == true)
     }
 
@@ -74,7 +80,8 @@ struct PostgresStoreTests {
         }
         for (index, record) in old.enumerated() {
             let hex = record.valueJSON.map { String(format: "%02x", $0) }.joined()
-            _ = try await TestPostgres.query("""
+            _ = try await TestPostgres.query(
+                """
                 INSERT INTO records VALUES (1, \(index + 1), 5, \(record.path.instance), 1, 10, 0, 3, '\(record.valueType)', decode('\(hex)', 'hex'))
                 """, on: url)
         }

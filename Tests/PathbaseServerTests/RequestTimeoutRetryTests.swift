@@ -24,8 +24,9 @@ struct RequestTimeoutRetryTests {
                 return true
             }
             guard timesOut else { return try await next(request, context) }
-            return Response(status: .requestTimeout, headers: [.contentType: "application/json"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"reason":"the request took too long to arrive"}"#)))
+            return Response(
+                status: .requestTimeout, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"reason":"the request took too long to arrive"}"#)))
         }
     }
 
@@ -79,8 +80,9 @@ struct RequestTimeoutRetryTests {
             #expect(AutomaticSync.stopReason(for: error ?? SyncTransportError.invalidResponse("none")) == nil)
 
             // Two more 408s, then through.
-            let sync = AutomaticSync(replica: replica, interval: nil, debounce: .zero,
-                                     retry: SyncRetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(40), jitter: 0))
+            let sync = AutomaticSync(
+                replica: replica, interval: nil, debounce: .zero,
+                retry: SyncRetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(40), jitter: 0))
             let seen = Locked<[AutomaticSync.State]>([])
             let watching = Task {
                 for await state in sync.states {

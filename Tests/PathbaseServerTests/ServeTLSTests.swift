@@ -11,7 +11,9 @@ import Testing
 @Suite("TLS: replicas sync with a pathbase serve process over https and hear it over wss", .enabled(if: TestCertificate.canMake))
 struct ServeTLSTests {
 
-    @Test("a Replica whose HTTPSyncTransport trusts the certificate file pushes a record and an asset over https, another pulls both, a WebSocketLiveUpdates trusting the file hears the push over wss; an untrusting transport is refused and nothing of it is stored")
+    @Test(
+        "a Replica whose HTTPSyncTransport trusts the certificate file pushes a record and an asset over https, another pulls both, a WebSocketLiveUpdates trusting the file hears the push over wss; an untrusting transport is refused and nothing of it is stored"
+    )
     func replicasOverHTTPS() async throws {
         let tls = try TestCertificate()
         defer { tls.remove() }

@@ -55,21 +55,27 @@ struct ServerFuzzTests {
         let encoder = JSONEncoder()
         let fresh = try [Self.record(10, "new"), Self.record(11, Date(timeIntervalSince1970: 1_700_000_000)), Self.record(12, true, property: 3)]
         let endpoints = [
-            Endpoint(path: "v1/push", corpus: try [
-                encoder.encode(PushRequest(replica: 4, records: stored)),
-                encoder.encode(PushRequest(replica: 4, records: fresh)),
-                encoder.encode(PushRequest(replica: 9, records: [])),
-                Data(#"{"replica": 4, "records": [], "extra": {"nested": [1, "two", null]}}"#.utf8),
-            ], decodes: { (try? JSONDecoder().decode(PushRequest.self, from: $0)) != nil }),
-            Endpoint(path: "v1/pull", corpus: try [
-                encoder.encode(PullRequest(after: 0, limit: 10)),
-                encoder.encode(PullRequest(after: 2, limit: 1000, replica: 7)),
-                Data(#"{"after": 1, "limit": 2, "replica": null}"#.utf8),
-            ], decodes: { (try? JSONDecoder().decode(PullRequest.self, from: $0)) != nil }),
-            Endpoint(path: "v1/assets/missing", corpus: try [
-                encoder.encode(AssetInventoryRequest(assets: [try Asset(hash: String(repeating: "ab", count: 32), size: 10), try Asset(hash: String(repeating: "0", count: 64), size: 0)])),
-                Data(#"{"assets": []}"#.utf8),
-            ], decodes: { (try? JSONDecoder().decode(AssetInventoryRequest.self, from: $0)) != nil }),
+            Endpoint(
+                path: "v1/push",
+                corpus: try [
+                    encoder.encode(PushRequest(replica: 4, records: stored)),
+                    encoder.encode(PushRequest(replica: 4, records: fresh)),
+                    encoder.encode(PushRequest(replica: 9, records: [])),
+                    Data(#"{"replica": 4, "records": [], "extra": {"nested": [1, "two", null]}}"#.utf8)
+                ], decodes: { (try? JSONDecoder().decode(PushRequest.self, from: $0)) != nil }),
+            Endpoint(
+                path: "v1/pull",
+                corpus: try [
+                    encoder.encode(PullRequest(after: 0, limit: 10)),
+                    encoder.encode(PullRequest(after: 2, limit: 1000, replica: 7)),
+                    Data(#"{"after": 1, "limit": 2, "replica": null}"#.utf8)
+                ], decodes: { (try? JSONDecoder().decode(PullRequest.self, from: $0)) != nil }),
+            Endpoint(
+                path: "v1/assets/missing",
+                corpus: try [
+                    encoder.encode(AssetInventoryRequest(assets: [try Asset(hash: String(repeating: "ab", count: 32), size: 10), try Asset(hash: String(repeating: "0", count: 64), size: 0)])),
+                    Data(#"{"assets": []}"#.utf8)
+                ], decodes: { (try? JSONDecoder().decode(AssetInventoryRequest.self, from: $0)) != nil })
         ]
 
         var expected = try await Self.everything(server, alice)

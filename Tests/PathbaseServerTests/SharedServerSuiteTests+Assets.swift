@@ -161,7 +161,10 @@ extension SharedServerSuiteTests {
             let refusal = await #expect(throws: SyncTransportError.self) {
                 try await transport.uploadAssetChunk(forged[offset...], of: asset, at: Int64(offset))
             }
-            guard case .refused(let status, let reason) = refusal else { Issue.record("not refused: \(String(describing: refusal))"); return }
+            guard case .refused(let status, let reason) = refusal else {
+                Issue.record("not refused: \(String(describing: refusal))")
+                return
+            }
             #expect(status == 422)
             #expect(reason.contains("nothing was stored"), "\(reason)")
             // Nothing kept: the next upload starts at byte 0, and the asset cannot be downloaded.
@@ -195,7 +198,7 @@ extension SharedServerSuiteTests {
                 ("POST", "v1/assets/missing", token, Data("not json".utf8), nil, 400),
                 ("GET", path, token, nil, nil, 404),
                 ("GET", path, token, nil, "bytes=a-b", 400),
-                ("GET", "v1/assets/" + String(repeating: "A", count: 64), token, nil, nil, 400),
+                ("GET", "v1/assets/" + String(repeating: "A", count: 64), token, nil, nil, 400)
             ]
             for bad in cases {
                 let exchange = try await RawExchange.send(bad.method, to: url, bad.endpoint, token: bad.token, body: bad.body, range: bad.range)

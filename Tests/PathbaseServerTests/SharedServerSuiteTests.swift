@@ -36,8 +36,9 @@ struct SharedServerSuiteTests {
         let store = try await kind.make()
         let account = try await store.addAccount(name: "a", tokenHash: [1])
         let x = try record(1, "x")
-        #expect(try await store.append([x, try record(2, "y"), x, try record(1, "z")], to: account)
-            == [.appended(sequence: 1), .appended(sequence: 2), .alreadyStored(sequence: 1), .conflicting])
+        #expect(
+            try await store.append([x, try record(2, "y"), x, try record(1, "z")], to: account)
+                == [.appended(sequence: 1), .appended(sequence: 2), .alreadyStored(sequence: 1), .conflicting])
         #expect(try await store.records(of: account, after: 0, limit: 10).map(\.record) == [x, try record(2, "y")])
         #expect(try await store.append([], to: account) == [])
     }
@@ -79,7 +80,7 @@ struct SharedServerSuiteTests {
         let records = [
             try record(1, String(repeating: "long ", count: 20_000)),
             try record(2, "ünïcødé \u{0} 🎉 \"quoted\" \\ back"),
-            SyncRecord(path: Path(model: .max, instance: .min, property: 7), timestamp: Timestamp(time: .max, counter: .max, replica: .max), valueType: "String", valueJSON: Data("\"x\"".utf8)),
+            SyncRecord(path: Path(model: .max, instance: .min, property: 7), timestamp: Timestamp(time: .max, counter: .max, replica: .max), valueType: "String", valueJSON: Data("\"x\"".utf8))
         ]
         _ = try await store.append(records, to: account)
         #expect(try await store.records(of: account, after: 0, limit: 10).map(\.record) == records)

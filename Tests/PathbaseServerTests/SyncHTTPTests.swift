@@ -58,7 +58,7 @@ struct SyncHTTPTests {
                 ("v1/pull", #"{"after": 0}"#, 400, "missing 'limit'"),
                 ("v1/pull", #"{"after": 0, "limit": 0}"#, 400, "the limit at least 1"),
                 ("v1/pull", #"{"after": -3, "limit": 5}"#, 400, "the cursor must be at least 0"),
-                ("v1/push", String(repeating: " ", count: 5000), 413, "larger than 4096 bytes"),
+                ("v1/push", String(repeating: " ", count: 5000), 413, "larger than 4096 bytes")
             ]
             for bad in cases {
                 let exchange = try await RawExchange.send(to: url, bad.endpoint, token: token, body: Data(bad.body.utf8))

@@ -68,7 +68,10 @@ struct SyncServerTests {
         let report = try await replica.sync()
         #expect(report.rejected == 1)
         let rejected = try #require(replica.rejectedRecords().first)
-        guard case .rejected(let reason) = rejected.state else { Issue.record("not rejected"); return }
+        guard case .rejected(let reason) = rejected.state else {
+            Issue.record("not rejected")
+            return
+        }
         #expect(reason.contains("s ahead of the server's (at most 300 s allowed)"))
 
         clock.advance(by: 700)
@@ -77,7 +80,6 @@ struct SyncServerTests {
         #expect(replica.state(of: rejected.key) == .acknowledged)
         #expect(try await server.pull(PullRequest(after: 0, limit: 10), token: token).records.contains { $0.key == rejected.key })
     }
-
 
     @Test("the drift limit is inclusive: a record exactly 300 s ahead is stored, one microsecond more is rejected")
     func clockDriftBoundary() async throws {

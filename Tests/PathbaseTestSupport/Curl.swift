@@ -45,10 +45,11 @@ public enum Curl {
     public static func run(_ arguments: [String], timeout: Int = 60) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    let ended = try ChildProcess.run(path, ["-sS", "--max-time", String(timeout)] + arguments, timeout: Double(timeout + 30))
-                    return Answer(exitStatus: ended.status, output: ended.output, errors: ended.errors)
-                })
+                continuation.resume(
+                    with: Result {
+                        let ended = try ChildProcess.run(path, ["-sS", "--max-time", String(timeout)] + arguments, timeout: Double(timeout + 30))
+                        return Answer(exitStatus: ended.status, output: ended.output, errors: ended.errors)
+                    })
             }.start()
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A process's memory figures from /proc/PID/status (Linux): what the memory-bound tests
@@ -31,10 +31,10 @@ public enum ProcessMemory {
     /// otherwise absorb, unseen, the growth a measurement looks for.
     public static func releaseFreedMemory() {
         #if canImport(Glibc)
-        // Swift's Glibc module does not export malloc.h: look the function up by name.
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+            // Swift's Glibc module does not export malloc.h: look the function up by name.
+            guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
+            typealias MallocTrim = @convention(c) (Int) -> Int32
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
         #endif
     }
 

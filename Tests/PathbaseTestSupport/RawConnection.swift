@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A plain TCP connection to 127.0.0.1, for what no HTTP client sends: malformed heads,
@@ -21,9 +21,9 @@ public final class RawConnection: @unchecked Sendable {
     /// Connects, or throws ``RawConnectionError``.
     public init(port: Int) throws {
         #if canImport(Glibc)
-        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw RawConnectionError("socket: errno \(errno)") }
         var address = sockaddr_in()

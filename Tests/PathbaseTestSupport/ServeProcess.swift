@@ -83,8 +83,9 @@ public final class ServeProcess: @unchecked Sendable {
         while Date() < deadline {
             let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") || $0.contains("listening on https://") }),
-               let address = line.split(separator: " ").first(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") }),
-               let url = URL(string: String(address)) {
+                let address = line.split(separator: " ").first(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") }),
+                let url = URL(string: String(address))
+            {
                 self.url = url
                 return
             }

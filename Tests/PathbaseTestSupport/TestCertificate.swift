@@ -29,8 +29,12 @@ public struct TestCertificate: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         certificate = folder.appendingPathComponent("cert.pem").path
         key = folder.appendingPathComponent("key.pem").path
-        let made = try ChildProcess.run(Self.openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
-                                                       "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+        let made = try ChildProcess.run(
+            Self.openssl,
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"
+            ])
         guard made.status == 0 else { throw TestCertificateError(reason: "openssl exited \(made.status): \(made.errors)") }
     }
 

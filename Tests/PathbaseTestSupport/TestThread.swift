@@ -54,15 +54,15 @@ public final class TestThread: Sendable {
     public static func run(count: Int, timeout: TimeInterval = 600, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
         let ready = DispatchSemaphore(value: 0)
         let start = DispatchSemaphore(value: 0)
-        let threads = (0..<count).map { index in
+        let threads = (0 ..< count).map { index in
             TestThread {
                 ready.signal()
                 start.wait()
                 body(index)
             }
         }
-        for _ in 0..<count { ready.wait() }
-        for _ in 0..<count { start.signal() }
+        for _ in 0 ..< count { ready.wait() }
+        for _ in 0 ..< count { start.signal() }
         for thread in threads where await !thread.join(timeout: timeout) { return false }
         return true
     }

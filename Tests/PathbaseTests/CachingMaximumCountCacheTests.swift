@@ -177,11 +177,12 @@ struct CachingMaximumCountCacheTests {
     @Test("Ids beyond 32 bits, negative ids and many columns all work")
     func unusualIds() {
         let cache = MaximumCountCache(maxCount: 1000)
-        let paths = [
-            Path(model: Int.max, instance: Int.min, property: 1),
-            Path(model: -1, instance: -1, property: -1),
-            Path(model: 1 << 40, instance: 0, property: 1 << 35),
-        ] + (0 ..< 200).map { Path(model: 1701, instance: $0 * 7919, property: $0 % 50) }
+        let paths =
+            [
+                Path(model: Int.max, instance: Int.min, property: 1),
+                Path(model: -1, instance: -1, property: -1),
+                Path(model: 1 << 40, instance: 0, property: 1 << 35)
+            ] + (0 ..< 200).map { Path(model: 1701, instance: $0 * 7919, property: $0 % 50) }
         for (index, path) in paths.enumerated() { cache.store(index, for: path) }
         for (index, path) in paths.enumerated() { #expect(cache.value(at: path, as: Int.self) == index) }
     }
@@ -262,4 +263,3 @@ struct SecondChanceModel {
         free.append(position)
     }
 }
-

@@ -22,8 +22,9 @@ struct ClockIdentityTests {
         #expect(fixed.now().replica == 3)
     }
 
-    @Test("A file written by several ids before it kept an identity adopts them once; its Replica counts their writes",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "edits the file with the sqlite3 tool"))
+    @Test(
+        "A file written by several ids before it kept an identity adopts them once; its Replica counts their writes",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "edits the file with the sqlite3 tool"))
     func olderFileAdopted() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("clock-identity-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -15,7 +15,7 @@ struct CodableTests {
             HybridLogicalClock(replica: 9).now(),
             Timestamp(time: 1, counter: 2, replica: 3),
             Timestamp.zero,
-            Timestamp.max,
+            Timestamp.max
         ]
         for stamp in stamps {
             #expect(try roundTrip(stamp) == stamp)
@@ -58,13 +58,14 @@ struct CodableTests {
             Path(model: 2, instance: 0, property: 0),
             Path(model: 1, instance: 2, property: 0),
             Path(model: 1, instance: 1, property: 5),
-            Path(model: 1, instance: 1, property: 1),
+            Path(model: 1, instance: 1, property: 1)
         ].sorted()
-        #expect(sorted == [
-            Path(model: 1, instance: 1, property: 1),
-            Path(model: 1, instance: 1, property: 5),
-            Path(model: 1, instance: 2, property: 0),
-            Path(model: 2, instance: 0, property: 0),
-        ])
+        #expect(
+            sorted == [
+                Path(model: 1, instance: 1, property: 1),
+                Path(model: 1, instance: 1, property: 5),
+                Path(model: 1, instance: 2, property: 0),
+                Path(model: 2, instance: 0, property: 0)
+            ])
     }
 }

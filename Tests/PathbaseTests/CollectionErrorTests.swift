@@ -32,12 +32,16 @@ struct CollectionErrorTests {
         let retyped = database.collection(CollectionUserRetyped.self, name: "retyped")
         let error = #expect(throws: CollectionError.self) { try retyped.fetch(id: ada.id) }
         guard case let .undecodableField(collection, id, key, _) = error else {
-            Issue.record("\(String(describing: error))"); return
+            Issue.record("\(String(describing: error))")
+            return
         }
         #expect(collection == "retyped" && id == ada.id.uuidString && key == "name")
         #expect(error?.localizedDescription.contains("'name'") == true)
         // An optional field of another type is an error too, not a silent nil.
-        struct AgeAsText: Codable, Identifiable { var id: UUID; var age: String? }
+        struct AgeAsText: Codable, Identifiable {
+            var id: UUID
+            var age: String?
+        }
         let ages = database.collection(AgeAsText.self, name: "retyped")
         #expect(throws: CollectionError.undecodableField(collection: "retyped", id: ada.id.uuidString, key: "age", reason: "the stored value is not a String")) {
             try ages.fetch()
@@ -52,7 +56,10 @@ struct CollectionErrorTests {
         var ageless = ada
         ageless.age = nil
         try database.collection(CollectionUser.self, name: "retyped").save(ageless)
-        struct AgeRequired: Codable, Identifiable { var id: UUID; var age: Int }
+        struct AgeRequired: Codable, Identifiable {
+            var id: UUID
+            var age: Int
+        }
         #expect(throws: CollectionError.missingField(collection: "retyped", id: ada.id.uuidString, key: "age")) {
             try database.collection(AgeRequired.self, name: "retyped").fetch()
         }
@@ -65,7 +72,10 @@ struct CollectionErrorTests {
         let error = #expect(throws: CollectionError.self) {
             try users.save(CollectionUserWithInitials(id: UUID(), name: "Ada"))
         }
-        guard case let .unknownField(collection, _) = error else { Issue.record("\(String(describing: error))"); return }
+        guard case let .unknownField(collection, _) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(collection == "CollectionUserWithInitials")
         #expect(database.collectionNames.isEmpty)
         #expect(try users.count() == 0)
@@ -95,7 +105,10 @@ struct CollectionErrorTests {
         let error = #expect(throws: CollectionError.self) {
             try database.collection(Wrapped.self, name: "wrapped").save(Wrapped(id: 1))
         }
-        guard case let .unsupportedEncoding(collection, reason) = error else { Issue.record("\(String(describing: error))"); return }
+        guard case let .unsupportedEncoding(collection, reason) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(collection == "wrapped" && !reason.isEmpty)
         #expect(try database.collection(Wrapped.self, name: "wrapped").count() == 0)
     }
@@ -121,7 +134,7 @@ struct CollectionErrorTests {
             (.collectionNameCollision(name: "users", storedName: "others"), ["'users'", "'others'"]),
             (.unknownField(collection: "users", key: "nickname"), ["users", "'nickname'"]),
             (.unsupportedEncoding(collection: "users", reason: "it encodes as one value"), ["users", "it encodes as one value"]),
-            (.idGeneratorExhausted(collection: "nodes"), ["nodes"]),
+            (.idGeneratorExhausted(collection: "nodes"), ["nodes"])
         ]
         for (error, names) in errors {
             let message = error.localizedDescription

@@ -41,7 +41,8 @@ struct CollectionHistorySyncTests {
 
         // A renames her, B changes her age, each on its own copy.
         guard var onA = try usersA.fetch(id: ada.id), var onB = try usersB.fetch(id: ada.id) else {
-            Issue.record("not synchronized"); return
+            Issue.record("not synchronized")
+            return
         }
         onA.name = "Augusta Ada"
         try usersA.save(onA)
@@ -78,7 +79,10 @@ struct CollectionHistorySyncTests {
         try pullCollection(usersB, from: first, into: second)
         // A deletes Ada; B edits her, and adds a struct of its own.
         try usersA.delete(id: ada.id)
-        guard var onB = try usersB.fetch(id: ada.id) else { Issue.record("not synchronized"); return }
+        guard var onB = try usersB.fetch(id: ada.id) else {
+            Issue.record("not synchronized")
+            return
+        }
         onB.age = 40
         try usersB.save(onB)
         let linus = CollectionUser(id: UUID(), name: "Linus", age: 29, tags: ["kernel"])

@@ -3,7 +3,12 @@ import Pathbase
 import Testing
 
 // The README's "Codable collections" example, exactly as printed there.
-struct User: Codable, Identifiable { var id: UUID; var name: String; var age: Int?; var tags: [String] }
+struct User: Codable, Identifiable {
+    var id: UUID
+    var name: String
+    var age: Int?
+    var tags: [String]
+}
 
 @Suite("README: Codable collections")
 struct CollectionReadmeTests {
@@ -21,11 +26,13 @@ struct CollectionReadmeTests {
 
         // README: begin
         let users = database.collection(User.self, name: "users", indexes: [\.name, \.age])
-        try users.save(user)                                  // upsert: writes the fields that changed
-        try users.save([a, b, c])                             // one transaction
+        try users.save(user) // upsert: writes the fields that changed
+        try users.save([a, b, c]) // one transaction
         let adults = try users.fetch(where: \.age >= 18 && \.name != "", sortedBy: \.name, limit: 20)
         let one = try users.fetch(id: id)
-        try users.delete(id: id); try users.delete(where: \.age < 13); try users.removeAll()
+        try users.delete(id: id)
+        try users.delete(where: \.age < 13)
+        try users.removeAll()
         // README: end
 
         #expect(adults.map(\.name) == ["Ada", "Cy"])

@@ -133,7 +133,10 @@ struct CollectionRollbackTests {
                 throw Failure()
             }
         }
-        guard let first else { Issue.record("no id"); return }
+        guard let first else {
+            Issue.record("no id")
+            return
+        }
         // The app still holds its struct, asks for another id, then saves both.
         let second = CollectionNode(id: try nodes.nextId(), title: "second")
         #expect(second.id != first.id)

@@ -80,7 +80,10 @@ struct CollectionStorageTests {
         let database = InMemoryDatabase()
         let mine = database.collection(CollectionUser.self)
         try mine.save(ada)
-        guard var copy = try mine.fetch(id: ada.id) else { Issue.record("not stored"); return }
+        guard var copy = try mine.fetch(id: ada.id) else {
+            Issue.record("not stored")
+            return
+        }
         // Another handle (another part of the app, or a sync) renames her meanwhile.
         let theirs = database.collection(CollectionUser.self)
         var renamed = ada
@@ -101,7 +104,10 @@ struct CollectionStorageTests {
         let database = InMemoryDatabase()
         let mine = database.collection(CollectionUser.self)
         try mine.save(ada)
-        guard var copy = try mine.fetch(id: ada.id) else { Issue.record("not stored"); return }
+        guard var copy = try mine.fetch(id: ada.id) else {
+            Issue.record("not stored")
+            return
+        }
         var renamed = ada
         renamed.name = "Augusta Ada"
         try database.collection(CollectionUser.self).save(renamed)
@@ -157,10 +163,13 @@ struct CollectionStorageTests {
         // Unsorted, then sorted and paged (in SQL on SQLite); each finds another struct first.
         let queries: [() throws -> [CollectionUser]] = [
             { try mine.fetch(where: \.age == 5) },
-            { try mine.fetch(where: \.age >= 7 && \.age <= 9, sortedBy: \.name, limit: 2) },
+            { try mine.fetch(where: \.age >= 7 && \.age <= 9, sortedBy: \.name, limit: 2) }
         ]
         for query in queries {
-            guard var copy = try query().first else { Issue.record("no match"); continue }
+            guard var copy = try query().first else {
+                Issue.record("no match")
+                continue
+            }
             // Another handle renames it meanwhile.
             var renamed = copy
             renamed.name = "renamed"
@@ -226,12 +235,19 @@ struct CollectionStorageTests {
 
     @Test(arguments: DatabaseKind.backends)
     func aRenamedKeyIsANewFieldAndTheOldValueStays(kind: DatabaseKind) throws {
-        struct Renamed: Codable, Identifiable { var id: UUID; var fullName: String?; var age: Int? }
+        struct Renamed: Codable, Identifiable {
+            var id: UUID
+            var fullName: String?
+            var age: Int?
+        }
         let database = kind.make()
         let before = database.collection(CollectionUser.self, name: "renamed")
         try before.save(ada)
         let after = database.collection(Renamed.self, name: "renamed")
-        guard var renamed = try after.fetch(id: ada.id) else { Issue.record("not found"); return }
+        guard var renamed = try after.fetch(id: ada.id) else {
+            Issue.record("not found")
+            return
+        }
         #expect(renamed.fullName == nil && renamed.age == 36)
         renamed.fullName = "Augusta Ada"
         try after.save(renamed)
@@ -302,10 +318,16 @@ struct CollectionStorageTests {
         for index in 0 ..< 400_000 {
             let key = "k\(index)"
             let property = CollectionKeys.property(forKey: key, inCollection: "dynamic")
-            if let other = seen[property] { pair = (other, key); break }
+            if let other = seen[property] {
+                pair = (other, key)
+                break
+            }
             seen[property] = key
         }
-        guard let (first, second) = pair else { Issue.record("no collision found"); return }
+        guard let (first, second) = pair else {
+            Issue.record("no collision found")
+            return
+        }
         let database = InMemoryDatabase()
         let dynamic = database.collection(CollectionDynamic.self, name: "dynamic")
         let error = #expect(throws: CollectionError.self) {
@@ -357,8 +379,10 @@ struct CollectionStorageTests {
 
     @Test("Generated ids stay apart after replicas exchange their records, also through an editing context", arguments: [false, true])
     func generatedIdsStayUniqueAcrossSync(sqlite: Bool) throws {
-        let first: any HistoryDatabase = try sqlite ? SQLiteDatabase(options: SQLiteDatabase.Options(clock: HybridLogicalClock(replica: 1))) : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1))
-        let second: any HistoryDatabase = try sqlite ? SQLiteDatabase(options: SQLiteDatabase.Options(clock: HybridLogicalClock(replica: 2))) : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 2))
+        let first: any HistoryDatabase =
+            try sqlite ? SQLiteDatabase(options: SQLiteDatabase.Options(clock: HybridLogicalClock(replica: 1))) : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 1))
+        let second: any HistoryDatabase =
+            try sqlite ? SQLiteDatabase(options: SQLiteDatabase.Options(clock: HybridLogicalClock(replica: 2))) : InMemoryHistoryDatabase(clock: HybridLogicalClock(replica: 2))
         let context = second.createEditingContext()
         let a = first.collection(CollectionNode.self), b = context.collection(CollectionNode.self)
         func exchange() {

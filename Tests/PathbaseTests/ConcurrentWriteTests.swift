@@ -43,7 +43,7 @@ struct ConcurrentWriteTests {
 
     static func writeConcurrently<D: Database & Sendable>(into database: D, writes: Int) async {
         let finished = await TestThread.run(count: threadCount) { thread in
-            for index in 0..<writes {
+            for index in 0 ..< writes {
                 let (path, value) = write(index, of: thread, writes: writes)
                 database.set(value, for: path)
             }
@@ -54,8 +54,8 @@ struct ConcurrentWriteTests {
     /// Returns the number of writes whose value does not read back.
     static func lostWrites(in database: some Database, writes: Int) -> Int {
         var lost = 0
-        for thread in 0..<threadCount {
-            for index in 0..<writes {
+        for thread in 0 ..< threadCount {
+            for index in 0 ..< writes {
                 let (path, value) = write(index, of: thread, writes: writes)
                 let stored: Int? = database.get(path)
                 if stored != value { lost += 1 }
@@ -66,7 +66,7 @@ struct ConcurrentWriteTests {
 
     static func createConcurrently<D: Database & Sendable>(in database: D, perThread: Int) async {
         let finished = await TestThread.run(count: threadCount) { thread in
-            for index in 0..<perThread {
+            for index in 0 ..< perThread {
                 let counter = database.create(id: thread * perThread + index, of: Counter.self)
                 counter.owner = thread
                 counter.value += 1
@@ -125,10 +125,10 @@ struct ConcurrentWriteTests {
     /// Eight threads add 1 to shared counters, each addition a read and a write in one batch,
     /// so no addition may overwrite another's; returns the additions that went missing.
     static func incrementConcurrently(_ database: some BatchDatabase & Sendable, additions: Int) async -> Int {
-        let counters = (0..<16).map { Path(model: model, instance: $0, property: 2) }
+        let counters = (0 ..< 16).map { Path(model: model, instance: $0, property: 2) }
         let failures = Locked<[String]>([])
         let finished = await TestThread.run(count: threadCount) { thread in
-            for step in 0..<additions {
+            for step in 0 ..< additions {
                 let path = counters[(step + thread) % counters.count]
                 do {
                     try database.batch {
@@ -171,7 +171,7 @@ struct ConcurrentWriteTests {
         for database in [plain, history] as [any Database] {
             let counters = database.all(of: Counter.self)
             #expect(counters.count == Self.threadCount * perThread)
-            #expect(Set(counters.map(\.id)) == Set(0..<Self.threadCount * perThread))
+            #expect(Set(counters.map(\.id)) == Set(0 ..< Self.threadCount * perThread))
             #expect(counters.allSatisfy { $0.owner == $0.id / perThread && $0.value == 1 })
         }
     }

@@ -117,10 +117,11 @@ struct DatabaseKind: Sendable, Hashable, CustomStringConvertible {
     /// ``DatabaseKindCapabilityTests`` instead of silently skipping the history checks. The
     /// non-generic ObservableDatabase has no history by type, and a wrapper around it sees none.
     var keepsHistory: Bool {
-        let backendKeepsHistory = switch backend {
-        case .inMemoryHistory, .sqliteFile, .sqliteMemory: true
-        case .inMemory, .minimal, .readmeMinimal: false
-        }
+        let backendKeepsHistory =
+            switch backend {
+            case .inMemoryHistory, .sqliteFile, .sqliteMemory: true
+            case .inMemory, .minimal, .readmeMinimal: false
+            }
         return backendKeepsHistory && !wrappers.contains(.observable)
     }
 

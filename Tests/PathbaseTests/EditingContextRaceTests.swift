@@ -34,11 +34,12 @@ struct EditingContextRaceTests {
                 guard start.arriveAndWait() else { return failures.append("round \(round): the discarding thread did not arrive") }
                 context.commitChanges()
                 guard end.arriveAndWait() else { return failures.append("round \(round): the discarding thread did not finish") }
-                outcomes.append(RoundOutcome(
-                    round: round,
-                    values: Self.paths.map { database.get($0) as Int? },
-                    pendingAfterwards: context.hasChanges
-                ))
+                outcomes.append(
+                    RoundOutcome(
+                        round: round,
+                        values: Self.paths.map { database.get($0) as Int? },
+                        pendingAfterwards: context.hasChanges
+                    ))
             }
         }
         let seed = UInt64.random(in: 0 ... UInt64.max)

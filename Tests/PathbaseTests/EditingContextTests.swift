@@ -141,11 +141,12 @@ struct EditingContextTests {
         draft.words = 1
         draft.title = "T"
         draft.words = 2
-        #expect(context.changedPaths == [
-            draft.path(of: .instanceId),
-            draft.path(of: .words),
-            draft.path(of: .title),
-        ])
+        #expect(
+            context.changedPaths == [
+                draft.path(of: .instanceId),
+                draft.path(of: .words),
+                draft.path(of: .title)
+            ])
     }
 
     // MARK: Committing
@@ -403,8 +404,8 @@ struct EditingContextTests {
         let untouched = Manuscript.create(in: database, id: 2, title: "Other")
         let context = database.createEditingContext()
         let edited = context.get(id: 1, of: Manuscript.self)!
-        #expect(edited.title == "A")             // read only
-        edited.words = 11                        // written
+        #expect(edited.title == "A") // read only
+        edited.words = 11 // written
         Manuscript.create(in: context, id: 3, title: "New")
 
         original.title = "B"

@@ -116,7 +116,7 @@ struct ExportImportTests {
             (data.prefix(data.count / 2), "truncated", "malformed"),
             (Data("{\"format\":\"other\",\"version\":1,\"records\":[]}".utf8), "another format", "malformed"),
             (newer, "newer version", "newerVersion"),
-            (wrongType, "a value that is not its declared type", "invalidValue"),
+            (wrongType, "a value that is not its declared type", "invalidValue")
         ]
         for (bad, label, expectedCase) in cases {
             let error = #expect(throws: RecordArchiveError.self, "\(label)") { try database.importRecords(from: bad) }

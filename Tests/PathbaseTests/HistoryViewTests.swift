@@ -194,7 +194,7 @@ struct HistoryViewTests {
     @Test("all(of:) with a filter runs on the values of the view's moment", arguments: HistoryDatabaseKind.allCases)
     func filteredAllInView(kind: HistoryDatabaseKind) {
         let database = kind.make()
-        for id in 1...6 {
+        for id in 1 ... 6 {
             Exhibit.create(in: database, id: id, visitors: id * 10)
         }
         let moment = momentBetweenWrites()
@@ -332,7 +332,7 @@ struct HistoryViewTests {
         let database = InMemoryHistoryDatabase()
         let exhibit = Exhibit.create(in: database, id: 1, visitors: 0)
         var moments: [Timestamp] = []
-        for count in 1...50 {
+        for count in 1 ... 50 {
             exhibit.visitors = count
             moments.append(database.clock.now())
         }
@@ -340,10 +340,10 @@ struct HistoryViewTests {
         let snapshot = moments
         let invalid = Locked(0)
         let finished = await TestThread.run(count: 8) { index in
-            for step in 0..<200 {
+            for step in 0 ..< 200 {
                 if index == 0 { view.moveView(to: snapshot[step % snapshot.count]) }
                 let visitors = view.get(id: 1, of: Exhibit.self)?.visitors ?? -1
-                if !(1...50).contains(visitors) { invalid.withLock { $0 += 1 } }
+                if !(1 ... 50).contains(visitors) { invalid.withLock { $0 += 1 } }
             }
         }
         #expect(finished)

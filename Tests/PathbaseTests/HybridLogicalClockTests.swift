@@ -10,7 +10,7 @@ struct HybridLogicalClockTests {
     func strictlyIncreasing() {
         let clock = HybridLogicalClock(replica: 42)
         var previous = clock.now()
-        for _ in 0..<10_000 {
+        for _ in 0 ..< 10_000 {
             let next = clock.now()
             #expect(next > previous)
             #expect(next.replica == 42)
@@ -61,7 +61,7 @@ struct HybridLogicalClockTests {
         let clock = HybridLogicalClock(replica: 3)
         let parts = Locked<[[Timestamp]]>([])
         let finished = await TestThread.run(count: 8) { _ in
-            let part = (0..<5_000).map { _ in clock.now() }
+            let part = (0 ..< 5_000).map { _ in clock.now() }
             parts.withLock { $0.append(part) }
         }
         #expect(finished)

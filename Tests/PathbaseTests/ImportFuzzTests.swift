@@ -70,7 +70,7 @@ struct ImportFuzzTests {
             #expect(throws: Never.self) { try database.importRecords(from: archive) }
         }
 
-        for iteration in 0..<payloads {
+        for iteration in 0 ..< payloads {
             let which = iteration % stores.count
             if iteration % 200 < stores.count {
                 // Fresh databases now and then, so that accepted imports do not pile up.
@@ -91,7 +91,9 @@ struct ImportFuzzTests {
             let context = "archive \(iteration) on \(stores[which]), PATHBASE_FUZZ_SEED=\(StressSettings.describe(seed))"
             SyncFuzzTests.feed(archive, to: entry, before: &snapshots[which], tally: &tally, context: context)
         }
-        print("[reliability] fuzz importRecords(from:): \(tally.fed) archives, \(tally.refused) refused with a typed error, \(tally.accepted) accepted, \(tally.untyped) untyped errors, \(tally.changedAfterRefusal) refusals changed the database")
+        print(
+            "[reliability] fuzz importRecords(from:): \(tally.fed) archives, \(tally.refused) refused with a typed error, \(tally.accepted) accepted, \(tally.untyped) untyped errors, \(tally.changedAfterRefusal) refusals changed the database"
+        )
         #expect(tally.refused * 2 > tally.fed, "only \(tally.refused) of \(tally.fed) archives were refused")
         #expect(tally.accepted > 0, "no mutated archive was accepted: the mutations never reach past the parser")
     }

@@ -9,10 +9,10 @@ struct InMemoryDatabaseSlotTests {
     @Test("A path whose value changes type back and forth keeps two slots, and reads the latest value")
     func typeChangesReuseSlots() {
         let database = InMemoryDatabase()
-        let paths = (1...10).map { Path(model: 1390, instance: $0, property: 1) }
+        let paths = (1 ... 10).map { Path(model: 1390, instance: $0, property: 1) }
         for path in paths { database.set(0, for: path) }
         let before = database.valueSlotCount
-        for round in 1...1_000 {
+        for round in 1 ... 1_000 {
             for path in paths {
                 if round.isMultiple(of: 2) {
                     database.set(round, for: path)

@@ -25,20 +25,20 @@ struct InMemoryHistoryDatabaseTests {
         let database = InMemoryHistoryDatabase()
         var written: [Int: [(time: Int64, value: Int)]] = [:]
         func path(_ instance: Int) -> Path { Path(model: 949, instance: instance, property: 3) }
-        for instance in 1...5 {
+        for instance in 1 ... 5 {
             // Around the length where a history gets its own index (32); the last one loses all.
             let count = [5, 33, 40, 300, 3][instance - 1]
-            var times = Array(Set((0..<count).map { _ in Int64.random(in: 1...1_000_000, using: &random) }))
+            var times = Array(Set((0 ..< count).map { _ in Int64.random(in: 1 ... 1_000_000, using: &random) }))
             times.shuffle(using: &random)
             for time in times {
-                let value = Int.random(in: 0...1_000, using: &random)
+                let value = Int.random(in: 0 ... 1_000, using: &random)
                 database.set(value, for: path(instance), timestamp: stamp(time))
                 written[instance, default: []].append((time, value))
             }
         }
         var withdrawn: [SyncRecord.Key] = [SyncRecord.Key(path: path(1), timestamp: stamp(2_000_000))] // never stored
         for (instance, records) in written {
-            let leaving = instance == 5 ? records : records.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
+            let leaving = instance == 5 ? records : records.filter { _ in Int.random(in: 0 ..< 3, using: &random) == 0 }
             withdrawn += leaving.map { SyncRecord.Key(path: path(instance), timestamp: stamp($0.time)) }
             written[instance] = records.filter { record in !leaving.contains { $0.time == record.time } }.sorted { $0.time < $1.time }
         }
@@ -48,12 +48,12 @@ struct InMemoryHistoryDatabaseTests {
         // A record arriving late after the withdrawal still links in order.
         database.set(-7, for: path(3), timestamp: stamp(500_001, counter: 1))
         written[3] = (written[3, default: []] + [(500_001, -7)]).sorted { $0.time < $1.time }
-        for instance in 1...5 {
+        for instance in 1 ... 5 {
             let records = written[instance, default: []]
             #expect(database.records(at: path(instance)).map(\.timestamp.time) == records.map(\.time))
             #expect(database.get(path(instance)) as Int? == records.last?.value, "instance \(instance), seed \(seed)")
-            for _ in 0..<200 {
-                let time = Int64.random(in: 0...1_000_001, using: &random)
+            for _ in 0 ..< 200 {
+                let time = Int64.random(in: 0 ... 1_000_001, using: &random)
                 let found: Timestamped<Int>? = database.get(path(instance), at: stamp(time, counter: 2))
                 #expect(found?.value == records.last { $0.time <= time }?.value, "instance \(instance) at \(time), seed \(seed)")
             }
@@ -65,13 +65,13 @@ struct InMemoryHistoryDatabaseTests {
         var random = SplitMix64(seed: seed)
         let database = InMemoryHistoryDatabase()
         var written: [Int: [(Int64, Int)]] = [:] // instance -> (time, value)
-        for instance in 1...4 {
+        for instance in 1 ... 4 {
             // Lengths around the point where a history gets its own index (32 records).
             let count = [5, 33, 40, 300][instance - 1]
-            var times = Array(Set((0..<count).map { _ in Int64.random(in: 1...1_000_000, using: &random) }))
+            var times = Array(Set((0 ..< count).map { _ in Int64.random(in: 1 ... 1_000_000, using: &random) }))
             times.shuffle(using: &random) // late arrivals link between their neighbours
             for time in times {
-                let value = Int.random(in: 0...1_000, using: &random)
+                let value = Int.random(in: 0 ... 1_000, using: &random)
                 database.set(value, for: Path(model: 949, instance: instance, property: 2), timestamp: stamp(time))
                 written[instance, default: []].append((time, value))
             }
@@ -79,8 +79,8 @@ struct InMemoryHistoryDatabaseTests {
         func check() {
             for (instance, records) in written {
                 let sorted = records.sorted { $0.0 < $1.0 }
-                for _ in 0..<200 {
-                    let time = Int64.random(in: 0...1_000_001, using: &random)
+                for _ in 0 ..< 200 {
+                    let time = Int64.random(in: 0 ... 1_000_001, using: &random)
                     let expected = sorted.last { $0.0 <= time }?.1
                     let found: Timestamped<Int>? = database.get(Path(model: 949, instance: instance, property: 2), at: stamp(time))
                     #expect(found?.value == expected, "instance \(instance) at \(time), seed \(seed)")
@@ -103,16 +103,16 @@ struct InMemoryHistoryDatabaseTests {
             }
         }
         // More writes after pruning, then every date again (after the cut).
-        for instance in 1...4 {
-            var time = Int64.random(in: cut...1_000_000, using: &random)
+        for instance in 1 ... 4 {
+            var time = Int64.random(in: cut ... 1_000_000, using: &random)
             while written[instance, default: []].contains(where: { $0.0 == time }) { time += 1 }
             database.set(-1, for: Path(model: 949, instance: instance, property: 2), timestamp: stamp(time, counter: 1))
             written[instance, default: []].append((time, -1))
             written[instance]?.sort { $0.0 < $1.0 }
         }
         for (instance, records) in written {
-            for _ in 0..<200 {
-                let time = Int64.random(in: cut...1_000_001, using: &random)
+            for _ in 0 ..< 200 {
+                let time = Int64.random(in: cut ... 1_000_001, using: &random)
                 let expected = records.last { $0.0 <= time }?.1
                 let found: Timestamped<Int>? = database.get(Path(model: 949, instance: instance, property: 2), at: stamp(time, counter: 2))
                 #expect(found?.value == expected, "after pruning: instance \(instance) at \(time), seed \(seed)")
@@ -180,7 +180,7 @@ struct InMemoryHistoryDatabaseTests {
     func newestWins() {
         let forward = InMemoryHistoryDatabase()
         let backward = InMemoryHistoryDatabase()
-        let writes = (1...20).map { (value: $0, timestamp: stamp(Int64($0 * 10))) }
+        let writes = (1 ... 20).map { (value: $0, timestamp: stamp(Int64($0 * 10))) }
         for write in writes { forward.set(write.value, for: path, timestamp: write.timestamp) }
         for write in writes.reversed() { backward.set(write.value, for: path, timestamp: write.timestamp) }
         let a: Int? = forward.get(path)
@@ -251,7 +251,7 @@ struct InMemoryHistoryDatabaseTests {
     @Test("Paging through records with records(after:limit:) visits every record once")
     func paging() {
         let database = InMemoryHistoryDatabase()
-        for instance in 0..<25 {
+        for instance in 0 ..< 25 {
             database.set(instance, for: Path(model: 949, instance: instance, property: 1))
         }
         var cursor: Timestamp?
@@ -263,7 +263,7 @@ struct InMemoryHistoryDatabaseTests {
             seen += page.compactMap { $0.value as? Int }
             cursor = page.last?.timestamp
         }
-        #expect(seen == Array(0..<25))
+        #expect(seen == Array(0 ..< 25))
     }
 
     /// A record as the records(after:) tests compare it.
@@ -342,11 +342,12 @@ struct InMemoryHistoryDatabaseTests {
             }
             #expect(collected == expected, "paged by \(limit), \(label)")
         }
-        for _ in 0..<30 {
-            let cursor = Bool.random(using: &random)
+        for _ in 0 ..< 30 {
+            let cursor =
+                Bool.random(using: &random)
                 ? expected.randomElement(using: &random)?.timestamp
-                : Timestamp(time: Int64.random(in: -1...1_001, using: &random), counter: 1, replica: 3)
-            let limit = Int.random(in: 0...12, using: &random)
+                : Timestamp(time: Int64.random(in: -1 ... 1_001, using: &random), counter: 1, replica: 3)
+            let limit = Int.random(in: 0 ... 12, using: &random)
             let page = database.records(after: cursor, limit: limit).map(RecordKey.init)
             #expect(page == Array(newer(than: cursor).prefix(limit)), "\(limit) after \(String(describing: cursor)), \(label)")
         }
@@ -354,7 +355,7 @@ struct InMemoryHistoryDatabaseTests {
 
     /// A random path of models 947–948, instances 0–5, properties 1–3.
     private func randomPath(using random: inout SplitMix64) -> Path {
-        Path(model: Int.random(in: 947...948, using: &random), instance: Int.random(in: 0...5, using: &random), property: Int.random(in: 1...3, using: &random))
+        Path(model: Int.random(in: 947 ... 948, using: &random), instance: Int.random(in: 0 ... 5, using: &random), property: Int.random(in: 1 ... 3, using: &random))
     }
 
     /// Writes `count` records at random paths: mostly older timestamps in any order (as sync
@@ -362,25 +363,26 @@ struct InMemoryHistoryDatabaseTests {
     /// than all so far (local writes); a few values of another type than the column's.
     private func writeRandomRecords(_ count: Int, to database: InMemoryHistoryDatabase, _ written: inout WrittenRecords, newestTime: inout Int64, random: inout SplitMix64) {
         var used: [Timestamp] = []
-        for _ in 0..<count {
+        for _ in 0 ..< count {
             let path = randomPath(using: &random)
             let timestamp: Timestamp
-            switch Int.random(in: 0..<10, using: &random) {
-            case 0..<2 where !used.isEmpty:
+            switch Int.random(in: 0 ..< 10, using: &random) {
+            case 0 ..< 2 where !used.isEmpty:
                 timestamp = used.randomElement(using: &random) ?? stamp(0)
-            case 0..<3:
-                newestTime += Int64.random(in: 0...1, using: &random)
-                timestamp = Timestamp(time: newestTime, counter: UInt32.random(in: 0...1, using: &random), replica: 1)
+            case 0 ..< 3:
+                newestTime += Int64.random(in: 0 ... 1, using: &random)
+                timestamp = Timestamp(time: newestTime, counter: UInt32.random(in: 0 ... 1, using: &random), replica: 1)
             default:
-                timestamp = Timestamp(time: Int64.random(in: 0...max(1, newestTime), using: &random), counter: UInt32.random(in: 0...1, using: &random), replica: UInt32.random(in: 1...2, using: &random))
+                timestamp = Timestamp(
+                    time: Int64.random(in: 0 ... max(1, newestTime), using: &random), counter: UInt32.random(in: 0 ... 1, using: &random), replica: UInt32.random(in: 1 ... 2, using: &random))
             }
             used.append(timestamp)
-            if Int.random(in: 0..<20, using: &random) == 0 {
+            if Int.random(in: 0 ..< 20, using: &random) == 0 {
                 let value = "s\(Int.random(in: 0...99, using: &random))"
                 database.set(value, for: path, timestamp: timestamp)
                 written.add(value, at: path, timestamp)
             } else {
-                let value = Int.random(in: 0...9_999, using: &random)
+                let value = Int.random(in: 0 ... 9_999, using: &random)
                 database.set(value, for: path, timestamp: timestamp)
                 written.add("\(value)", at: path, timestamp)
             }
@@ -395,7 +397,7 @@ struct InMemoryHistoryDatabaseTests {
         var written = WrittenRecords()
         var newestTime: Int64 = 100
         expectExactPages(of: database, [], random: &random, "empty, seed \(seed)")
-        for round in 0..<6 {
+        for round in 0 ..< 6 {
             // Rounds of writes between reads: each read merges the late records in.
             writeRandomRecords([1, 5, 60, 150, 150, 300][round], to: database, &written, newestTime: &newestTime, random: &random)
             expectExactPages(of: database, written.chronological, random: &random, "round \(round), seed \(seed)")
@@ -433,7 +435,7 @@ struct InMemoryHistoryDatabaseTests {
         let undoable = UndoableDatabase(wrapping: database)
         #expect(throws: AbortedBatch.self) {
             try undoable.batch {
-                for value in 0..<20 { undoable.set(value, for: randomPath(using: &random)) }
+                for value in 0 ..< 20 { undoable.set(value, for: randomPath(using: &random)) }
                 throw AbortedBatch()
             }
         }
@@ -443,7 +445,7 @@ struct InMemoryHistoryDatabaseTests {
         // last read), and one key never stored.
         writeRandomRecords(50, to: database, &written, newestTime: &newestTime, random: &random)
         let all = written.chronological
-        var withdrawn = all.filter { _ in Int.random(in: 0..<4, using: &random) == 0 }
+        var withdrawn = all.filter { _ in Int.random(in: 0 ..< 4, using: &random) == 0 }
             .map { SyncRecord.Key(path: $0.path, timestamp: $0.timestamp) }
         withdrawn.append(SyncRecord.Key(path: randomPath(using: &random), timestamp: stamp(-5)))
         database.withdraw(withdrawn.shuffled(using: &random))

@@ -139,7 +139,7 @@ struct InstanceLifecycleTests {
     func allOf(kind: DatabaseKind) {
         let database = kind.make()
         #expect(database.all(of: Chore.self).isEmpty)
-        for id in 1...5 {
+        for id in 1 ... 5 {
             let _: Chore = database.create(id: id)
         }
         let _: Tag = database.create(id: 100)
@@ -155,7 +155,7 @@ struct InstanceLifecycleTests {
     @Test("all(_:where:) filters active instances with a closure", arguments: DatabaseKind.allCases)
     func allWhere(kind: DatabaseKind) {
         let database = kind.make()
-        for id in 1...6 {
+        for id in 1 ... 6 {
             Chore.create(in: database, id: id, title: "Chore \(id)", estimate: id, notes: nil)
         }
         database.get(id: 6, of: Chore.self)?.delete()

@@ -50,10 +50,11 @@ struct LiveCollectionOracleTests {
     }
 
     private func randomRow(_ random: inout SplitMix64) -> LiveRow {
-        LiveRow(id: Int.random(in: 0 ..< 14, using: &random),
-                name: ["Ada", "Bo", "Cy", "Di", "Ed"][Int.random(in: 0 ..< 5, using: &random)],
-                age: Bool.random(using: &random) ? Int.random(in: 10 ..< 30, using: &random) : nil,
-                group: Int.random(in: 0 ..< 3, using: &random))
+        LiveRow(
+            id: Int.random(in: 0 ..< 14, using: &random),
+            name: ["Ada", "Bo", "Cy", "Di", "Ed"][Int.random(in: 0 ..< 5, using: &random)],
+            age: Bool.random(using: &random) ? Int.random(in: 10 ..< 30, using: &random) : nil,
+            group: Int.random(in: 0 ..< 3, using: &random))
     }
 
     @Test(arguments: Setup.allCases, [1, 2, 3] as [UInt64])
@@ -68,7 +69,7 @@ struct LiveCollectionOracleTests {
         let queries: [CollectionQuery<LiveRow>] = [
             CollectionQuery(),
             CollectionQuery(where: \.age >= 18 && \.group != 2, sortedBy: [.descending(\.age), .ascending(\.name)], offset: 1, limit: 4),
-            CollectionQuery(where: \.age == nil || \.name < "Cy", sortedBy: [.ascending(\.group)], limit: 6),
+            CollectionQuery(where: \.age == nil || \.name < "Cy", sortedBy: [.ascending(\.group)], limit: 6)
         ]
         let lives = try queries.map { try LiveCollection($0, in: rows) }
         var log: [String] = []
@@ -133,7 +134,8 @@ struct LiveCollectionOracleTests {
             for (index, live) in lives.enumerated() {
                 let fetched = try rows.fetch(queries[index])
                 guard live.results == fetched else {
-                    Issue.record("""
+                    Issue.record(
+                        """
                         step \(step), query \(index): live \(live.results.map(\.id)) ≠ fetched \(fetched.map(\.id))
                         \(log.suffix(6).joined(separator: "\n"))
                         """)

@@ -1,7 +1,7 @@
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 import Foundation
 import Observation
@@ -29,7 +29,11 @@ struct LiveCollectionTests {
 
         // Observation sees a save through another handle.
         let changed = ObservedFireCount()
-        withObservationTracking { _ = live.results } onChange: { changed.fire() }
+        withObservationTracking {
+            _ = live.results
+        } onChange: {
+            changed.fire()
+        }
         let other = database.collection(CollectionUser.self)
         let newcomer = CollectionUser(id: UUID(), name: "Aaron", age: 20, tags: [])
         try other.save(newcomer)

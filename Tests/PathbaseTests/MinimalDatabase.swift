@@ -25,8 +25,9 @@ final class MinimalDatabase: Database {
     func all<T>(model: ModelKey, where predicate: (_ instance: InstanceKey, _ status: InstanceStatus) -> T?) -> [T] {
         cache.compactMap { path, value -> T? in
             guard path.model == model,
-                  path.property == PropertyKey.instanceId,
-                  let status = value as? InstanceStatus else {
+                path.property == PropertyKey.instanceId,
+                let status = value as? InstanceStatus
+            else {
                 return nil
             }
             return predicate(path.instance, status)

@@ -4,9 +4,9 @@ import Pathbase
 import PathbaseSQLite
 import Testing
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 // Model ids 2120–2139.
@@ -50,7 +50,7 @@ struct ObservableDatabaseTests {
             ObservableDatabase(wrapping: InMemoryDatabase()),
             ObservableDatabase(wrapping: InMemoryHistoryDatabase()),
             ObservableDatabase(wrapping: SQLiteTestFiles.makeDatabase(path: nil)),
-            ObservableDatabase(wrapping: CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: 4))),
+            ObservableDatabase(wrapping: CachedDatabase(wrapping: InMemoryDatabase(), cache: MaximumCountCache(maxCount: 4)))
         ]
         for database in databases {
             let screen = ObservedTaskScreen(database: environmentObject(database))
@@ -212,7 +212,7 @@ struct ObservableDatabaseTests {
             observed,
             ObservableDatabase(wrapping: observed),
             CachedDatabase(wrapping: observed, cache: MaximumCountCache(maxCount: 4)),
-            UndoableDatabase(wrapping: observed),
+            UndoableDatabase(wrapping: observed)
         ]
         let history = SyncPair()
         _ = SyncItem.create(in: history.producerDatabase, id: 1, title: "x")

@@ -5,9 +5,9 @@ import PathbaseTestSupport
 import PathbaseSQLite
 import Testing
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 // Model ids 1900–1999.
@@ -88,11 +88,14 @@ struct ObservedChangeSource: CustomStringConvertible, Sendable {
             let database = ObservableDatabase(wrapping: InMemoryHistoryDatabase())
             _ = Dial.create(in: database, id: 1, label: "A")
             _ = Dial.create(in: database, id: 2, label: "other")
-            return (database, {
-                let context = database.createEditingContext()
-                Dial(database: context, id: 1).label = "B"
-                context.commitChanges()
-            })
+            return (
+                database,
+                {
+                    let context = database.createEditingContext()
+                    Dial(database: context, id: 1).label = "B"
+                    context.commitChanges()
+                }
+            )
         },
         ObservedChangeSource(description: "undo") {
             let database = UndoableDatabase(wrapping: ObservableDatabase(wrapping: InMemoryHistoryDatabase()))
@@ -137,10 +140,13 @@ struct ObservedChangeSource: CustomStringConvertible, Sendable {
             let modelMap: @Sendable (ModelKey) -> (any ModelProtocol.Type)? = { $0 == Dial.modelId ? Dial.self : nil }
             let producer = RequestProcessor(database: remote, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: modelMap)
             let consumer = UpdateConsumer(database: database, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: modelMap)
-            return (database, {
-                guard let request = try? consumer.instanceUpdateRequest(for: 1, of: Dial.self) else { return }
-                _ = try? consumer.apply(data: producer.process(request: request))
-            })
+            return (
+                database,
+                {
+                    guard let request = try? consumer.instanceUpdateRequest(for: 1, of: Dial.self) else { return }
+                    _ = try? consumer.apply(data: producer.process(request: request))
+                }
+            )
         },
         ObservedChangeSource(description: "redo") {
             let database = UndoableDatabase(wrapping: ObservableDatabase(wrapping: InMemoryHistoryDatabase()))
@@ -161,7 +167,7 @@ struct ObservedChangeSource: CustomStringConvertible, Sendable {
             let gauge = Dial.create(in: database, id: 1, label: "A")
             _ = Dial.create(in: database, id: 2, label: "other")
             return (database, { gauge.label = "B" })
-        },
+        }
     ]
 }
 
@@ -211,7 +217,7 @@ struct ObservationTests {
         var heard = 0
         let one = first.objectWillChange.sink { heard += 1 }
         let two = Dial(database: database, id: 1).objectWillChange.sink { heard += 1 }
-        var others = (2...100).map { Dial(database: database, id: $0).objectWillChange.sink {} }
+        var others = (2 ... 100).map { Dial(database: database, id: $0).objectWillChange.sink {} }
         #expect(observers.subscribedInstanceCount == 100)
         first.label = "B"
         #expect(heard == 2)

@@ -177,14 +177,14 @@ struct PruningTests {
     @Test("Pruning after every record keeps just the current state", arguments: HistoryDatabaseKind.prunable)
     func pruneEverything(kind: HistoryDatabaseKind) throws {
         let database = try prunable(kind)
-        for id in 1...5 {
+        for id in 1 ... 5 {
             let gauge = Gauge.create(in: database, id: id, reading: 0, label: "g\(id)")
-            for value in 1...4 { gauge.reading = value * id }
+            for value in 1 ... 4 { gauge.reading = value * id }
         }
         let paths = Set(database.records(after: nil).map(\.path))
         try database.prune(before: database.clock.now())
         #expect(database.records(after: nil).count == paths.count)
-        for id in 1...5 {
+        for id in 1 ... 5 {
             #expect(reading(database, id: id) == 4 * id)
             #expect(database.get(id: id, of: Gauge.self)?.label == "g\(id)")
         }
@@ -236,14 +236,14 @@ struct PruningTests {
     @Test("Random histories: after pruning, every view from the start on equals the unpruned one", arguments: HistoryDatabaseKind.prunable)
     func randomHistories(kind: HistoryDatabaseKind) throws {
         var generator = SplitMix64(seed: 1360)
-        for _ in 0..<20 {
+        for _ in 0 ..< 20 {
             let pruned = try prunable(kind)
             let reference = InMemoryHistoryDatabase()
             var times: [Int64] = []
-            for _ in 0..<200 {
-                let time = Int64.random(in: 1...1000, using: &generator)
-                let instance = Int.random(in: 1...6, using: &generator)
-                let property = Int.random(in: 0...2, using: &generator)
+            for _ in 0 ..< 200 {
+                let time = Int64.random(in: 1 ... 1000, using: &generator)
+                let instance = Int.random(in: 1 ... 6, using: &generator)
+                let property = Int.random(in: 0 ... 2, using: &generator)
                 let path = Path(model: Gauge.modelId, instance: instance, property: property)
                 let status: InstanceStatus = Bool.random(using: &generator) ? .created : .deleted
                 times.append(time)
@@ -257,7 +257,7 @@ struct PruningTests {
                     }
                 }
             }
-            let cut = Int64.random(in: 1...1000, using: &generator)
+            let cut = Int64.random(in: 1 ... 1000, using: &generator)
             try pruned.prune(before: stamp(cut))
             #expect(pruned.records(after: nil).count <= reference.records(after: nil).count)
 
@@ -277,7 +277,7 @@ struct PruningTests {
     /// Every status and property value of the test model's paths, as text.
     private func snapshot(of view: HistoryView) -> [String: String] {
         var result: [String: String] = [:]
-        for instance in 1...6 {
+        for instance in 1 ... 6 {
             let status: InstanceStatus? = view.get(Path.status(model: Gauge.modelId, instance: instance))
             let number: Int? = view.get(Path(model: Gauge.modelId, instance: instance, property: 1))
             let text: String? = view.get(Path(model: Gauge.modelId, instance: instance, property: 2))
@@ -291,4 +291,3 @@ struct PruningTests {
         return result
     }
 }
-

@@ -27,7 +27,6 @@ private final class QMaker {
     @Property(id: 1) var name: String
 }
 
-
 @Suite("Query filters: pushed down to SQL, or evaluated, with the same results")
 struct QueryFilterTests {
 

@@ -61,7 +61,11 @@ struct QueryTests {
         fill(database)
         let open = LiveQuery(QueryDescriptor<ChoreItem>(filter: { !$0.isDone }), in: database)
         nonisolated(unsafe) var fired = 0
-        withObservationTracking { _ = open.results } onChange: { fired += 1 }
+        withObservationTracking {
+            _ = open.results
+        } onChange: {
+            fired += 1
+        }
         database.set(5, for: Path(model: 2101, instance: 1, property: 1))
         database.get(id: 1, of: ChoreItem.self)?.rank = 99 // done: stays out, no change
         #expect(fired == 0)
@@ -101,4 +105,3 @@ struct QueryTests {
         #expect(query.results.count == 3)
     }
 }
-

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import Pathbase
 
 /// The README's custom database ("Writing your own database"), as printed there, renamed

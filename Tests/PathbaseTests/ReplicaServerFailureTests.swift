@@ -11,10 +11,12 @@ struct ReplicaServerFailureTests {
     func serverFailureLeavesRecordsPending() async throws {
         let server = try #require(URL(string: "http://127.0.0.1:9"))
         let pushes = Locked(0)
-        let failing = HTTPSyncTransport(server: server, token: "token", exchange: { request in
-            if request.url?.lastPathComponent == "push" { pushes.withLock { $0 += 1 } }
-            return (Data(#"{"reason":"the store is down"}"#.utf8), 503)
-        })
+        let failing = HTTPSyncTransport(
+            server: server, token: "token",
+            exchange: { request in
+                if request.url?.lastPathComponent == "push" { pushes.withLock { $0 += 1 } }
+                return (Data(#"{"reason":"the store is down"}"#.utf8), 503)
+            })
         let database = InMemoryHistoryDatabase()
         let replica = try Replica(database: database, transport: failing)
         let path = Path(model: 2041, instance: 1, property: 1)

@@ -44,9 +44,11 @@ struct RepositoryTests {
     @Test(arguments: DatabaseKind.allCases)
     func oneBodyRunsOnModelsOnEveryBackend(kind: DatabaseKind) throws {
         let database = kind.make()
-        try exercise(database.repository(of: RepositoryPerson.self), make: {
-            RepositoryPerson.create(in: database, id: $0 + 1, name: "p\($0)", age: $0 * 5, partner: nil)
-        }, id: \.id, age: \.age)
+        try exercise(
+            database.repository(of: RepositoryPerson.self),
+            make: {
+                RepositoryPerson.create(in: database, id: $0 + 1, name: "p\($0)", age: $0 * 5, partner: nil)
+            }, id: \.id, age: \.age)
     }
 
     @Test(arguments: DatabaseKind.allCases)

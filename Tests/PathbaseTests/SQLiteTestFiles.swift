@@ -2,9 +2,9 @@ import Foundation
 import PathbaseSQLite
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Temporary SQLite files for the contract suite's ``DatabaseKind/sqliteFile``: one new

@@ -36,7 +36,7 @@ struct SyncApplyTests {
         for request in [
             try pair.consumer.modelUpdateRequest(for: SyncItem.self, limit: 100),
             try pair.consumer.instanceStatusRequest(for: SyncItem.self),
-            try pair.consumer.instanceUpdateRequest(for: 1, of: SyncItem.self),
+            try pair.consumer.instanceUpdateRequest(for: 1, of: SyncItem.self)
         ] {
             let response = pair.producer.process(request: request)
             let first = try pair.consumer.apply(data: response)
@@ -51,7 +51,7 @@ struct SyncApplyTests {
     @Test("Pages applied in any order give the same state")
     func anyOrder() throws {
         let pair = SyncPair()
-        for index in 0..<9 {
+        for index in 0 ..< 9 {
             pair.producerDatabase.set("v\(index)", for: path(1), timestamp: stamp(Int64(index)))
         }
         var responses: [Data] = []
@@ -116,8 +116,8 @@ struct SyncApplyTests {
         let pair = SyncPair(consumerMap: { $0 == SyncItemV2.modelId ? SyncItemV2.self : nil })
         _ = SyncItem.create(in: pair.producerDatabase, id: 1, title: "Kept", count: 2)
         let result = try pair.pullModel(SyncItem.self).last
-        #expect(result?.appliedRecords == 2)   // status and title
-        #expect(result?.skippedRecords == 5)   // count, note, owner, tags, scores
+        #expect(result?.appliedRecords == 2) // status and title
+        #expect(result?.skippedRecords == 5) // count, note, owner, tags, scores
         let item = SyncItemV2(database: pair.consumerDatabase, id: 1)
         #expect(item.status == .created)
         #expect(item.title == "Kept")
@@ -177,7 +177,7 @@ struct SyncApplyTests {
             (response("modelUpdate", [item, owner]), "model"),
             (response("instanceUpdate", instance: #""instance":2,"#, [item]), "instance"),
             (response("instanceUpdate", [item]), "instance"),
-            (response("instanceStatuses", [item]), "status"),
+            (response("instanceStatuses", [item]), "status")
         ]
         for (data, label) in cases {
             expectSyncError("malformedMessage", "\(label)") { _ = try pair.consumer.apply(data: data) }

@@ -53,7 +53,7 @@ struct SyncCursorTests {
     func sharedTimestamp(limit: Int) throws {
         let pair = SyncPair()
         let producer = pair.producerDatabase
-        for instance in 1...3 {
+        for instance in 1 ... 3 {
             producer.set(InstanceStatus.created, for: .status(model: SyncItem.modelId, instance: instance), timestamp: stamp(10))
             producer.set("t\(instance)", for: path(instance), timestamp: stamp(10))
         }
@@ -67,12 +67,12 @@ struct SyncCursorTests {
         let pair = SyncPair()
         let producer = pair.producerDatabase
         // Model 1999 orders before SyncItem's 2000 at the same timestamp.
-        for instance in 0..<300 {
+        for instance in 0 ..< 300 {
             producer.set(instance, for: Path(model: 1999, instance: instance, property: 1), timestamp: stamp(7))
         }
         producer.set("first", for: path(1), timestamp: stamp(7))
         producer.set("second", for: path(2), timestamp: stamp(7))
-        for instance in 300..<600 {
+        for instance in 300 ..< 600 {
             producer.set(instance, for: Path(model: 1999, instance: instance, property: 1), timestamp: stamp(8))
         }
         producer.set("third", for: path(3), timestamp: stamp(8))
@@ -122,7 +122,7 @@ struct SyncCursorTests {
     /// A producer with `count` records of `SyncItem`, each at its own timestamp.
     private func pair(withRecords count: Int) -> SyncPair {
         let pair = SyncPair()
-        for index in 0..<count {
+        for index in 0 ..< count {
             pair.producerDatabase.set("v\(index)", for: path(index + 1), timestamp: stamp(Int64(index)))
         }
         return pair
@@ -165,7 +165,7 @@ struct SyncCursorTests {
     @Test("Records of other models between pages are skipped over, not sent")
     func otherModelsInterleaved() throws {
         let pair = SyncPair()
-        for index in 0..<20 {
+        for index in 0 ..< 20 {
             let model = index % 4 == 0 ? SyncItem.modelId : SyncOwner.modelId
             pair.producerDatabase.set("v\(index)", for: Path(model: model, instance: index, property: 1), timestamp: stamp(Int64(index)))
         }

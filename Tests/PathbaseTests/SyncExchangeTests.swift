@@ -10,7 +10,7 @@ struct SyncExchangeTests {
     /// Items with every kind of property, an owner and tags, one item deleted.
     private func fill(_ database: any HistoryDatabase) -> (first: SyncItem, second: SyncItem, owner: SyncOwner, tags: [SyncTag]) {
         let owner = SyncOwner.create(in: database, id: 1, name: "Olga")
-        let tags = (1...3).map { SyncTag.create(in: database, id: $0, label: "tag \($0)") }
+        let tags = (1 ... 3).map { SyncTag.create(in: database, id: $0, label: "tag \($0)") }
         let first = SyncItem.create(in: database, id: 1, title: "First", count: 3, note: nil, owner: owner, tags: tags, scores: ["a": 1.5])
         let second = SyncItem.create(in: database, id: 2, title: "Second", count: 7)
         second.delete()
@@ -47,8 +47,8 @@ struct SyncExchangeTests {
         #expect(none.instances.isEmpty)
         #expect(none.cursor == cursor)
 
-        second.insert()                                   // restored
-        first.count = 4                                   // changed, still created
+        second.insert() // restored
+        first.count = 4 // changed, still created
         _ = SyncItem.create(in: pair.producerDatabase, id: 3, title: "Third")
         _ = SyncOwner.create(in: pair.producerDatabase, id: 9) // another model: not listed
         let changed = try pair.pullStatuses(SyncItem.self, after: cursor)
@@ -149,11 +149,11 @@ struct SyncExchangeTests {
         let shared = SyncItem.create(in: a, id: 1, title: "A")
         try bFromA.pullModel(SyncItem.self)
         let onB = try #require(b.get(id: 1, of: SyncItem.self))
-        shared.title = "A2"  // A edits the title...
+        shared.title = "A2" // A edits the title...
         try bFromA.pullModel(SyncItem.self)
-        onB.title = "B2"     // ...B sees it and edits it again: B's write is newer
-        onB.count = 10       // B edits the count while
-        shared.note = "A"    // A edits the note
+        onB.title = "B2" // ...B sees it and edits it again: B's write is newer
+        onB.count = 10 // B edits the count while
+        shared.note = "A" // A edits the note
         try aFromB.pullModel(SyncItem.self)
         try bFromA.pullModel(SyncItem.self)
         #expect(shared.title == "B2")

@@ -92,17 +92,17 @@ struct SyncFuzzTests {
             let package = Package(database: pair.consumerDatabase, id: 1)
             let statusRequests = [
                 try consumer.instanceStatusRequest(for: SyncItem.self),
-                try consumer.instanceStatusRequest(for: SyncItem.self, after: SyncCursor(after: stamp(5))),
+                try consumer.instanceStatusRequest(for: SyncItem.self, after: SyncCursor(after: stamp(5)))
             ]
             let instanceRequests = [try consumer.instanceUpdateRequest(for: 1, of: SyncItem.self)]
             let modelRequests = [
                 try consumer.modelUpdateRequest(for: SyncItem.self, limit: 3),
-                try consumer.modelUpdateRequest(for: SyncOwner.self, after: Date(), limit: 1),
+                try consumer.modelUpdateRequest(for: SyncOwner.self, after: Date(), limit: 1)
             ]
             let commands = [
                 try package.installCommand(version: "1").encoded(using: coding.encoder),
                 try package.configureCommand("k", to: 2, release: Release(version: "1", channel: "c")).encoded(using: coding.encoder),
-                try package.countCommand(1, upTo: 2).encoded(using: coding.encoder),
+                try package.countCommand(1, upTo: 2).encoded(using: coding.encoder)
             ]
             let statuses = try statusRequests.map(producer.process(instanceStatusRequest:))
             let instanceUpdates = try instanceRequests.map(producer.process(instanceUpdateRequest:))
@@ -131,14 +131,18 @@ struct SyncFuzzTests {
                 EntryPoint(name: "RequestProcessor.process(request:)", corpus: requests, database: producerDatabase) { data in
                     SyncFuzzTests.responseOutcome(producer.process(request: data), coding)
                 },
-                EntryPoint(name: "RequestProcessor.process(instanceStatusRequest:)", corpus: statusRequests, database: producerDatabase,
-                           feed: typed { data throws(SyncError) in _ = try producer.process(instanceStatusRequest: data) }),
-                EntryPoint(name: "RequestProcessor.process(instanceUpdateRequest:)", corpus: instanceRequests, database: producerDatabase,
-                           feed: typed { data throws(SyncError) in _ = try producer.process(instanceUpdateRequest: data) }),
-                EntryPoint(name: "RequestProcessor.process(modelUpdateRequest:)", corpus: modelRequests, database: producerDatabase,
-                           feed: typed { data throws(SyncError) in _ = try producer.process(modelUpdateRequest: data) }),
-                EntryPoint(name: "RequestProcessor.process(command:)", corpus: commands, database: producerDatabase,
-                           feed: typed { data throws(SyncError) in _ = try producer.process(command: data) }),
+                EntryPoint(
+                    name: "RequestProcessor.process(instanceStatusRequest:)", corpus: statusRequests, database: producerDatabase,
+                    feed: typed { data throws(SyncError) in _ = try producer.process(instanceStatusRequest: data) }),
+                EntryPoint(
+                    name: "RequestProcessor.process(instanceUpdateRequest:)", corpus: instanceRequests, database: producerDatabase,
+                    feed: typed { data throws(SyncError) in _ = try producer.process(instanceUpdateRequest: data) }),
+                EntryPoint(
+                    name: "RequestProcessor.process(modelUpdateRequest:)", corpus: modelRequests, database: producerDatabase,
+                    feed: typed { data throws(SyncError) in _ = try producer.process(modelUpdateRequest: data) }),
+                EntryPoint(
+                    name: "RequestProcessor.process(command:)", corpus: commands, database: producerDatabase,
+                    feed: typed { data throws(SyncError) in _ = try producer.process(command: data) }),
                 EntryPoint(name: "StateClient.run(command:)", corpus: commands, database: producerDatabase) { data in
                     do {
                         try client.run(command: data)
@@ -150,14 +154,18 @@ struct SyncFuzzTests {
                     }
                 },
                 // An error response is well-formed, and apply throws the error it carries.
-                EntryPoint(name: "UpdateConsumer.apply(data:)", corpus: responses, refusedWhole: [producer.errorResponse(.unknownModel(5))], database: consumerDatabase,
-                           feed: typed { data throws(SyncError) in _ = try consumer.apply(data: data) }),
-                EntryPoint(name: "UpdateConsumer.apply(instanceUpdates:)", corpus: statuses, database: consumerDatabase,
-                           feed: typed { data throws(SyncError) in _ = try consumer.apply(instanceUpdates: data) }),
-                EntryPoint(name: "UpdateConsumer.apply(instanceUpdate:)", corpus: instanceUpdates, database: consumerDatabase,
-                           feed: typed { data throws(SyncError) in _ = try consumer.apply(instanceUpdate: data) }),
-                EntryPoint(name: "UpdateConsumer.apply(modelUpdate:)", corpus: modelUpdates, database: consumerDatabase,
-                           feed: typed { data throws(SyncError) in _ = try consumer.apply(modelUpdate: data) }),
+                EntryPoint(
+                    name: "UpdateConsumer.apply(data:)", corpus: responses, refusedWhole: [producer.errorResponse(.unknownModel(5))], database: consumerDatabase,
+                    feed: typed { data throws(SyncError) in _ = try consumer.apply(data: data) }),
+                EntryPoint(
+                    name: "UpdateConsumer.apply(instanceUpdates:)", corpus: statuses, database: consumerDatabase,
+                    feed: typed { data throws(SyncError) in _ = try consumer.apply(instanceUpdates: data) }),
+                EntryPoint(
+                    name: "UpdateConsumer.apply(instanceUpdate:)", corpus: instanceUpdates, database: consumerDatabase,
+                    feed: typed { data throws(SyncError) in _ = try consumer.apply(instanceUpdate: data) }),
+                EntryPoint(
+                    name: "UpdateConsumer.apply(modelUpdate:)", corpus: modelUpdates, database: consumerDatabase,
+                    feed: typed { data throws(SyncError) in _ = try consumer.apply(modelUpdate: data) })
             ]
         }
     }
@@ -232,7 +240,7 @@ struct SyncFuzzTests {
         var entries: [[EntryPoint]] = []
         var tallies: [String: Tally] = [:]
 
-        for iteration in 0..<payloads {
+        for iteration in 0 ..< payloads {
             if iteration % 250 == 0 {
                 for index in sides.indices { sides[index].reset() }
                 entries = try sides.map { try $0.entryPoints() }
@@ -258,7 +266,7 @@ struct SyncFuzzTests {
             var snapshots: [ObjectIdentifier: [String]] = [:]
             for entry in entries[which] {
                 // Mostly mutations of the messages this decoder takes, sometimes of any message.
-                let payload = mutator.mutate(oneOf: mutator.number(in: 0...3) == 0 ? everything : entry.sources)
+                let payload = mutator.mutate(oneOf: mutator.number(in: 0 ... 3) == 0 ? everything : entry.sources)
                 let key = ObjectIdentifier(entry.database as AnyObject)
                 var before = snapshots[key] ?? fullSnapshot(entry.database)
                 Self.feed(payload, to: entry, before: &before, tally: &tallies[entry.name, default: Tally()], context: context)
@@ -267,7 +275,9 @@ struct SyncFuzzTests {
         }
 
         for (name, tally) in tallies.sorted(by: { $0.key < $1.key }) {
-            print("[reliability] fuzz \(name): \(tally.fed) payloads, \(tally.refused) refused with a typed error, \(tally.accepted) accepted, \(tally.ran) ran a failing command, \(tally.untyped) untyped errors, \(tally.changedAfterRefusal) refusals changed the database")
+            print(
+                "[reliability] fuzz \(name): \(tally.fed) payloads, \(tally.refused) refused with a typed error, \(tally.accepted) accepted, \(tally.ran) ran a failing command, \(tally.untyped) untyped errors, \(tally.changedAfterRefusal) refusals changed the database"
+            )
             // The mutations must mostly produce invalid data, or the test proves little.
             #expect(tally.refused * 2 > tally.fed, "\(name) refused only \(tally.refused) of \(tally.fed) payloads")
         }

@@ -39,7 +39,7 @@ struct SyncReadmeExampleTests {
         }
         let local = InMemoryHistoryDatabase()
         let remote = InMemoryHistoryDatabase()
-        for id in 1...3 { _ = ReadmeSyncPerson.create(in: remote, id: id, name: "P\(id)") }
+        for id in 1 ... 3 { _ = ReadmeSyncPerson.create(in: remote, id: id, name: "P\(id)") }
         var cursor: SyncCursor? = nil
 
         let consumer = UpdateConsumer(database: local, encoder: JSONEncoder(), decoder: JSONDecoder(), modelMap: mapIdToModel)

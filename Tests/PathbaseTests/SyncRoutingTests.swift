@@ -67,12 +67,12 @@ struct SyncRoutingTests {
         let requests = [
             try pair.consumer.instanceStatusRequest(for: SyncItem.self),
             try pair.consumer.instanceUpdateRequest(for: 1, of: SyncItem.self),
-            try pair.consumer.modelUpdateRequest(for: SyncItem.self, limit: 10),
+            try pair.consumer.modelUpdateRequest(for: SyncItem.self, limit: 10)
         ]
         let specific = [
             try pair.producer.process(instanceStatusRequest: requests[0]),
             try pair.producer.process(instanceUpdateRequest: requests[1]),
-            try pair.producer.process(modelUpdateRequest: requests[2]),
+            try pair.producer.process(modelUpdateRequest: requests[2])
         ]
         #expect(requests.map(pair.producer.process(request:)) == specific)
     }
@@ -89,7 +89,7 @@ struct SyncRoutingTests {
             processor.process(instanceStatusRequest:),
             processor.process(instanceUpdateRequest:),
             processor.process(modelUpdateRequest:),
-            processor.process(command:),
+            processor.process(command:)
         ]
         let requests = [status, instance, model, command]
         for (handlerIndex, handler) in handlers.enumerated() {
@@ -155,7 +155,7 @@ struct SyncRoutingTests {
             .unexpectedMessage(kind: "a", expected: "b"), .unknownModel(1), .unknownInstance(model: 1, instance: 2),
             .unknownCommand(model: 1, command: 3), .undecodableArguments(model: 1, command: 2, reason: "r"),
             .commandFailed(model: 1, command: 2, reason: "r"), .invalidLimit(0),
-            .timestampTooFarAhead(stamp(1)), .historyRequired(database: "D"), .encodingFailed("e"), .storageFailed("s"),
+            .timestampTooFarAhead(stamp(1)), .historyRequired(database: "D"), .encodingFailed("e"), .storageFailed("s")
         ]
         for error in errors {
             #expect(remoteError(pair.producer.errorResponse(error), consumer: pair.consumer) == error)

@@ -64,7 +64,7 @@ struct UndoTests {
     func undoRedoSequence(kind: HistoryDatabaseKind) {
         let database = kind.makeUndoable()
         let sketch: Sketch = database.create(id: 1)
-        for count in 1...3 { sketch.strokes = count }
+        for count in 1 ... 3 { sketch.strokes = count }
         database.undo()
         database.undo()
         #expect(sketch.strokes == 1)
@@ -245,9 +245,9 @@ struct UndoTests {
         let other = InMemoryHistoryDatabase()
         let title = Path(model: Sketch.modelId, instance: 1, property: 1)
         let strokes = Path(model: Sketch.modelId, instance: 1, property: 2)
-        other.set("theirs", for: title)   // not pulled yet
+        other.set("theirs", for: title) // not pulled yet
         database.set(1, for: strokes)
-        other.set(2, for: strokes)        // newer than this replica's write
+        other.set(2, for: strokes) // newer than this replica's write
         let pulled = Timestamp(time: database.clock.now().time + 60_000_000, replica: 99)
         #expect(throws: Interrupted.self) {
             try database.batch {
@@ -474,7 +474,7 @@ struct UndoTests {
         let database = kind.makeUndoable(depth: 3)
         #expect(database.depth == 3)
         let sketch: Sketch = database.create(id: 1)
-        for count in 1...5 { sketch.strokes = count }
+        for count in 1 ... 5 { sketch.strokes = count }
         #expect(database.undo())
         #expect(database.undo())
         #expect(database.undo())

@@ -53,7 +53,7 @@ struct WrapperCompositionTests {
     private func fill(_ database: any Database) {
         let first = ComposedItem.create(in: database, id: 1, rank: 1, name: "n01")
         let second = ComposedItem.create(in: database, id: 2, rank: 2, name: "n02")
-        for id in 3...20 {
+        for id in 3 ... 20 {
             ComposedItem.create(in: database, id: id, rank: id % 5, name: String(format: "n%02d", 41 - id), owner: first, members: [second])
         }
     }
@@ -89,8 +89,8 @@ struct WrapperCompositionTests {
         let owned = first.referrers(through: \ComposedItem.owner).map(\.id)
         let listing = second.referrers(through: \ComposedItem.members).map(\.id)
         #expect(sqlite.queriesAnsweredInSQL == before + 2, "inverse lookups were evaluated on models, not in SQL")
-        #expect(owned == Array(3...20))
-        #expect(listing == Array(3...20))
+        #expect(owned == Array(3 ... 20))
+        #expect(listing == Array(3 ... 20))
     }
 
     @Test("A history view of any composition evaluates queries on its models: SQL sees only the present", arguments: sqliteKinds.filter { $0.wrappers.allSatisfy { $0 != .observable } })
@@ -176,7 +176,9 @@ struct WrapperCompositionTests {
         #expect(fresh.name == "n38")
     }
 
-    @Test("Synchronization reads history through every composition over a history database", arguments: DatabaseKind.allCases.filter { ($0.backend == .inMemoryHistory || $0.backend == .sqliteMemory) && keepsCapabilities($0) })
+    @Test(
+        "Synchronization reads history through every composition over a history database",
+        arguments: DatabaseKind.allCases.filter { ($0.backend == .inMemoryHistory || $0.backend == .sqliteMemory) && keepsCapabilities($0) })
     func syncThroughWrappers(kind: DatabaseKind) throws {
         let database = kind.make()
         let remote = InMemoryHistoryDatabase()

@@ -1,7 +1,7 @@
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 import Foundation
 import Pathbase
@@ -75,8 +75,8 @@ struct WrapperReadmeExampleTests {
 
     private func makeDocumentedDatabases(path: String) throws -> (ObservedDatabase<SQLiteDatabase>, UndoableDatabase<ObservedDatabase<SQLiteDatabase>>, ObservableDatabase, HistoryView) {
         let observed = ObservedDatabase(wrapping: try SQLiteDatabase(path: path))
-        let undoable = UndoableDatabase(wrapping: observed)      // undo notifies observers
-        let environment = ObservableDatabase(observed)           // for SwiftUI, same observers
+        let undoable = UndoableDatabase(wrapping: observed) // undo notifies observers
+        let environment = ObservableDatabase(observed) // for SwiftUI, same observers
         let lastWeek = observed.view(at: Date().addingTimeInterval(-7 * 86400))
         return (observed, undoable, environment, lastWeek)
     }

@@ -52,14 +52,17 @@ enum CollectionBenchmark {
         let saving = try SQLiteDatabase(path: path("save.sqlite")).collection(BenchUser.self)
         let grdb = try grdbQueue(path: path("save-grdb.sqlite"))
         var round = 0, grdbRound = 0
-        compare("collections.save-vs-grdb", operations: batch, rounds: 5, goal: 1.5, {
-            round += 1
-            must { try saving.save(users(round * batch ..< (round + 1) * batch)) }
-        }, baseline: {
-            grdbRound += 1
-            let rows = users(grdbRound * batch ..< (grdbRound + 1) * batch)
-            must { try grdb.write { db in for row in rows { try row.insert(db) } } }
-        })
+        compare(
+            "collections.save-vs-grdb", operations: batch, rounds: 5, goal: 1.5,
+            {
+                round += 1
+                must { try saving.save(users(round * batch ..< (round + 1) * batch)) }
+            },
+            baseline: {
+                grdbRound += 1
+                let rows = users(grdbRound * batch ..< (grdbRound + 1) * batch)
+                must { try grdb.write { db in for row in rows { try row.insert(db) } } }
+            })
     }
 
     /// Fetch all 10^4, against GRDB's fetchAll; then one struct by id.
@@ -68,18 +71,24 @@ enum CollectionBenchmark {
         try fetching.save(users(0 ..< batch))
         let grdbFetching = try grdbQueue(path: path("fetch-grdb.sqlite"))
         try grdbFetching.write { db in for row in users(0 ..< batch) { try row.insert(db) } }
-        compare("collections.fetch-all-vs-grdb", operations: batch, rounds: 5, goal: 1.5, {
-            must { blackHole(try fetching.fetch()) }
-        }, baseline: {
-            must { blackHole(try grdbFetching.read { db in try BenchUser.fetchAll(db) }) }
-        })
+        compare(
+            "collections.fetch-all-vs-grdb", operations: batch, rounds: 5, goal: 1.5,
+            {
+                must { blackHole(try fetching.fetch()) }
+            },
+            baseline: {
+                must { blackHole(try grdbFetching.read { db in try BenchUser.fetchAll(db) }) }
+            })
         // One struct by id, each in its own read, random order (no goal in issue 14).
         let order = (0 ..< batch).shuffled()
-        compare("collections.fetch-id-vs-grdb", operations: batch, rounds: 3, {
-            for id in order { must { blackHole(try fetching.fetch(id: id)) } }
-        }, baseline: {
-            for id in order { must { blackHole(try grdbFetching.read { db in try BenchUser.fetchOne(db, key: id) }) } }
-        })
+        compare(
+            "collections.fetch-id-vs-grdb", operations: batch, rounds: 3,
+            {
+                for id in order { must { blackHole(try fetching.fetch(id: id)) } }
+            },
+            baseline: {
+                for id in order { must { blackHole(try grdbFetching.read { db in try BenchUser.fetchOne(db, key: id) }) } }
+            })
     }
 
     /// An indexed equality query on 10^5 rows (10 matches each), against raw SQL with an index.
@@ -91,11 +100,14 @@ enum CollectionBenchmark {
         }
         let raw = RawUserTable(path: path("query-raw.sqlite"), rows: many)
         let queries = BenchScale.count(2000, smoke: 10)
-        compare("collections.indexed-query-vs-raw", operations: queries, rounds: 5, goal: 2.0, {
-            for step in 0 ..< queries { must { blackHole(try queried.fetch(where: \.category == (step * 37) % 10_000)) } }
-        }, baseline: {
-            for step in 0 ..< queries { blackHole(raw.users(category: (step * 37) % 10_000)) }
-        })
+        compare(
+            "collections.indexed-query-vs-raw", operations: queries, rounds: 5, goal: 2.0,
+            {
+                for step in 0 ..< queries { must { blackHole(try queried.fetch(where: \.category == (step * 37) % 10_000)) } }
+            },
+            baseline: {
+                for step in 0 ..< queries { blackHole(raw.users(category: (step * 37) % 10_000)) }
+            })
     }
 
     /// A batched save of 10^4 at 10^6 stored rows, against the same at 10^4.
@@ -107,13 +119,16 @@ enum CollectionBenchmark {
             try large.save(users(start ..< min(growthRows, start + 100_000)))
         }
         var smallNext = batch, largeNext = growthRows
-        compare("collections.growth", operations: batch, rounds: 3, goal: 1.3, {
-            must { try large.save(users(largeNext ..< largeNext + batch)) }
-            largeNext += batch
-        }, baseline: {
-            must { try small.save(users(smallNext ..< smallNext + batch)) }
-            smallNext += batch
-        })
+        compare(
+            "collections.growth", operations: batch, rounds: 3, goal: 1.3,
+            {
+                must { try large.save(users(largeNext ..< largeNext + batch)) }
+                largeNext += batch
+            },
+            baseline: {
+                must { try small.save(users(smallNext ..< smallNext + batch)) }
+                smallNext += batch
+            })
     }
 
     /// A GRDB WAL file with the `bench_user` table.
@@ -153,7 +168,9 @@ final class RawUserTable {
     init(path: String, rows: [BenchUser]) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-        sqlite3_exec(handle, """
+        sqlite3_exec(
+            handle,
+            """
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = NORMAL;
             CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL, category INTEGER NOT NULL, score REAL NOT NULL);
@@ -184,12 +201,13 @@ final class RawUserTable {
         sqlite3_bind_int64(byCategory, 1, Int64(category))
         var users: [BenchUser] = []
         while sqlite3_step(byCategory) == SQLITE_ROW {
-            users.append(BenchUser(
-                id: Int(sqlite3_column_int64(byCategory, 0)),
-                name: String(cString: sqlite3_column_text(byCategory, 1)),
-                category: Int(sqlite3_column_int64(byCategory, 2)),
-                score: sqlite3_column_double(byCategory, 3)
-            ))
+            users.append(
+                BenchUser(
+                    id: Int(sqlite3_column_int64(byCategory, 0)),
+                    name: String(cString: sqlite3_column_text(byCategory, 1)),
+                    category: Int(sqlite3_column_int64(byCategory, 2)),
+                    score: sqlite3_column_double(byCategory, 3)
+                ))
         }
         sqlite3_reset(byCategory)
         return users

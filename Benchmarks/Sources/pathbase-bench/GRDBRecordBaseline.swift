@@ -71,14 +71,15 @@ final class GRDBRecordBaseline {
                 table.column("note", .text).notNull()
             }
             if history {
-                try db.execute(sql: """
-                    CREATE TABLE bench_row_history (
-                        id INTEGER NOT NULL, time INTEGER NOT NULL,
-                        count INTEGER NOT NULL, name TEXT NOT NULL, score DOUBLE NOT NULL,
-                        flag BOOLEAN NOT NULL, note TEXT NOT NULL,
-                        PRIMARY KEY (id, time)
-                    ) WITHOUT ROWID
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE bench_row_history (
+                            id INTEGER NOT NULL, time INTEGER NOT NULL,
+                            count INTEGER NOT NULL, name TEXT NOT NULL, score DOUBLE NOT NULL,
+                            flag BOOLEAN NOT NULL, note TEXT NOT NULL,
+                            PRIMARY KEY (id, time)
+                        ) WITHOUT ROWID
+                        """)
             }
         }
     }

@@ -50,7 +50,8 @@ func report(_ name: String, _ measured: Measurement, baseline: Measurement, unit
 /// line with tiny counts and one round, so CI proves in seconds that the lines still run.
 /// Its figures mean nothing.
 enum BenchScale {
-    static let isSmoke = CommandLine.arguments.contains("--smoke")
+    static let isSmoke =
+        CommandLine.arguments.contains("--smoke")
         || ProcessInfo.processInfo.environment["PATHBASE_BENCH_SMOKE"] != nil
 
     /// `PATHBASE_BENCH_ONLY=name` runs only the lines whose name starts with it (their

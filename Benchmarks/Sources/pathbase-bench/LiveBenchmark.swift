@@ -53,7 +53,9 @@ enum LiveBenchmark {
             first.append(milliseconds(times.first))
             last.append(milliseconds(times.last))
         }
-        SyncBenchmark.line("live.notice: first heard p50 \(percentile(first, 50)) ms, p99 \(percentile(first, 99)) ms; all \(connections) heard p50 \(percentile(last, 50)) ms, p99 \(percentile(last, 99)) ms (\(pushes) pushes of one record)")
+        SyncBenchmark.line(
+            "live.notice: first heard p50 \(percentile(first, 50)) ms, p99 \(percentile(first, 99)) ms; all \(connections) heard p50 \(percentile(last, 50)) ms, p99 \(percentile(last, 99)) ms (\(pushes) pushes of one record)"
+        )
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {

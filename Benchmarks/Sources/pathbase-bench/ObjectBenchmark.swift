@@ -8,7 +8,8 @@ enum ObjectBenchmark {
 
     /// `PATHBASE_BENCH_OBJECTS` sets the count of objects (10^4) for profiling runs.
     static func run() throws {
-        let count = ProcessInfo.processInfo.environment["PATHBASE_BENCH_OBJECTS"].flatMap(Int.init)
+        let count =
+            ProcessInfo.processInfo.environment["PATHBASE_BENCH_OBJECTS"].flatMap(Int.init)
             ?? BenchScale.count(10_000, smoke: 50)
         let names = benchNames(count)
         try writeLines(count: count, names: names)
@@ -26,15 +27,18 @@ enum ObjectBenchmark {
             let database = try SQLiteBenchmark.freshDatabase(name, options: SQLiteDatabase.Options(keepsHistory: keepsHistory))
             let grdb = try GRDBRecordBaseline(path: SQLiteBenchmark.path("\(name)-grdb"))
             var next = (objects: 0, rows: 0)
-            compare(name, operations: count, rounds: 7, goal: goal, {
-                writeObjects(in: database, ids: next.objects ..< next.objects + count, names: names)
-                next.objects += count
-            }, baseline: {
-                for id in next.rows ..< next.rows + count {
-                    mustSucceed { try grdb.insert(BenchRow(id: id, names: names)) }
-                }
-                next.rows += count
-            })
+            compare(
+                name, operations: count, rounds: 7, goal: goal,
+                {
+                    writeObjects(in: database, ids: next.objects ..< next.objects + count, names: names)
+                    next.objects += count
+                },
+                baseline: {
+                    for id in next.rows ..< next.rows + count {
+                        mustSucceed { try grdb.insert(BenchRow(id: id, names: names)) }
+                    }
+                    next.rows += count
+                })
         }
     }
 
@@ -48,32 +52,40 @@ enum ObjectBenchmark {
         let raw = RawRowListing(path: grdb.path)
 
         let listAll = {
-            blackHole(mustSucceed {
-                try database.read { database.all(of: BenchObject.self).reduce(0) { $0 &+ $1.checksum } }
-            })
+            blackHole(
+                mustSucceed {
+                    try database.read { database.all(of: BenchObject.self).reduce(0) { $0 &+ $1.checksum } }
+                })
         }
-        compare("sqlite.listing-vs-grdb", operations: count, rounds: 5, goal: 1.2, listAll, baseline: {
-            blackHole(mustSucceed { try grdb.readAll().reduce(0) { $0 &+ $1.checksum } })
-        })
-        compare("sqlite.listing-vs-raw", operations: count, rounds: 5, goal: 1.5, listAll, baseline: {
-            blackHole(raw.readAll().reduce(0) { $0 &+ $1.checksum })
-        })
+        compare(
+            "sqlite.listing-vs-grdb", operations: count, rounds: 5, goal: 1.2, listAll,
+            baseline: {
+                blackHole(mustSucceed { try grdb.readAll().reduce(0) { $0 &+ $1.checksum } })
+            })
+        compare(
+            "sqlite.listing-vs-raw", operations: count, rounds: 5, goal: 1.5, listAll,
+            baseline: {
+                blackHole(raw.readAll().reduce(0) { $0 &+ $1.checksum })
+            })
 
         // Each object read in its own read transaction, in random order, no cache.
         let order = (0 ..< count).shuffled()
-        compare("sqlite.object-read-vs-grdb", operations: count, rounds: 3, goal: 1.5, {
-            var total = 0
-            for id in order {
-                total &+= mustSucceed { try database.read { BenchObject(database: database, id: id).checksum } }
-            }
-            blackHole(total)
-        }, baseline: {
-            var total = 0
-            for id in order {
-                total &+= mustSucceed { try grdb.read(id: id)?.checksum ?? 0 }
-            }
-            blackHole(total)
-        })
+        compare(
+            "sqlite.object-read-vs-grdb", operations: count, rounds: 3, goal: 1.5,
+            {
+                var total = 0
+                for id in order {
+                    total &+= mustSucceed { try database.read { BenchObject(database: database, id: id).checksum } }
+                }
+                blackHole(total)
+            },
+            baseline: {
+                var total = 0
+                for id in order {
+                    total &+= mustSucceed { try grdb.read(id: id)?.checksum ?? 0 }
+                }
+                blackHole(total)
+            })
     }
 
     /// The write line's cost per object in a file of 10^6 objects against one of 10^4.
@@ -96,13 +108,16 @@ enum ObjectBenchmark {
         let large = try filled("growth-large", objects: largeCount)
         let small = try filled("growth-small", objects: smallCount)
         var next = (large: largeCount, small: smallCount)
-        compare("sqlite.object-write.growth", operations: written, rounds: 3, goal: 1.3, {
-            writeObjects(in: large, ids: next.large ..< next.large + written, names: names)
-            next.large += written
-        }, baseline: {
-            writeObjects(in: small, ids: next.small ..< next.small + written, names: names)
-            next.small += written
-        })
+        compare(
+            "sqlite.object-write.growth", operations: written, rounds: 3, goal: 1.3,
+            {
+                writeObjects(in: large, ids: next.large ..< next.large + written, names: names)
+                next.large += written
+            },
+            baseline: {
+                writeObjects(in: small, ids: next.small ..< next.small + written, names: names)
+                next.small += written
+            })
     }
 
     /// File bytes per object, each written once with history, against the GRDB table plus

@@ -59,22 +59,28 @@ enum QueryBenchmark {
 
         // 0.1% of 10^6 instances, sorted, first 50 — against a closure filter over all().
         var category = 0
-        compare("query.filter-pushdown", operations: 1, rounds: 2, {
-            category = (category + 37) % categoryCount
-            blackHole(database.fetch(query(category)))
-        }, baseline: {
-            category = (category + 37) % categoryCount
-            let matches = database.all(of: QueryItem.self).filter { $0.category == category }
-            blackHole(matches.map { ($0, $0.name) }.sorted { $0.1 < $1.1 }.prefix(50))
-        })
+        compare(
+            "query.filter-pushdown", operations: 1, rounds: 2,
+            {
+                category = (category + 37) % categoryCount
+                blackHole(database.fetch(query(category)))
+            },
+            baseline: {
+                category = (category + 37) % categoryCount
+                let matches = database.all(of: QueryItem.self).filter { $0.category == category }
+                blackHole(matches.map { ($0, $0.name) }.sorted { $0.1 < $1.1 }.prefix(50))
+            })
 
         // The same query against raw C on a fixed-schema table with an index on category.
         let queries = 2000
-        compare("query.filter-vs-raw", operations: queries, rounds: 5, {
-            for step in 0 ..< queries { blackHole(database.fetch(query((step * 37) % categoryCount))) }
-        }, baseline: {
-            for step in 0 ..< queries { blackHole(raw.query(category: (step * 37) % categoryCount, limit: 50)) }
-        })
+        compare(
+            "query.filter-vs-raw", operations: queries, rounds: 5,
+            {
+                for step in 0 ..< queries { blackHole(database.fetch(query((step * 37) % categoryCount))) }
+            },
+            baseline: {
+                for step in 0 ..< queries { blackHole(raw.query(category: (step * 37) % categoryCount, limit: 50)) }
+            })
 
         // A live query of 10^5 results absorbing one change, against running it again.
         let observed = ObservableDatabase(wrapping: database)
@@ -89,21 +95,33 @@ enum QueryBenchmark {
             QueryItem(database: observed, id: edited).name = "renamed \(edited)"
         }
         let changes = 200
-        compare("query.live-update", operations: changes, rounds: 3, {
-            for _ in 0 ..< changes { edit(); blackHole(live.matchCount) }
-        }, baseline: {
-            for _ in 0 ..< changes / 20 { edit(); blackHole(observed.fetch(large)) }
-        }, baselineOperations: changes / 20)
+        compare(
+            "query.live-update", operations: changes, rounds: 3,
+            {
+                for _ in 0 ..< changes {
+                    edit()
+                    blackHole(live.matchCount)
+                }
+            },
+            baseline: {
+                for _ in 0 ..< changes / 20 {
+                    edit()
+                    blackHole(observed.fetch(large))
+                }
+            }, baselineOperations: changes / 20)
 
         // Which of 10^6 items reference an owner (10 each), against a raw indexed lookup.
         let lookups = 20_000
-        compare("query.inverse", operations: lookups, rounds: 5, goal: 2.0, {
-            for step in 0 ..< lookups {
-                blackHole(QueryOwner(database: database, id: (step * 7919) % ownerCount).referrers(through: \QueryItem.owner))
-            }
-        }, baseline: {
-            for step in 0 ..< lookups { blackHole(raw.referrers(owner: (step * 7919) % ownerCount)) }
-        })
+        compare(
+            "query.inverse", operations: lookups, rounds: 5, goal: 2.0,
+            {
+                for step in 0 ..< lookups {
+                    blackHole(QueryOwner(database: database, id: (step * 7919) % ownerCount).referrers(through: \QueryItem.owner))
+                }
+            },
+            baseline: {
+                for step in 0 ..< lookups { blackHole(raw.referrers(owner: (step * 7919) % ownerCount)) }
+            })
     }
 }
 
@@ -121,7 +139,9 @@ final class RawItemTable {
     init(path: String, names: [String], categoryCount: Int, ownerCount: Int) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-        sqlite3_exec(handle, """
+        sqlite3_exec(
+            handle,
+            """
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = NORMAL;
             CREATE TABLE items (id INTEGER PRIMARY KEY, category INTEGER NOT NULL, name TEXT NOT NULL, rank INTEGER NOT NULL, owner INTEGER);

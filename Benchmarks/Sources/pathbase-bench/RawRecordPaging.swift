@@ -13,7 +13,8 @@ final class RawRecordPaging {
 
     /// The type tags of the table's `type` column.
     private enum Tag: Int64 {
-        case integer = 0, real, text
+        case integer = 0
+        case real, text
     }
 
     init(path: String, records: [Record]) throws {
@@ -21,7 +22,8 @@ final class RawRecordPaging {
         sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         execute("PRAGMA journal_mode = WAL")
         execute("PRAGMA synchronous = NORMAL")
-        execute("""
+        execute(
+            """
             CREATE TABLE records (
                 model INTEGER NOT NULL, instance INTEGER NOT NULL, property INTEGER NOT NULL,
                 time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
@@ -59,7 +61,9 @@ final class RawRecordPaging {
             sqlite3_reset(insert)
         }
         execute("COMMIT")
-        sqlite3_prepare_v3(handle, """
+        sqlite3_prepare_v3(
+            handle,
+            """
             SELECT model, instance, property, time, counter, replica, type, value FROM records
             WHERE (time, counter, replica) > (?1, ?2, ?3)
             ORDER BY time, counter, replica, model, instance, property
@@ -90,7 +94,8 @@ final class RawRecordPaging {
         records.reserveCapacity(limit)
         while sqlite3_step(page) == SQLITE_ROW {
             let path = Path(model: Int(sqlite3_column_int64(page, 0)), instance: Int(sqlite3_column_int64(page, 1)), property: Int(sqlite3_column_int64(page, 2)))
-            let timestamp = Timestamp(time: sqlite3_column_int64(page, 3), counter: UInt32(truncatingIfNeeded: sqlite3_column_int64(page, 4)), replica: UInt32(truncatingIfNeeded: sqlite3_column_int64(page, 5)))
+            let timestamp = Timestamp(
+                time: sqlite3_column_int64(page, 3), counter: UInt32(truncatingIfNeeded: sqlite3_column_int64(page, 4)), replica: UInt32(truncatingIfNeeded: sqlite3_column_int64(page, 5)))
             let value: any DatabaseValue
             switch Tag(rawValue: sqlite3_column_int64(page, 6)) {
             case .integer: value = Int(sqlite3_column_int64(page, 7))

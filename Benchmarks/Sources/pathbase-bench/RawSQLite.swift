@@ -17,13 +17,15 @@ final class RawSQLite {
         sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         execute("PRAGMA journal_mode = WAL")
         execute("PRAGMA synchronous = NORMAL")
-        execute("""
+        execute(
+            """
             CREATE TABLE instance_values (
                 model INTEGER NOT NULL, instance INTEGER NOT NULL, body BLOB NOT NULL,
                 PRIMARY KEY (model, instance)
             ) WITHOUT ROWID
             """)
-        execute("""
+        execute(
+            """
             CREATE TABLE superseded_records (
                 model INTEGER NOT NULL, property INTEGER NOT NULL, instance INTEGER NOT NULL,
                 time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
@@ -31,14 +33,16 @@ final class RawSQLite {
                 PRIMARY KEY (model, instance, property, time, counter, replica)
             ) WITHOUT ROWID
             """)
-        execute("""
+        execute(
+            """
             CREATE TABLE record_times (
                 time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
                 model INTEGER NOT NULL, instance INTEGER NOT NULL, property INTEGER NOT NULL,
                 PRIMARY KEY (time, counter, replica, model, instance, property)
             ) WITHOUT ROWID
             """)
-        execute("""
+        execute(
+            """
             CREATE TABLE list_members (
                 model INTEGER NOT NULL, property INTEGER NOT NULL, member INTEGER NOT NULL, instance INTEGER NOT NULL,
                 PRIMARY KEY (model, property, member, instance)
@@ -66,7 +70,8 @@ final class RawSQLite {
     // The write path's statements, prepared once: no dictionary lookup (hashing the SQL)
     // per write on the baseline's side.
     private lazy var selectBody = statement("SELECT body FROM instance_values WHERE model = ?1 AND instance = ?2")
-    private lazy var upsertBody = statement("""
+    private lazy var upsertBody = statement(
+        """
         INSERT INTO instance_values(model, instance, body) VALUES (?1, ?2, ?3)
         ON CONFLICT(model, instance) DO UPDATE SET body = excluded.body
         """)
@@ -209,7 +214,8 @@ final class RawSQLite {
         var entry = pathbase_entry()
         while sqlite3_step(statement) == SQLITE_ROW {
             guard let body = sqlite3_column_blob(statement, 1)?.assumingMemoryBound(to: UInt8.self),
-                  pathbase_body_find(body, sqlite3_column_bytes(statement, 1), 0, &entry) == 1, entry.integer == 1 else { continue }
+                pathbase_body_find(body, sqlite3_column_bytes(statement, 1), 0, &entry) == 1, entry.integer == 1
+            else { continue }
             instances.append(Int(sqlite3_column_int64(statement, 0)))
         }
         return instances

@@ -30,44 +30,53 @@ enum SQLiteBenchmark {
             raw.writeDouble(model: 1, property: 3, instance: index, time: rawTime, Double(index))
         }
         raw.execute("COMMIT")
-        compare("sqlite.batch-write", operations: count * 3, rounds: 3, {
-            try? database.batch { workload.set() }
-        }, baseline: {
-            raw.execute("BEGIN")
-            for index in 0 ..< count {
-                rawTime += 1
-                raw.writeInt(model: 1, property: 1, instance: index, time: rawTime, index &+ 1)
-                raw.writeString(model: 1, property: 2, instance: index, time: rawTime, names[count - 1 - index])
-                raw.writeDouble(model: 1, property: 3, instance: index, time: rawTime, Double(index) * 0.5)
-            }
-            raw.execute("COMMIT")
-        })
+        compare(
+            "sqlite.batch-write", operations: count * 3, rounds: 3,
+            {
+                try? database.batch { workload.set() }
+            },
+            baseline: {
+                raw.execute("BEGIN")
+                for index in 0 ..< count {
+                    rawTime += 1
+                    raw.writeInt(model: 1, property: 1, instance: index, time: rawTime, index &+ 1)
+                    raw.writeString(model: 1, property: 2, instance: index, time: rawTime, names[count - 1 - index])
+                    raw.writeDouble(model: 1, property: 3, instance: index, time: rawTime, Double(index) * 0.5)
+                }
+                raw.execute("COMMIT")
+            })
 
         // Single sets outside a batch: each is its own transaction.
         let singles = BenchScale.count(2_000, smoke: 20)
         let items = workload.items
-        compare("sqlite.autocommit-set", operations: singles, rounds: 3, {
-            for index in 0 ..< singles { items[index].count = index &+ 7 }
-        }, baseline: {
-            for index in 0 ..< singles {
-                rawTime += 1
-                raw.execute("BEGIN")
-                raw.writeInt(model: 1, property: 1, instance: index, time: rawTime, index &+ 7)
-                raw.execute("COMMIT")
-            }
-        })
+        compare(
+            "sqlite.autocommit-set", operations: singles, rounds: 3,
+            {
+                for index in 0 ..< singles { items[index].count = index &+ 7 }
+            },
+            baseline: {
+                for index in 0 ..< singles {
+                    rawTime += 1
+                    raw.execute("BEGIN")
+                    raw.writeInt(model: 1, property: 1, instance: index, time: rawTime, index &+ 7)
+                    raw.execute("COMMIT")
+                }
+            })
 
         // Point reads of one property, in random order, without a cache.
         let order = (0 ..< count).shuffled()
-        compare("sqlite.cold-get", operations: count, rounds: 3, {
-            var total = 0
-            for index in order { total &+= items[index].count }
-            blackHole(total)
-        }, baseline: {
-            var total = 0
-            for index in order { total &+= raw.readInt(model: 1, property: 1, instance: index) ?? 0 }
-            blackHole(total)
-        })
+        compare(
+            "sqlite.cold-get", operations: count, rounds: 3,
+            {
+                var total = 0
+                for index in order { total &+= items[index].count }
+                blackHole(total)
+            },
+            baseline: {
+                var total = 0
+                for index in order { total &+= raw.readInt(model: 1, property: 1, instance: index) ?? 0 }
+                blackHole(total)
+            })
 
         // Reads through a cache that holds every value, against the in-memory database.
         let cached = CachedDatabase(wrapping: database, cache: MaximumCountCache(maxCount: count * 4))
@@ -79,9 +88,11 @@ enum SQLiteBenchmark {
         compare("sqlite.cached-get", operations: count * 3, goal: 1.5, { cachedWorkload.get() }, baseline: { memory.get() })
 
         // Listing every instance.
-        compare("sqlite.all", operations: count, rounds: 3, { workload.all() }, baseline: {
-            blackHole(raw.createdInstances(model: 1))
-        })
+        compare(
+            "sqlite.all", operations: count, rounds: 3, { workload.all() },
+            baseline: {
+                blackHole(raw.createdInstances(model: 1))
+            })
 
         try allAtDateLine()
 
@@ -122,9 +133,11 @@ enum SQLiteBenchmark {
                 }
                 sizeRaw.execute("COMMIT")
             }
-            compare("sqlite.batch-write.1e\(exponent)", operations: size, rounds: rounds, {
-                try? sizeDatabase.batch { sizeWorkload.create() }
-            }, baseline: writeRaw)
+            compare(
+                "sqlite.batch-write.1e\(exponent)", operations: size, rounds: rounds,
+                {
+                    try? sizeDatabase.batch { sizeWorkload.create() }
+                }, baseline: writeRaw)
             if !BenchScale.runs("sqlite.batch-write.1e\(exponent)") {
                 // The write line fills both files; with it filtered out, the read line
                 // (PATHBASE_BENCH_ONLY=sqlite.cold-get) fills them here.
@@ -133,15 +146,18 @@ enum SQLiteBenchmark {
             }
             let sample = (0 ..< BenchScale.count(20_000, smoke: 50)).map { _ in Int.random(in: 0 ..< size) }
             let sizeItems = sizeWorkload.items
-            compare("sqlite.cold-get.1e\(exponent)", operations: sample.count, rounds: 3, {
-                var total = 0
-                for index in sample { total &+= sizeItems[index].count }
-                blackHole(total)
-            }, baseline: {
-                var total = 0
-                for index in sample { total &+= sizeRaw.readInt(model: 1, property: 1, instance: index) ?? 0 }
-                blackHole(total)
-            })
+            compare(
+                "sqlite.cold-get.1e\(exponent)", operations: sample.count, rounds: 3,
+                {
+                    var total = 0
+                    for index in sample { total &+= sizeItems[index].count }
+                    blackHole(total)
+                },
+                baseline: {
+                    var total = 0
+                    for index in sample { total &+= sizeRaw.readInt(model: 1, property: 1, instance: index) ?? 0 }
+                    blackHole(total)
+                })
         }
     }
 

@@ -26,7 +26,8 @@ enum SyncBenchmark {
         // SQLite lines were first published.
         // PATHBASE_BENCH_SYNC_CLIENTS=N changes it: with 1, latencies are a request's own time,
         // without queueing behind other clients.
-        let clients = ProcessInfo.processInfo.environment["PATHBASE_BENCH_SYNC_CLIENTS"].flatMap { Int($0) }.map { max(1, $0) }
+        let clients =
+            ProcessInfo.processInfo.environment["PATHBASE_BENCH_SYNC_CLIENTS"].flatMap { Int($0) }.map { max(1, $0) }
             ?? BenchScale.count(postgres == nil ? 50 : 100, smoke: 3)
         try await measure(
             prefix: "sync", store: ["--database", directory.appendingPathComponent("server.sqlite").path],

@@ -120,11 +120,15 @@ struct SyncLoad: Sendable {
         }
         let pulled = Set(pull.keys)
         let lost = acknowledged.subtracting(pulled).count
-        report("pull", records: pull.keys.count, pull, detail: "\(clients) clients × \(recordsPerClient) records\(accounts)\(servers.count == 1 ? "" : ", each through the server it was not pushed to"), pages of \(requestSize)", lost: lost)
+        report(
+            "pull", records: pull.keys.count, pull,
+            detail: "\(clients) clients × \(recordsPerClient) records\(accounts)\(servers.count == 1 ? "" : ", each through the server it was not pushed to"), pages of \(requestSize)", lost: lost)
 
         let unacknowledged = clients * recordsPerClient - acknowledged.count
         guard unacknowledged == 0, lost == 0, pull.keys.count == pulled.count else {
-            throw SyncBenchmarkFailure("\(prefix): \(unacknowledged) records never acknowledged, \(lost) acknowledged records not pulled, \(pull.keys.count - pulled.count) pulled twice; first error: \(push.firstError ?? pull.firstError ?? "none")")
+            throw SyncBenchmarkFailure(
+                "\(prefix): \(unacknowledged) records never acknowledged, \(lost) acknowledged records not pulled, \(pull.keys.count - pulled.count) pulled twice; first error: \(push.firstError ?? pull.firstError ?? "none")"
+            )
         }
     }
 
@@ -161,14 +165,17 @@ struct SyncLoad: Sendable {
         }
         let name = count == 1_000_000 ? "1e6" : String(count)
         let servers = self.servers.count == 1 ? "" : ", loaded through one server and pulled through the other"
-        SyncBenchmark.line("\(prefix).initial-\(name): \(String(format: "%.1f", elapsed)) s (\(count) records into an empty SQLite replica\(servers), \(Int(Double(count) / elapsed)) records/s; loading the server took \(String(format: "%.1f", loaded.seconds)) s, \(loaded.errors) errors)")
+        SyncBenchmark.line(
+            "\(prefix).initial-\(name): \(String(format: "%.1f", elapsed)) s (\(count) records into an empty SQLite replica\(servers), \(Int(Double(count) / elapsed)) records/s; loading the server took \(String(format: "%.1f", loaded.seconds)) s, \(loaded.errors) errors)"
+        )
     }
 
     /// `count` String records of consecutive instances, stamped now by `replica`.
     static func makeRecords(replica: UInt32, first: Int, count: Int) throws -> [SyncRecord] {
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
         return try (first ..< first + count).map { instance in
-            try SyncRecord(Record(path: Path(model: 7, instance: instance + 1, property: 1), timestamp: Timestamp(time: now, counter: UInt32(instance % 1_000_000), replica: replica), value: "value \(instance)"))
+            try SyncRecord(
+                Record(path: Path(model: 7, instance: instance + 1, property: 1), timestamp: Timestamp(time: now, counter: UInt32(instance % 1_000_000), replica: replica), value: "value \(instance)"))
         }
     }
 
@@ -199,6 +206,8 @@ struct SyncLoad: Sendable {
         let sorted = run.latencies.sorted()
         func percentile(_ p: Int) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * p / 100)] }
         let lostText = lost.map { ", \($0) lost" } ?? ""
-        SyncBenchmark.line("\(prefix).\(name): \(Int(Double(records) / run.seconds)) records/s, p50 \(String(format: "%.1f", percentile(50))) ms, p99 \(String(format: "%.1f", percentile(99))) ms, \(run.errors) errors\(lostText) (\(detail))")
+        SyncBenchmark.line(
+            "\(prefix).\(name): \(Int(Double(records) / run.seconds)) records/s, p50 \(String(format: "%.1f", percentile(50))) ms, p99 \(String(format: "%.1f", percentile(99))) ms, \(run.errors) errors\(lostText) (\(detail))"
+        )
     }
 }

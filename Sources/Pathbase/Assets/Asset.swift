@@ -66,6 +66,6 @@ public struct Asset: Codable, Hashable, Sendable, CustomStringConvertible {
     /// Whether `hash` is a SHA-256 hash in lowercase hexadecimal: nothing else becomes a
     /// file name, so a stored value can never name a path outside the asset folder.
     static func isValidHash(_ hash: String) -> Bool {
-        hash.utf8.count == 64 && hash.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        hash.utf8.count == 64 && hash.utf8.allSatisfy { (48 ... 57).contains($0) || (97 ... 102).contains($0) }
     }
 }

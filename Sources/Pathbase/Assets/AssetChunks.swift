@@ -35,7 +35,7 @@ public struct AssetChunks: AsyncSequence, Sendable {
         let asset: Asset
         let chunkSize: Int
         let store: AssetStore?
-        private var reader: UncheckedTransfer<AssetReader>?  // one task, one read at a time
+        private var reader: UncheckedTransfer<AssetReader>? // one task, one read at a time
 
         init(asset: Asset, chunkSize: Int, store: AssetStore?) {
             self.asset = asset

@@ -45,8 +45,9 @@ enum AssetReferences {
     private static func walk(_ object: Any, into assets: inout Set<Asset>) {
         if let dictionary = object as? [String: Any] {
             if let hash = dictionary[Asset.CodingKeys.hash.rawValue] as? String,
-               let size = (dictionary[Asset.CodingKeys.size.rawValue] as? NSNumber)?.int64Value,
-               let asset = try? Asset(hash: hash, size: size) { // not a valid hash: not an asset
+                let size = (dictionary[Asset.CodingKeys.size.rawValue] as? NSNumber)?.int64Value,
+                let asset = try? Asset(hash: hash, size: size)
+            { // not a valid hash: not an asset
                 assets.insert(asset)
             }
             for value in dictionary.values { walk(value, into: &assets) }

@@ -99,7 +99,7 @@ extension Database where Self: Sendable {
     public func collectAssetGarbage() async throws -> Int {
         guard let storing = assetStoringDatabase else { throw AssetError.noAssetFolder }
         let store = storing.assets
-        let holder = UncheckedTransfer(storing)  // the databases that store assets are Sendable
+        let holder = UncheckedTransfer(storing) // the databases that store assets are Sendable
         return try await BlockingWork.run {
             let referenced = try AssetReferences.assets(in: holder.value)
             return try store.removeFiles(notIn: Set(referenced.map(\.hash)))

@@ -90,7 +90,8 @@ extension AssetStore: AssetSource {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             if !FileManager.default.fileExists(atPath: partial.path),
-               !FileManager.default.createFile(atPath: partial.path, contents: nil) {
+                !FileManager.default.createFile(atPath: partial.path, contents: nil)
+            {
                 throw CocoaError(.fileWriteUnknown)
             }
             let handle = try FileHandle(forWritingTo: partial)
@@ -145,7 +146,7 @@ extension Database where Self: Sendable {
     public func missingAssets() async throws -> [Asset] {
         guard let storing = assetStoringDatabase else { throw AssetError.noAssetFolder }
         let store = storing.assets
-        let holder = UncheckedTransfer(storing)  // the databases that store assets are Sendable
+        let holder = UncheckedTransfer(storing) // the databases that store assets are Sendable
         return try await BlockingWork.run {
             try AssetReferences.assets(in: holder.value)
                 .filter { !store.contains($0) }

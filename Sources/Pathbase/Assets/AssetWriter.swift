@@ -25,7 +25,8 @@ final class AssetWriter {
             throw .fileSystem(path: folder.path, reason: error.localizedDescription)
         }
         guard FileManager.default.createFile(atPath: temporaryFile.path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporaryFile.path) else {
+            let handle = FileHandle(forWritingAtPath: temporaryFile.path)
+        else {
             throw .fileSystem(path: temporaryFile.path, reason: "cannot create a file in the asset folder")
         }
         self.handle = handle

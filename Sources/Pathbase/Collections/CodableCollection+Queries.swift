@@ -19,12 +19,16 @@ extension CodableCollection {
     /// ```swift
     /// let page = try users.fetch(where: \.age >= 18, sortedBy: \.name, limit: 20)
     /// ```
-    public func fetch<Value: Comparable>(where filter: CollectionFilter<Element> = .all, sortedBy keyPath: KeyPath<Element, Value>, descending: Bool = false, offset: Int = 0, limit: Int? = nil) throws -> [Element] {
+    public func fetch<Value: Comparable>(where filter: CollectionFilter<Element> = .all, sortedBy keyPath: KeyPath<Element, Value>, descending: Bool = false, offset: Int = 0, limit: Int? = nil) throws
+        -> [Element]
+    {
         try fetch(CollectionQuery(where: filter, sortedBy: [CollectionSort(keyPath, descending: descending)], offset: offset, limit: limit))
     }
 
     /// The structs a filter includes, sorted by an optional field (`nil` first), paged.
-    public func fetch<Value: Comparable>(where filter: CollectionFilter<Element> = .all, sortedBy keyPath: KeyPath<Element, Value?>, descending: Bool = false, offset: Int = 0, limit: Int? = nil) throws -> [Element] {
+    public func fetch<Value: Comparable>(where filter: CollectionFilter<Element> = .all, sortedBy keyPath: KeyPath<Element, Value?>, descending: Bool = false, offset: Int = 0, limit: Int? = nil)
+        throws -> [Element]
+    {
         try fetch(CollectionQuery(where: filter, sortedBy: [CollectionSort(optional: keyPath, descending: descending)], offset: offset, limit: limit))
     }
 
@@ -55,9 +59,11 @@ extension CodableCollection {
     private func readPushedStructs(of query: CollectionQuery<Element>) throws -> DecodedStructs? {
         if let problem = query.problem { throw problem }
         let sort = databaseSort(of: query)
-        guard sort.runsInDatabase, query.filter.residual == nil, let (pushdown, ids) = pushedIds(
-            of: query, sortedBy: sort.stored, offset: query.offset, limit: query.limit, decoding: true
-        ) else { return nil }
+        guard sort.runsInDatabase, query.filter.residual == nil,
+            let (pushdown, ids) = pushedIds(
+                of: query, sortedBy: sort.stored, offset: query.offset, limit: query.limit, decoding: true
+            )
+        else { return nil }
         try checkCatalog()
         pushdown.willReadCurrentValues(of: layout.model, instances: ids)
         return try decodeStructs(ids, using: pushdown)
@@ -116,9 +122,11 @@ extension CodableCollection {
     /// with the database that found them; `nil` when it can't run the filter.
     /// `decoding`: every id's struct is decoded next.
     private func pushedIds(of query: CollectionQuery<Element>, sortedBy sort: StoredSort?, offset: Int, limit: Int?, decoding: Bool) -> (pushdown: any QueryPushdownDatabase, ids: [InstanceKey])? {
-        guard let pushdown = database.queryPushdown, let ids = pushdown.instanceIds(
-            of: layout.model, where: query.filter.pushed?.stored(in: layout), sortedBy: sort, offset: offset, limit: limit, readingValues: decoding
-        ) else { return nil }
+        guard let pushdown = database.queryPushdown,
+            let ids = pushdown.instanceIds(
+                of: layout.model, where: query.filter.pushed?.stored(in: layout), sortedBy: sort, offset: offset, limit: limit, readingValues: decoding
+            )
+        else { return nil }
         return (pushdown, ids)
     }
 
@@ -171,14 +179,16 @@ extension CodableCollection {
     /// The query's sort as the database runs it (a single sort on a queryable field, or
     /// none), and whether it runs there.
     private func databaseSort(of query: CollectionQuery<Element>) -> (stored: StoredSort?, runsInDatabase: Bool) {
-        let stored = query.sort.count == 1 ? query.sort[0].stored.map { sort in
-            StoredSort(
-                property: layout.property(forKey: sort.key),
-                valueType: sort.valueType,
-                defaultValue: (layout.defaults[sort.key] as? any QueryableValue)?.queryOperand ?? .integer(0),
-                reverse: query.sort[0].descending
-            )
-        } : nil
+        let stored =
+            query.sort.count == 1
+            ? query.sort[0].stored.map { sort in
+                StoredSort(
+                    property: layout.property(forKey: sort.key),
+                    valueType: sort.valueType,
+                    defaultValue: (layout.defaults[sort.key] as? any QueryableValue)?.queryOperand ?? .integer(0),
+                    reverse: query.sort[0].descending
+                )
+            } : nil
         return (stored, query.sort.isEmpty || stored != nil)
     }
 }

@@ -429,10 +429,11 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
 extension DecodingError {
     /// The top-level key the error happened under.
     var firstKey: String? {
-        let context: DecodingError.Context? = switch self {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context): context
-        @unknown default: nil
-        }
+        let context: DecodingError.Context? =
+            switch self {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context): context
+            @unknown default: nil
+            }
         return context?.codingPath.first?.stringValue
     }
 }

@@ -64,14 +64,16 @@ public struct CollectionFilter<Element> {
 
     /// Both filters hold; the parts that can run in the database do.
     public static func && (lhs: CollectionFilter, rhs: CollectionFilter) -> CollectionFilter {
-        let pushed: FieldPredicate? = switch (lhs.pushed, rhs.pushed) {
-        case let (left?, right?): .and([left, right])
-        case let (left, right): left ?? right
-        }
-        let residual: ((Element) -> Bool)? = switch (lhs.residual, rhs.residual) {
-        case let (left?, right?): { left($0) && right($0) }
-        case let (left, right): left ?? right
-        }
+        let pushed: FieldPredicate? =
+            switch (lhs.pushed, rhs.pushed) {
+            case let (left?, right?): .and([left, right])
+            case let (left, right): left ?? right
+            }
+        let residual: ((Element) -> Bool)? =
+            switch (lhs.residual, rhs.residual) {
+            case let (left?, right?): { left($0) && right($0) }
+            case let (left, right): left ?? right
+            }
         return CollectionFilter(evaluate: { lhs.evaluate($0) && rhs.evaluate($0) }, pushed: pushed, residual: residual, problem: lhs.problem ?? rhs.problem)
     }
 

@@ -50,7 +50,7 @@ final class CollectionFieldTypes: Sendable {
 
     private let types = Locked<[PropertyKey: any DatabaseValue.Type]>([
         CollectionKeys.originProperty: String.self,
-        CollectionKeys.fieldsProperty: [String].self,
+        CollectionKeys.fieldsProperty: [String].self
     ])
 
     func type(of property: PropertyKey) -> (any DatabaseValue.Type)? {

@@ -96,11 +96,12 @@ final class FieldDecoder: Decoder {
     /// The stored value of `key` as `Value`, or `nil` when none of that type is stored.
     func read<Value: DatabaseValue>(_ type: Value.Type, key: String) -> Value? {
         let property = layout.property(forKey: key, from: &fieldPosition)
-        let value: Value? = if let values {
-            values.value(of: property)
-        } else {
-            database.get(layout.path(instance, property))
-        }
+        let value: Value? =
+            if let values {
+                values.value(of: property)
+            } else {
+                database.get(layout.path(instance, property))
+            }
         if let value { snapshot.record(value, for: property) }
         return value
     }

@@ -39,7 +39,8 @@ struct FieldKeys: @unchecked Sendable {
     func key<Root>(for keyPath: PartialKeyPath<Root>, collection: @autoclosure () -> String) throws(CollectionError) -> String {
         let valueType = type(of: keyPath).valueType
         guard let offset = MemoryLayout<Root>.offset(of: keyPath),
-              let field = fields.first(where: { $0.offset == offset && $0.type == valueType }) else {
+            let field = fields.first(where: { $0.offset == offset && $0.type == valueType })
+        else {
             throw .unknownField(collection: collection(), key: String(describing: keyPath))
         }
         return field.name

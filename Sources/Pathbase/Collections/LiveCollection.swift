@@ -1,7 +1,7 @@
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 import Observation
 
@@ -101,8 +101,9 @@ public final class LiveCollection<Element: Codable & Identifiable & Sendable>: O
     /// Re-reads the one struct a write touched.
     private func absorb(_ path: Path) {
         guard path.model == collection.modelKey,
-              path.property != CollectionKeys.originProperty,
-              path.property != CollectionKeys.fieldsProperty else { return }
+            path.property != CollectionKeys.originProperty,
+            path.property != CollectionKeys.fieldsProperty
+        else { return }
         let instance = path.instance
         var remembered: (match: CollectionMatch<Element>, mark: RollbackMark?)?
         order.update(

@@ -21,7 +21,8 @@ struct ReceivedCommand: Decodable {
 
         guard let type = context.modelType(model) else { throw SyncError.unknownModel(model) }
         guard let database = context.database,
-              ReceivedCommand.status(of: instance, model: model, in: database) == .created else {
+            ReceivedCommand.status(of: instance, model: model, in: database) == .created
+        else {
             throw SyncError.unknownInstance(model: model, instance: instance)
         }
         let target = type.init(database: database, id: instance)

@@ -79,7 +79,8 @@ enum StateModelHistory {
             }
             // A value that doesn't decode as today's property type is kept untyped, not lost.
             if let type = ModelRegistry.shared.type(for: path.model)?._$propertyType(path.property),
-               let typed = try? Self.decode(json, as: type) {
+                let typed = try? Self.decode(json, as: type)
+            {
                 return typed
             }
             return EncodedValue(typeName: StateModelHistory.untypedValueName, json: json)

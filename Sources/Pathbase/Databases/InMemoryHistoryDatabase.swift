@@ -43,8 +43,9 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
     public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
         lock.withLock {
             guard let column = columns[ModelProperty(path)],
-                  let record = column.record(of: path.instance, at: timestamp),
-                  let value = column.value(ofRecord: record, as: Value.self) else { return nil }
+                let record = column.record(of: path.instance, at: timestamp),
+                let value = column.value(ofRecord: record, as: Value.self)
+            else { return nil }
             return Timestamped(value: value, timestamp: column.entries[record].timestamp)
         }
     }
@@ -52,7 +53,8 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
     public func get<Value: DatabaseValue>(_ path: Path) -> Value? {
         lock.withLock {
             guard let column = columns[ModelProperty(path)],
-                  let record = column.record(of: path.instance, at: nil) else { return nil }
+                let record = column.record(of: path.instance, at: nil)
+            else { return nil }
             return column.value(ofRecord: record, as: Value.self)
         }
     }
@@ -119,7 +121,8 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
                 let order = orders[cursor.column]
                 let position = cursor.position + 1
                 if position < order.count {
-                    heap.replaceFirst(with: RecordCursor(column: cursor.column, model: cursor.model, property: cursor.property, position: position, record: order[position], entry: column.entries[order[position]]))
+                    heap.replaceFirst(
+                        with: RecordCursor(column: cursor.column, model: cursor.model, property: cursor.property, position: position, record: order[position], entry: column.entries[order[position]]))
                 } else {
                     heap.removeFirst()
                 }

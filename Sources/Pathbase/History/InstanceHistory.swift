@@ -19,7 +19,8 @@ extension ModelWithPropertyIds {
     public func history() -> [Record] {
         guard let database = historyDatabase else { return [] }
         let properties = [PropertyKey.instanceId] + PropertyId.allCases.map(\.rawValue)
-        return properties
+        return
+            properties
             .flatMap { database.records(at: path(of: $0)) }
             .sorted(by: Record.chronological)
     }

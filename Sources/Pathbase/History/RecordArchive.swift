@@ -237,7 +237,9 @@ struct ArchivedRecord: Codable {
             throw invalid()
         }
         switch native {
-        case .bool: guard case .bool(let flag) = value else { throw invalid() }; return flag
+        case .bool:
+            guard case .bool(let flag) = value else { throw invalid() }
+            return flag
         case .int: return try integer(Int.self)
         case .int8: return try integer(Int8.self)
         case .int16: return try integer(Int16.self)
@@ -248,13 +250,21 @@ struct ArchivedRecord: Codable {
         case .uint16: return try integer(UInt16.self)
         case .uint32: return try integer(UInt32.self)
         case .uint64: return try integer(UInt64.self)
-        case .double: guard let number = value.number else { throw invalid() }; return number
-        case .float: guard let number = value.number else { throw invalid() }; return Float(number)
-        case .string: guard case .string(let text) = value else { throw invalid() }; return text
+        case .double:
+            guard let number = value.number else { throw invalid() }
+            return number
+        case .float:
+            guard let number = value.number else { throw invalid() }
+            return Float(number)
+        case .string:
+            guard case .string(let text) = value else { throw invalid() }
+            return text
         case .data:
             guard case .string(let text) = value, let data = Data(base64Encoded: text) else { throw invalid() }
             return data
-        case .date: guard let number = value.number else { throw invalid() }; return Date(timeIntervalSinceReferenceDate: number)
+        case .date:
+            guard let number = value.number else { throw invalid() }
+            return Date(timeIntervalSinceReferenceDate: number)
         case .instanceStatus:
             guard case .integer(let raw) = value, let byte = UInt8(exactly: raw), let status = InstanceStatus(rawValue: byte) else { throw invalid() }
             return status
@@ -298,13 +308,21 @@ enum JSONValue: Codable, Equatable {
         let container = try decoder.singleValueContainer()
         // Tries each JSON kind in turn: a failed attempt only means "not this kind"; the
         // last one throws when the value is none of them.
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
-        else if let value = try? container.decode(Double.self) { self = .double(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -266,7 +266,8 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     /// Writes a value as an undoable change (part of the current batch, if any).
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         batchLock.withLock {
-            let before: (any DatabaseValue)? = history.map { $0.latestRecord(at: path)?.value }
+            let before: (any DatabaseValue)? =
+                history.map { $0.latestRecord(at: path)?.value }
                 ?? (base.get(path) as Value?).map { $0 as any DatabaseValue }
             var added: SyncRecord.Key?
             if let withdrawal, inBatch {

@@ -30,7 +30,9 @@
 /// annotation, two `@Command`s with one id, a command id used by a property. Two model
 /// types that share a model id in one database stop the program at the first `create`,
 /// `get`, `active`, `getOrCreate` or `all` of the second type, with a message naming both.
-@attached(member, names: named(modelId), named(database), named(id), named(init), named(create), named(PropertyId), named(deleteAndClearProperties), named(_$propertyType), named(_$propertyKey), named(_$command))
+@attached(
+    member, names: named(modelId), named(database), named(id), named(init), named(create), named(PropertyId), named(deleteAndClearProperties), named(_$propertyType), named(_$propertyKey),
+    named(_$command))
 @attached(extension, conformances: ModelProtocol, ModelWithPropertyIds)
 public macro Model(id: ModelKey) = #externalMacro(module: "PathbaseMacros", type: "ModelMacro")
 

@@ -1,7 +1,7 @@
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 import Observation
 
@@ -69,9 +69,10 @@ public final class InstanceObservers: @unchecked Sendable {
             publishers[key] = (entry.publisher, entry.subscribers + 1)
             return entry.publisher
         }
-        publisher.receive(subscriber: EndReportingSubscriber(downstream: subscriber) { [weak self] in
-            self?.unsubscribe(key)
-        })
+        publisher.receive(
+            subscriber: EndReportingSubscriber(downstream: subscriber) { [weak self] in
+                self?.unsubscribe(key)
+            })
     }
 
     private func unsubscribe(_ key: ModelInstance) {
@@ -142,9 +143,11 @@ public final class InstanceObservers: @unchecked Sendable {
         let keyPath = \ObservedPaths.[path]
         let (publisher, continuations, listeners): (ObservableObjectPublisher?, [AsyncStream<Path>.Continuation], [(Path) -> Void]) = lock.withLock {
             if !batchWrites.isEmpty { batchWrites[batchWrites.count - 1].append(path) }
-            return (publishers[ModelInstance(model: path.model, instance: path.instance)]?.publisher,
-             streams.isEmpty ? [] : Array(streams.values),
-             self.listeners.isEmpty ? [] : Array(self.listeners.values))
+            return (
+                publishers[ModelInstance(model: path.model, instance: path.instance)]?.publisher,
+                streams.isEmpty ? [] : Array(streams.values),
+                self.listeners.isEmpty ? [] : Array(self.listeners.values)
+            )
         }
         publisher?.send()
         registrar.willSet(ObservedPaths.shared, keyPath: keyPath)

@@ -1,7 +1,7 @@
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 /// The `objectWillChange` publisher of a model: fires before any value of its instance
@@ -86,7 +86,10 @@ where Downstream.Input == Void, Downstream.Failure == Never {
 
     private func end() {
         let first: Bool = lock.withLock {
-            defer { ended = true; upstream = nil }
+            defer {
+                ended = true
+                upstream = nil
+            }
             return !ended
         }
         if first { onEnd() }

@@ -36,7 +36,8 @@ extension ModelProtocol {
     private func lookUpReferrers<Source: ModelProtocol>(through keyPath: PartialKeyPath<Source>, inList: Bool) -> [Source]? {
         let database = self.database
         guard let lookup = database.queryPushdown as? any InverseLookupDatabase,
-              let property = Source._$propertyKey(for: keyPath) else { return nil }
+            let property = Source._$propertyKey(for: keyPath)
+        else { return nil }
         database.checkModelType(Source.self)
         return lookup.referrers(of: id, model: Source.modelId, property: property, inList: inList)?
             .map { Source(database: database, id: $0) }

@@ -47,7 +47,8 @@ public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Senda
         // A database that sorted in SQL returns no keys; read them, and sort in Swift's
         // order, which updates keep by binary search (the same as SQL's but for exotic
         // cases such as non-NFC strings; sorting sorted input is linear).
-        matches = query.sortKey == nil || fetched.first?.key != nil
+        matches =
+            query.sortKey == nil || fetched.first?.key != nil
             ? fetched
             : fetched.map { QueryEntry(model: $0.model, key: query.sortKey?($0.model)) }.sorted()
         keys = Dictionary(matches.map { ($0.model.id, $0.key) }, uniquingKeysWith: { first, _ in first })

@@ -205,17 +205,20 @@ extension Database {
         checkModelType(Model.self)
         let sortRunsInDatabase = query.sortKey == nil || query.storedSort != nil
         let pageRunsInDatabase = paged && sortRunsInDatabase && query.predicate.residual == nil
-        if let pushdown = queryPushdown, let ids = pushdown.instanceIds(
-            of: Model.modelId,
-            where: query.predicate.pushed,
-            sortedBy: query.storedSort,
-            offset: pageRunsInDatabase ? query.offset : 0,
-            limit: pageRunsInDatabase ? query.limit : nil,
-            readingValues: false
-        ) {
+        if let pushdown = queryPushdown,
+            let ids = pushdown.instanceIds(
+                of: Model.modelId,
+                where: query.predicate.pushed,
+                sortedBy: query.storedSort,
+                offset: pageRunsInDatabase ? query.offset : 0,
+                limit: pageRunsInDatabase ? query.limit : nil,
+                readingValues: false
+            )
+        {
             var models = ids.map { Model(database: self, id: $0) }
             if let residual = query.predicate.residual { models = models.filter(residual) }
-            let entries = sortRunsInDatabase
+            let entries =
+                sortRunsInDatabase
                 ? models.map { QueryEntry(model: $0, key: nil) }
                 : query.keyed(models)
             return paged && !pageRunsInDatabase ? query.page(of: entries) : entries

@@ -67,14 +67,16 @@ public struct QueryFilter<Model: ModelProtocol> {
     /// Both filters hold. The parts that can run in the database do, even when the other
     /// part can't.
     public static func && (lhs: QueryFilter, rhs: QueryFilter) -> QueryFilter {
-        let pushed: StoredPredicate? = switch (lhs.pushed, rhs.pushed) {
-        case let (left?, right?): .and([left, right])
-        case let (left, right): left ?? right
-        }
-        let residual: ((Model) -> Bool)? = switch (lhs.residual, rhs.residual) {
-        case let (left?, right?): { left($0) && right($0) }
-        case let (left, right): left ?? right
-        }
+        let pushed: StoredPredicate? =
+            switch (lhs.pushed, rhs.pushed) {
+            case let (left?, right?): .and([left, right])
+            case let (left, right): left ?? right
+            }
+        let residual: ((Model) -> Bool)? =
+            switch (lhs.residual, rhs.residual) {
+            case let (left?, right?): { left($0) && right($0) }
+            case let (left, right): left ?? right
+            }
         return QueryFilter(evaluate: { lhs.evaluate($0) && rhs.evaluate($0) }, pushed: pushed, residual: residual)
     }
 

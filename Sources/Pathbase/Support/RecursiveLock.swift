@@ -1,10 +1,10 @@
 import Atomics
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A lock that the thread holding it may take again.
@@ -70,9 +70,9 @@ package final class RecursiveLock: @unchecked Sendable {
     @inlinable
     static var currentThread: UInt {
         #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
+            UInt(bitPattern: pthread_self())
         #else
-        UInt(pthread_self())
+            UInt(pthread_self())
         #endif
     }
 }

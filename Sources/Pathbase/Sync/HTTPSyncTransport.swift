@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A ``SyncTransport`` to a `pathbase serve` server over HTTP, with an account's token.
@@ -151,13 +151,13 @@ public struct HTTPSyncTransport: CommandRelayTransport, AssetTransport {
     /// Sends a request with `URLSession.shared`.
     private static func sendThroughURLSession(_ request: URLRequest) async throws -> (body: Data, status: Int) {
         #if canImport(FoundationNetworking)
-        // Linux's URLSession can crash when a task is cancelled while its connection fails
-        // (swift-corelibs-foundation issue 3296), so a cancelled sync (AutomaticSync.stop)
-        // does not cancel the request: it ends with its answer or its timeout.
-        let task = Task { try await URLSession.shared.data(for: request) }
-        let (data, response) = try await task.value
+            // Linux's URLSession can crash when a task is cancelled while its connection fails
+            // (swift-corelibs-foundation issue 3296), so a cancelled sync (AutomaticSync.stop)
+            // does not cancel the request: it ends with its answer or its timeout.
+            let task = Task { try await URLSession.shared.data(for: request) }
+            let (data, response) = try await task.value
         #else
-        let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await URLSession.shared.data(for: request)
         #endif
         return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
     }

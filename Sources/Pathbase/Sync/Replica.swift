@@ -247,7 +247,8 @@ public final class Replica {
                 if let reason = answer { updated.append(OutboxException(key: key, rejection: reason)) }
             }
             // Moving it past the replica's own state records alone would write a new one each time.
-            let movesWatermark = (!candidates.isEmpty || scan.sawData)
+            let movesWatermark =
+                (!candidates.isEmpty || scan.sawData)
                 && (through.map { through in acknowledgedThrough.map { through > $0 } ?? true } ?? false)
             if updated != before.1 || movesWatermark {
                 try Replica.store(in: history) {

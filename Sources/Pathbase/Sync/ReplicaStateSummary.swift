@@ -35,7 +35,8 @@ package struct ReplicaStateSummary {
             for record in page {
                 after = record.timestamp
                 guard record.path.model != ReplicaState.model, writers.contains(record.timestamp.replica),
-                      !excepted.contains(SyncRecord.Key(path: record.path, timestamp: record.timestamp)) else { continue }
+                    !excepted.contains(SyncRecord.Key(path: record.path, timestamp: record.timestamp))
+                else { continue }
                 pending += 1
                 if pending >= pendingLimit { break scan }
             }

@@ -72,7 +72,8 @@ public final class UnencodedUpdateConsumer {
 
     /// A request for one page of at most `limit` records of a model; continue with
     /// `startingAt:` set to ``SyncResult/nextPage`` until it is `nil`.
-    public func modelUpdateRequest<Model: ModelProtocol>(for model: Model.Type, after cursor: SyncCursor? = nil, limit: Int, startingAt page: SyncCursor? = nil) throws(SyncError) -> ModelUpdateRequest {
+    public func modelUpdateRequest<Model: ModelProtocol>(for model: Model.Type, after cursor: SyncCursor? = nil, limit: Int, startingAt page: SyncCursor? = nil) throws(SyncError) -> ModelUpdateRequest
+    {
         try requireKnown(model)
         guard limit > 0 else { throw .invalidLimit(limit) }
         return ModelUpdateRequest(model: Model.modelId, after: page ?? cursor, limit: limit)

@@ -44,8 +44,8 @@ final class Connection {
             _ = try Int64.fetchOne(db, sql: "PRAGMA wal_autocheckpoint = \(walSize / max(512, pageSize))")
         }
         #if os(iOS)
-        // GRDB would release memory on its own queue, concurrently with our statements.
-        configuration.automaticMemoryManagement = false
+            // GRDB would release memory on its own queue, concurrently with our statements.
+            configuration.automaticMemoryManagement = false
         #endif
         do {
             let wanted = options.keepsHistory
@@ -91,7 +91,8 @@ final class Connection {
                     let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
                     guard version == Schema.formatVersion else {
                         // Bringing it to the current format would write.
-                        throw SQLiteDatabaseError.cannotOpen(path: displayPath, reason: "it has the older storage format \(version); open it once for writing to bring it to format \(Schema.formatVersion)")
+                        throw SQLiteDatabaseError.cannotOpen(
+                            path: displayPath, reason: "it has the older storage format \(version); open it once for writing to bring it to format \(Schema.formatVersion)")
                     }
                 } else {
                     try db.inTransaction(.immediate) {
@@ -121,9 +122,11 @@ final class Connection {
                     .map { row in
                         Pathbase.Timestamp(time: row[0], counter: UInt32(truncatingIfNeeded: row[1] as Int64), replica: UInt32(truncatingIfNeeded: row[2] as Int64))
                     }
-                let lastRuns = try Row.fetchAll(db, sql: """
-                    SELECT time, replica, records FROM record_runs WHERE time >= (SELECT max(time) FROM record_runs) - ?
-                    """, arguments: [RecordRun.maximumSpan])
+                let lastRuns = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT time, replica, records FROM record_runs WHERE time >= (SELECT max(time) FROM record_runs) - ?
+                        """, arguments: [RecordRun.maximumSpan])
                 for row in lastRuns {
                     let bytes: Data = row[2] ?? Data()
                     let replica = UInt32(truncatingIfNeeded: row[1] as Int64)

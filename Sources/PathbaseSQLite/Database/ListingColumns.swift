@@ -140,7 +140,7 @@ final class ListingColumns: RowMirror {
         while try statement.hasRow() {
             let instance = InstanceKey(truncatingIfNeeded: statement.int64(at: 0))
             guard let status = try statement.bodyEntry(at: 1, property: PropertyKey.instanceId),
-                  ActiveStatus.holds(tag: status.entry.tag, integer: status.entry.kind == PATHBASE_KIND_INTEGER ? status.entry.integer : nil)
+                ActiveStatus.holds(tag: status.entry.tag, integer: status.entry.kind == PATHBASE_KIND_INTEGER ? status.entry.integer : nil)
             else { continue }
             ids.append(instance)
             if keeping {

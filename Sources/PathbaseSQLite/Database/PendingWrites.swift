@@ -203,7 +203,9 @@ final class PendingWrites: RowMirror {
 
     /// Forgets the time of a record that is no longer current (files without history).
     private func forgetTime(_ path: Path, _ timestamp: Pathbase.Timestamp, connection: OpaquePointer) throws(SQLiteDatabaseError) {
-        let statement = try prepared(&deleteRecordTime, """
+        let statement = try prepared(
+            &deleteRecordTime,
+            """
             DELETE FROM record_times
             WHERE time = ?1 AND counter = ?2 AND replica = ?3 AND model = ?4 AND instance = ?5 AND property = ?6
             """, connection: connection)

@@ -44,8 +44,10 @@ extension SQLiteDatabase {
                 statement.bind(Int64(timestamp.replica), at: 6)
             }
         } row: { statement in
-            (InstanceKey(truncatingIfNeeded: statement.int64(at: 0)),
-             InstanceStatus(rawValue: UInt8(truncatingIfNeeded: statement.int64(at: 1))) ?? .deleted)
+            (
+                InstanceKey(truncatingIfNeeded: statement.int64(at: 0)),
+                InstanceStatus(rawValue: UInt8(truncatingIfNeeded: statement.int64(at: 1))) ?? .deleted
+            )
         }
     }
 
@@ -55,9 +57,12 @@ extension SQLiteDatabase {
     /// The wall-clock times (microseconds since 1970) of the oldest and the newest record
     /// the file holds, or `nil` when it holds none.
     package func recordedTimeSpan() throws(SQLiteDatabaseError) -> (first: Int64, last: Int64)? {
-        try query("""
+        try query(
+            """
             SELECT min(time), max(time), count(*) FROM (SELECT time FROM current_values UNION ALL SELECT time FROM superseded_records)
-            """) { _ in } row: { statement in
+            """
+        ) { _ in
+        } row: { statement in
             statement.int64(at: 2) == 0 ? nil : (statement.int64(at: 0), statement.int64(at: 1))
         }.first ?? nil
     }

@@ -38,11 +38,14 @@ extension SQLiteDatabase {
     /// For tools such as `pathbase inspect`; it scans the current values, and its SQL is
     /// compiled per call.
     public func modelSummaries() throws(SQLiteDatabaseError) -> [ModelSummary] {
-        try query("""
+        try query(
+            """
             SELECT model, sum(value = \(InstanceStatus.created.rawValue)), sum(value = \(InstanceStatus.deleted.rawValue))
             FROM current_values WHERE property = 0 AND type = \(ValueTag.status.rawValue)
             GROUP BY model ORDER BY model
-            """) { _ in } row: { statement in
+            """
+        ) { _ in
+        } row: { statement in
             ModelSummary(model: Int(statement.int64(at: 0)), created: Int(statement.int64(at: 1)), deleted: Int(statement.int64(at: 2)))
         }
     }
@@ -79,10 +82,12 @@ extension SQLiteDatabase {
     }
 
     private func instanceRecords(table: String, model: ModelKey, instance: InstanceKey, order: String) throws(SQLiteDatabaseError) -> [Record] {
-        try query("""
+        try query(
+            """
             SELECT property, time, counter, replica, type, value FROM \(table)
             WHERE model = ?1 AND instance = ?2 ORDER BY \(order)
-            """) { statement in
+            """
+        ) { statement in
             statement.bind(model, at: 1)
             statement.bind(instance, at: 2)
         } row: { statement throws(SQLiteDatabaseError) in

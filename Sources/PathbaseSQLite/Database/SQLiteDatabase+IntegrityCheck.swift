@@ -53,14 +53,18 @@ extension SQLiteDatabase {
     /// table. It reads the whole file: for tools such as `pathbase check`, not for apps'
     /// hot paths. Never writes.
     public func checkIntegrity(limit: Int = 20) throws(SQLiteDatabaseError) -> [IntegrityProblem] {
-        var problems = try query("PRAGMA integrity_check(\(max(1, limit)))") { _ in } row: { statement in
+        var problems = try query("PRAGMA integrity_check(\(max(1, limit)))") { _ in
+        } row: { statement in
             statement.string(at: 0)
         }
         .filter { $0 != "ok" }
         .map { IntegrityProblem(table: "SQLite", path: nil, reason: $0) }
-        problems += try query("""
+        problems += try query(
+            """
             SELECT model, instance FROM instance_values WHERE NOT pathbase_is_body(body) LIMIT \(max(1, limit))
-            """) { _ in } row: { statement in
+            """
+        ) { _ in
+        } row: { statement in
             IntegrityProblem(
                 table: "instance_values",
                 path: Path(model: Int(statement.int64(at: 0)), instance: Int(statement.int64(at: 1)), property: PropertyKey.instanceId),
@@ -90,19 +94,28 @@ extension SQLiteDatabase {
             // A replica's bookkeeping (Replica.stateModel, the smallest Int) is Pathbase's own.
             ("(model < 0 AND model != \(Replica.stateModel)) OR property < 0", "a path outside the exchange contract (a negative model or property id)"),
             ("(\(expectedKind)) IS NULL", "a value whose type tag is unknown"),
-            ("type >= \(ValueTag.codableBase) AND type - \(ValueTag.codableBase) NOT IN (SELECT id FROM value_types)",
-             "a Codable value whose type id is missing from value_types"),
+            (
+                "type >= \(ValueTag.codableBase) AND type - \(ValueTag.codableBase) NOT IN (SELECT id FROM value_types)",
+                "a Codable value whose type id is missing from value_types"
+            ),
             // NaN is stored as NULL; a NULL blob is an empty one.
-            ("(\(expectedKind)) IS NOT NULL AND typeof(value) != (\(expectedKind)) AND NOT (typeof(value) = 'null' AND (\(expectedKind)) IN ('real', 'blob'))",
-             "a value stored as another kind than its type tag says"),
-            ("property = \(PropertyKey.instanceId) AND (type != \(ValueTag.status.rawValue) OR value NOT IN (\(InstanceStatus.notCreated.rawValue), \(InstanceStatus.created.rawValue), \(InstanceStatus.deleted.rawValue)))",
-             "an instance status that is not a status"),
+            (
+                "(\(expectedKind)) IS NOT NULL AND typeof(value) != (\(expectedKind)) AND NOT (typeof(value) = 'null' AND (\(expectedKind)) IN ('real', 'blob'))",
+                "a value stored as another kind than its type tag says"
+            ),
+            (
+                "property = \(PropertyKey.instanceId) AND (type != \(ValueTag.status.rawValue) OR value NOT IN (\(InstanceStatus.notCreated.rawValue), \(InstanceStatus.created.rawValue), \(InstanceStatus.deleted.rawValue)))",
+                "an instance status that is not a status"
+            )
         ]
         var problems: [IntegrityProblem] = []
         for rule in rules {
-            problems += try query("""
+            problems += try query(
+                """
                 SELECT model, instance, property, type FROM \(source) WHERE \(rule.condition) LIMIT \(limit)
-                """) { _ in } row: { statement in
+                """
+            ) { _ in
+            } row: { statement in
                 IntegrityProblem(
                     table: table,
                     path: Path(model: Int(statement.int64(at: 0)), instance: Int(statement.int64(at: 1)), property: Int(statement.int64(at: 2))),

@@ -27,26 +27,28 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
                 // A superseded record goes if a newer record of its path, superseded or
                 // current (newer than all of them), is also at or before `timestamp`; its
                 // time goes with it.
-                let deleteRecords = try Statement(sql: """
-                    DELETE FROM superseded_records AS r
-                    WHERE (time, counter, replica) <= (?1, ?2, ?3)
-                      AND (EXISTS (
-                        SELECT 1 FROM superseded_records AS newer
-                        WHERE newer.model = r.model AND newer.instance = r.instance AND newer.property = r.property
-                          AND (newer.time, newer.counter, newer.replica) > (r.time, r.counter, r.replica)
-                          AND (newer.time, newer.counter, newer.replica) <= (?1, ?2, ?3))
-                      OR EXISTS (
-                        SELECT 1 FROM current_values AS c
-                        WHERE c.model = r.model AND c.instance = r.instance AND c.property = r.property
-                          AND (c.time, c.counter, c.replica) <= (?1, ?2, ?3)))
-                    """, connection: handle)
+                let deleteRecords = try Statement(
+                    sql: """
+                        DELETE FROM superseded_records AS r
+                        WHERE (time, counter, replica) <= (?1, ?2, ?3)
+                          AND (EXISTS (
+                            SELECT 1 FROM superseded_records AS newer
+                            WHERE newer.model = r.model AND newer.instance = r.instance AND newer.property = r.property
+                              AND (newer.time, newer.counter, newer.replica) > (r.time, r.counter, r.replica)
+                              AND (newer.time, newer.counter, newer.replica) <= (?1, ?2, ?3))
+                          OR EXISTS (
+                            SELECT 1 FROM current_values AS c
+                            WHERE c.model = r.model AND c.instance = r.instance AND c.property = r.property
+                              AND (c.time, c.counter, c.replica) <= (?1, ?2, ?3)))
+                        """, connection: handle)
                 defer { deleteRecords.finalize() }
-                let deleteTimes = try Statement(sql: """
-                    DELETE FROM record_times AS t
-                    WHERE (time, counter, replica) <= (?1, ?2, ?3)
-                      AND NOT \(Schema.holdsRecord("current_values") { "t.\($0)" })
-                      AND NOT \(Schema.holdsRecord("superseded_records") { "t.\($0)" })
-                    """, connection: handle)
+                let deleteTimes = try Statement(
+                    sql: """
+                        DELETE FROM record_times AS t
+                        WHERE (time, counter, replica) <= (?1, ?2, ?3)
+                          AND NOT \(Schema.holdsRecord("current_values") { "t.\($0)" })
+                          AND NOT \(Schema.holdsRecord("superseded_records") { "t.\($0)" })
+                        """, connection: handle)
                 defer { deleteTimes.finalize() }
                 for delete in [deleteRecords, deleteTimes] {
                     delete.bind(timestamp, at: 1)

@@ -210,7 +210,8 @@ extension SQLiteDatabase {
         statement.bind(timestamp, at: 4)
         defer { statement.reset() }
         guard try statement.hasRow(),
-              let value = try codec.decode(type, from: statement, tag: 0, value: 1) else { return nil }
+            let value = try codec.decode(type, from: statement, tag: 0, value: 1)
+        else { return nil }
         return Timestamped(value: value, timestamp: statement.timestamp(at: 2))
     }
 
@@ -243,9 +244,12 @@ extension SQLiteDatabase {
             // A listing in a transaction: reads of its instances' properties are likely to
             // follow, and the bodies hold the statuses: one scan keeps both.
             try listingColumns.willReadAll(model, connection: handle)
-            if let kept = try listingColumns.keptStatuses(of: model, connection: handle, { kept throws(SQLiteDatabaseError) in
-                Self.listed(try codec.decode(InstanceStatus.self, entry: kept))
-            }) {
+            if let kept = try listingColumns.keptStatuses(
+                of: model, connection: handle,
+                { kept throws(SQLiteDatabaseError) in
+                    Self.listed(try codec.decode(InstanceStatus.self, entry: kept))
+                })
+            {
                 return kept
             }
         }

@@ -90,7 +90,8 @@ struct Statements {
         takeSnapshot = try make("SELECT 1 FROM pathbase_meta LIMIT 1")
         selectBody = try make("SELECT body FROM instance_values WHERE model = ?1 AND instance = ?2")
         // Each side is a range of its primary key: SQLite merges them (no sort).
-        selectRecordAt = try make("""
+        selectRecordAt = try make(
+            """
             SELECT type, value, time, counter, replica FROM current_values
             WHERE model = ?1 AND property = ?2 AND instance = ?3
                 AND time <= ?4 AND (time, counter, replica) <= (?4, ?5, ?6)
@@ -102,7 +103,8 @@ struct Statements {
             LIMIT 1
             """)
         // The status is its body's first entry (property 0).
-        selectCurrentStatuses = try make("""
+        selectCurrentStatuses = try make(
+            """
             SELECT instance, pathbase_type(body, 0), pathbase_value(body, 0),
                 pathbase_time(body, 0), pathbase_counter(body, 0), pathbase_replica(body, 0)
             FROM instance_values WHERE model = ?1 AND pathbase_type(body, 0) IS NOT NULL
@@ -110,7 +112,8 @@ struct Statements {
         // CROSS JOIN keeps the statuses outside: the planner put the model's records there.
         let status = "pathbase_type(s.body, 0) IS NOT NULL"
         let statusTime = "(pathbase_time(s.body, 0), pathbase_counter(s.body, 0), pathbase_replica(s.body, 0))"
-        selectStatusRecordsAt = try make("""
+        selectStatusRecordsAt = try make(
+            """
             SELECT s.instance, pathbase_type(s.body, 0), pathbase_value(s.body, 0),
                 pathbase_time(s.body, 0), pathbase_counter(s.body, 0), pathbase_replica(s.body, 0)
             FROM instance_values s
@@ -128,7 +131,8 @@ struct Statements {
             pathbase_time(i.body, t.property) = t.time AND pathbase_counter(i.body, t.property) = t.counter
                 AND pathbase_replica(i.body, t.property) = t.replica
             """
-        selectRecordsAfter = try make("""
+        selectRecordsAfter = try make(
+            """
             SELECT t.model, t.property, t.instance, t.time, t.counter, t.replica,
                 CASE WHEN i.model IS NULL THEN r.type ELSE pathbase_type(i.body, t.property) END,
                 CASE WHEN i.model IS NULL THEN r.value ELSE pathbase_value(i.body, t.property) END
@@ -143,7 +147,8 @@ struct Statements {
             LIMIT ?4
             """)
         // Without history, `record_times` holds the current records' times.
-        selectCurrentAfter = try make("""
+        selectCurrentAfter = try make(
+            """
             SELECT t.model, t.property, t.instance, t.time, t.counter, t.replica,
                 pathbase_type(i.body, t.property), pathbase_value(i.body, t.property)
             FROM record_times t JOIN instance_values i ON i.model = t.model AND i.instance = t.instance
@@ -152,29 +157,34 @@ struct Statements {
             ORDER BY t.time, t.counter, t.replica, t.model, t.instance, t.property
             LIMIT ?4
             """)
-        selectRunsFrom = try make("""
+        selectRunsFrom = try make(
+            """
             SELECT time, counter, replica, records FROM record_runs
             WHERE time >= ?1 AND end_time >= ?2 ORDER BY time, counter, replica
             """)
-        selectSupersededRecord = try make("""
+        selectSupersededRecord = try make(
+            """
             SELECT type, value FROM superseded_records
             WHERE model = ?1 AND instance = ?2 AND property = ?3 AND time = ?4 AND counter = ?5 AND replica = ?6
             """)
-        selectNewestCurrent = try make("""
+        selectNewestCurrent = try make(
+            """
             SELECT time, counter, replica FROM record_times
             ORDER BY time DESC, counter DESC, replica DESC LIMIT 1
             """)
         deleteListMembers = try make("DELETE FROM list_members WHERE model = ?1 AND property = ?2 AND instance = ?3")
         insertListMember = try make("INSERT OR IGNORE INTO list_members(model, property, instance, member) VALUES (?1, ?2, ?3, ?4)")
         // A list replaced by a value of another type leaves its rows: check the current type.
-        selectListReferrers = try make("""
+        selectListReferrers = try make(
+            """
             SELECT m.instance FROM list_members m CROSS JOIN instance_values i
             ON i.model = m.model AND i.instance = m.instance
             WHERE m.model = ?1 AND m.property = ?2 AND m.member = ?3
                 AND pathbase_type(i.body, m.property) = \(ValueTag.integerArray.rawValue)
             ORDER BY m.instance
             """)
-        selectRecordsAtPath = try make("""
+        selectRecordsAtPath = try make(
+            """
             SELECT type, value, time, counter, replica FROM superseded_records
             WHERE model = ?1 AND property = ?2 AND instance = ?3
             UNION ALL
@@ -190,7 +200,7 @@ struct Statements {
             beginDeferred, takeSnapshot, selectBody, selectRecordAt, selectCurrentStatuses,
             selectStatusRecordsAt, selectRecordsAfter, selectCurrentAfter, selectRunsFrom,
             selectSupersededRecord, selectRecordsAtPath,
-            selectNewestCurrent, deleteListMembers, insertListMember, selectListReferrers,
+            selectNewestCurrent, deleteListMembers, insertListMember, selectListReferrers
         ] {
             statement.finalize()
         }

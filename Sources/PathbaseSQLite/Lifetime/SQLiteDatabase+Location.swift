@@ -55,15 +55,16 @@ extension SQLiteDatabase {
         /// The platform's folder for app data.
         static func applicationDataFolder(environment: [String: String]) -> URL {
             #if canImport(Darwin)
-            if let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first {
-                return support
-            }
+                if let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first {
+                    return support
+                }
             #endif
             // The XDG base directory specification ignores relative paths.
             if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
                 return URL(fileURLWithPath: data, isDirectory: true)
             }
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let home =
+                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? FileManager.default.homeDirectoryForCurrentUser
             return home.appendingPathComponent(".local/share", isDirectory: true)
         }

@@ -22,11 +22,13 @@ extension SQLiteDatabase {
 
     /// The file's stored replica identity, or `nil` when it has none yet.
     public func storedReplicaIdentity() throws(SQLiteDatabaseError) -> (id: UInt32, earlier: [UInt32])? {
-        let rows = try query("SELECT key, value FROM pathbase_meta WHERE key IN ('\(Self.replicaIdentityKey)', '\(Self.earlierReplicasKey)')") { _ in } row: { statement in
+        let rows = try query("SELECT key, value FROM pathbase_meta WHERE key IN ('\(Self.replicaIdentityKey)', '\(Self.earlierReplicasKey)')") { _ in
+        } row: { statement in
             (statement.string(at: 0), statement.string(at: 1))
         }
         guard let id = rows.first(where: { $0.0 == Self.replicaIdentityKey }).flatMap({ UInt32($0.1) }) else { return nil }
-        let earlier = rows.first { $0.0 == Self.earlierReplicasKey }?.1
+        let earlier =
+            rows.first { $0.0 == Self.earlierReplicasKey }?.1
             .split(separator: ",").compactMap { UInt32($0) } ?? []
         return (id, earlier)
     }
@@ -47,9 +49,13 @@ extension SQLiteDatabase {
         let earlierReplica: UInt32? = get(ReplicaState.id)
         let earlierWriters: [UInt32]? = get(ReplicaState.writers)
         let id = earlierReplica ?? clock.replica
-        let earlier = earlierWriters ?? Set(records(after: nil).lazy
-            .filter { $0.path.model != Replica.stateModel }
-            .map(\.timestamp.replica)).sorted()
+        let earlier =
+            earlierWriters
+            ?? Set(
+                records(after: nil).lazy
+                    .filter { $0.path.model != Replica.stateModel }
+                    .map(\.timestamp.replica)
+            ).sorted()
         try locked { () throws(SQLiteDatabaseError) in
             // Another process opening the file now may store first: its identity wins.
             let statement = try Statement(

@@ -162,7 +162,8 @@ struct QuerySQL {
                 return conditions[condition].operands[index]
             case .successor(let condition):
                 guard conditions.indices.contains(condition), case .text(let prefix)? = conditions[condition].operands.first,
-                      let successor = Builder.successor(of: prefix) else { return .integer(0) }
+                    let successor = Builder.successor(of: prefix)
+                else { return .integer(0) }
                 return .text(successor)
             case .sortDefault: return sort?.defaultValue ?? .integer(0)
             case .limit: return .integer(Int64(limit ?? -1))
@@ -273,7 +274,8 @@ struct QuerySQL {
                 return "(\(value.type) = \(tag) AND \(test))"
             }
             // Never NULL: a missing value has a NULL type and takes the last branch.
-            return "(CASE WHEN \(value.type) = \(tag) THEN IFNULL(\(test), 0) WHEN \(value.type) = \(ValueTag.null.rawValue) THEN \(condition.matchesNil ? 1 : 0) ELSE \(condition.matchesDefault ? 1 : 0) END)"
+            return
+                "(CASE WHEN \(value.type) = \(tag) THEN IFNULL(\(test), 0) WHEN \(value.type) = \(ValueTag.null.rawValue) THEN \(condition.matchesNil ? 1 : 0) ELSE \(condition.matchesDefault ? 1 : 0) END)"
         }
 
         /// Membership in a stored list, from `list_members`; a missing list is empty.
@@ -283,16 +285,18 @@ struct QuerySQL {
             if inner, startProperty == nil || !innerJoins.isEmpty {
                 let alias = innerJoins.isEmpty ? "d" : "l\(listJoins)"
                 listJoins += 1
-                innerJoins.append(InnerJoin(
-                    table: "list_members",
-                    alias: alias,
-                    on: "\(alias).model = \(model) AND \(alias).property = \(condition.property) AND \(alias).member = ?",
-                    parameters: [member]
-                ))
+                innerJoins.append(
+                    InnerJoin(
+                        table: "list_members",
+                        alias: alias,
+                        on: "\(alias).model = \(model) AND \(alias).property = \(condition.property) AND \(alias).member = ?",
+                        parameters: [member]
+                    ))
                 return isCurrentList(condition)
             }
             whereParameters.append(member)
-            let exists = "(\(isCurrentList(condition)) AND EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = \(instance)))"
+            let exists =
+                "(\(isCurrentList(condition)) AND EXISTS (SELECT 1 FROM list_members m WHERE m.model = \(model) AND m.property = \(condition.property) AND m.member = ? AND m.instance = \(instance)))"
             // A list without the member evaluates like the default (empty) list.
             return condition.matchesDefault ? "(NOT \(exists))" : exists
         }

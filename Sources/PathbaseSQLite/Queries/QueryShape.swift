@@ -30,7 +30,7 @@ struct QueryShape: Hashable {
             codes += [
                 1, condition.property, code(of: condition.valueType), condition.operation.rawValue,
                 condition.matchesNil ? 1 : 0, condition.matchesDefault ? 1 : 0,
-                condition.operands.count, prefixKind(of: condition),
+                condition.operands.count, prefixKind(of: condition)
             ]
         case .and(let parts)?:
             codes += [2, parts.count]

@@ -13,9 +13,11 @@ extension SQLiteDatabase: QueryPushdownDatabase {
                 // transaction that keeps them (a page's are read after it: the statement
                 // would read the values of every match to find the page).
                 let withValues = readingValues && limit == nil && transaction.inBatch
-                guard let prepared = try queryStatements.prepared(
-                    model: model, predicate: predicate, sort: sort, readingValues: withValues, connection: connection
-                ) else {
+                guard
+                    let prepared = try queryStatements.prepared(
+                        model: model, predicate: predicate, sort: sort, readingValues: withValues, connection: connection
+                    )
+                else {
                     return nil
                 }
                 let query = prepared.query
@@ -220,7 +222,8 @@ final class QueryStatementCache {
         let shape = QueryShape(model: model, predicate: predicate, sort: sort, readingValues: readingValues)
         if let prepared = queries[shape] { return prepared }
         guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, readingValues: readingValues),
-              query.sources.count < 32_000 else { return nil }
+            query.sources.count < 32_000
+        else { return nil }
         if queries.count >= capacity { finalize() }
         let prepared = PreparedQuery(query: query, statement: try Statement(sql: query.text, connection: connection))
         queries[shape] = prepared
@@ -238,10 +241,11 @@ final class QueryStatementCache {
         if let statement = referrers[key] { return statement }
         if referrers.count >= capacity { finalize() }
         let value = Schema.valueExpressions(property: property, body: "body")
-        let statement = try Statement(sql: """
-            SELECT instance FROM instance_values
-            WHERE model = \(model) AND \(value.type) = \(ValueTag.int.rawValue) AND \(value.value) = ?1
-            """, connection: connection)
+        let statement = try Statement(
+            sql: """
+                SELECT instance FROM instance_values
+                WHERE model = \(model) AND \(value.type) = \(ValueTag.int.rawValue) AND \(value.value) = ?1
+                """, connection: connection)
         referrers[key] = statement
         return statement
     }

@@ -55,10 +55,11 @@ extension SQLiteDatabase: ValueIndexingDatabase {
 
     /// Whether the file's index `name` holds the bodies; `nil` when the file has no such index.
     private func valueIndexCovers(_ name: String) throws(SQLiteDatabaseError) -> Bool? {
-        let statement = try Statement(sql: """
-            SELECT EXISTS (SELECT 1 FROM pragma_index_info(?1) WHERE name = 'body')
-            FROM sqlite_master WHERE type = 'index' AND name = ?1
-            """, connection: try openHandle())
+        let statement = try Statement(
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM pragma_index_info(?1) WHERE name = 'body')
+                FROM sqlite_master WHERE type = 'index' AND name = ?1
+                """, connection: try openHandle())
         defer { statement.finalize() }
         statement.bind(name, at: 1)
         guard try statement.hasRow() else { return nil }

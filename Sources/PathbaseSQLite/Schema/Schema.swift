@@ -111,16 +111,17 @@ enum Schema {
 
     /// Creates the tables of a new file; safe to run on a file where they exist.
     static func create(in db: GRDB.Database, keepsHistory: Bool) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS pathbase_meta (
-                key TEXT PRIMARY KEY NOT NULL,
-                value
-            ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS value_types (
-                id INTEGER PRIMARY KEY,
-                name TEXT NOT NULL UNIQUE
-            );
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS pathbase_meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value
+                ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS value_types (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE
+                );
+                """)
         try createInstanceValues(in: db)
         try createHistoryTables(in: db)
         try createListMembers(in: db)
@@ -131,15 +132,16 @@ enum Schema {
 
     /// `instance_values` and its view `current_values`.
     private static func createInstanceValues(in db: GRDB.Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS instance_values (
-                model INTEGER NOT NULL,
-                instance INTEGER NOT NULL,
-                body BLOB NOT NULL,
-                PRIMARY KEY (model, instance)
-            ) WITHOUT ROWID;
-            CREATE VIEW IF NOT EXISTS current_values AS \(currentValuesSelect);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS instance_values (
+                    model INTEGER NOT NULL,
+                    instance INTEGER NOT NULL,
+                    body BLOB NOT NULL,
+                    PRIMARY KEY (model, instance)
+                ) WITHOUT ROWID;
+                CREATE VIEW IF NOT EXISTS current_values AS \(currentValuesSelect);
+                """)
     }
 
     /// The rows of the `current_values` view: every entry of every body, as a record.
@@ -170,40 +172,43 @@ enum Schema {
     /// file without history).
     private static func createHistoryTables(in db: GRDB.Database) throws {
         try db.execute(sql: valueTableSQL("superseded_records", primaryKey: "model, instance, property, time, counter, replica"))
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS record_times (
-                time INTEGER NOT NULL,
-                counter INTEGER NOT NULL,
-                replica INTEGER NOT NULL,
-                model INTEGER NOT NULL,
-                instance INTEGER NOT NULL,
-                property INTEGER NOT NULL,
-                PRIMARY KEY (\(recordTimeColumns))
-            ) WITHOUT ROWID
-            """)
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS record_runs (
-                time INTEGER NOT NULL,
-                counter INTEGER NOT NULL,
-                replica INTEGER NOT NULL,
-                end_time INTEGER NOT NULL,
-                records BLOB NOT NULL
-            );
-            CREATE INDEX IF NOT EXISTS record_runs_start ON record_runs(time, counter, replica, end_time);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS record_times (
+                    time INTEGER NOT NULL,
+                    counter INTEGER NOT NULL,
+                    replica INTEGER NOT NULL,
+                    model INTEGER NOT NULL,
+                    instance INTEGER NOT NULL,
+                    property INTEGER NOT NULL,
+                    PRIMARY KEY (\(recordTimeColumns))
+                ) WITHOUT ROWID
+                """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS record_runs (
+                    time INTEGER NOT NULL,
+                    counter INTEGER NOT NULL,
+                    replica INTEGER NOT NULL,
+                    end_time INTEGER NOT NULL,
+                    records BLOB NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS record_runs_start ON record_runs(time, counter, replica, end_time);
+                """)
     }
 
     /// The list members (format version 2 and later).
     private static func createListMembers(in db: GRDB.Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS list_members (
-                model INTEGER NOT NULL,
-                property INTEGER NOT NULL,
-                member INTEGER NOT NULL,
-                instance INTEGER NOT NULL,
-                PRIMARY KEY (model, property, member, instance)
-            ) WITHOUT ROWID;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS list_members (
+                    model INTEGER NOT NULL,
+                    property INTEGER NOT NULL,
+                    member INTEGER NOT NULL,
+                    instance INTEGER NOT NULL,
+                    PRIMARY KEY (model, property, member, instance)
+                ) WITHOUT ROWID;
+                """)
     }
 
     /// Brings a file of an older format version to ``formatVersion``, inside the opening
@@ -219,14 +224,17 @@ enum Schema {
     static func migrate(_ db: GRDB.Database, from version: Int, keepsHistory: Bool) throws {
         guard version < formatVersion else { return }
         // `collection_index_M_P` (format 3) and `value_index_M_P` (formats 4 and 5).
-        let declared = try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'collection_index_%' OR name LIKE 'value_index_%')
-            """)
-            .compactMap { name -> (ModelKey, PropertyKey)? in
-                let parts = name.split(separator: "_").suffix(2)
-                guard parts.count == 2, let model = Int(parts[parts.startIndex]), let property = Int(parts[parts.startIndex + 1]) else { return nil }
-                return (model, property)
-            }
+        let declared = try String.fetchAll(
+            db,
+            sql: """
+                SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'collection_index_%' OR name LIKE 'value_index_%')
+                """
+        )
+        .compactMap { name -> (ModelKey, PropertyKey)? in
+            let parts = name.split(separator: "_").suffix(2)
+            guard parts.count == 2, let model = Int(parts[parts.startIndex]), let property = Int(parts[parts.startIndex + 1]) else { return nil }
+            return (model, property)
+        }
         if version < 2 {
             try createListMembers(in: db)
             let lists = try Row.fetchAll(db, sql: "SELECT model, property, instance, value FROM current_values WHERE type = ?", arguments: [ValueTag.integerArray.rawValue])
@@ -243,39 +251,43 @@ enum Schema {
         try db.execute(sql: "DROP TRIGGER IF EXISTS list_members_replaced")
         if version < 4 {
             try db.execute(sql: valueTableSQL("current_values_v4", primaryKey: "model, instance, property"))
-            try db.execute(sql: """
-                INSERT INTO current_values_v4(\(recordColumns)) SELECT \(recordColumns) FROM current_values;
-                DROP TABLE current_values;
-                ALTER TABLE current_values_v4 RENAME TO current_values;
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO current_values_v4(\(recordColumns)) SELECT \(recordColumns) FROM current_values;
+                    DROP TABLE current_values;
+                    ALTER TABLE current_values_v4 RENAME TO current_values;
+                    """)
         }
         if version < 5 {
             // Format 4's `records` held every record, the current ones too.
             try createHistoryTables(in: db)
             if keepsHistory {
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM records;
-                    INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM current_values;
-                    INSERT OR IGNORE INTO superseded_records(\(recordColumns))
-                    SELECT \(recordColumns) FROM records r
-                    WHERE NOT \(holdsRecord("current_values") { "r.\($0)" });
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM records;
+                        INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM current_values;
+                        INSERT OR IGNORE INTO superseded_records(\(recordColumns))
+                        SELECT \(recordColumns) FROM records r
+                        WHERE NOT \(holdsRecord("current_values") { "r.\($0)" });
+                        """)
             }
             try db.execute(sql: "DROP TABLE IF EXISTS records")
         }
         if version < 6 {
             // Format 5's table of current values becomes bodies; without history, its times
             // go to `record_times`, which then holds the current records' times.
-            try db.execute(sql: """
-                DROP TRIGGER IF EXISTS current_value_superseded;
-                ALTER TABLE current_values RENAME TO current_values_v5;
-                """)
+            try db.execute(
+                sql: """
+                    DROP TRIGGER IF EXISTS current_value_superseded;
+                    ALTER TABLE current_values RENAME TO current_values_v5;
+                    """)
             try createInstanceValues(in: db)
-            try db.execute(sql: """
-                INSERT INTO instance_values(model, instance, body)
-                SELECT model, instance, pathbase_pack(property, time, counter, replica, type, value)
-                FROM current_values_v5 GROUP BY model, instance;
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO instance_values(model, instance, body)
+                    SELECT model, instance, pathbase_pack(property, time, counter, replica, type, value)
+                    FROM current_values_v5 GROUP BY model, instance;
+                    """)
             if !keepsHistory {
                 try db.execute(sql: "INSERT OR IGNORE INTO record_times(\(recordTimeColumns)) SELECT \(recordTimeColumns) FROM current_values_v5")
             }
@@ -294,10 +306,11 @@ enum Schema {
         if version == 7 {
             // Format 8 writes a run's records against the one before, and keeps its last
             // time beside its first, in the index too.
-            try db.execute(sql: """
-                DROP INDEX record_runs_start;
-                ALTER TABLE record_runs ADD COLUMN end_time INTEGER NOT NULL DEFAULT 0;
-                """)
+            try db.execute(
+                sql: """
+                    DROP INDEX record_runs_start;
+                    ALTER TABLE record_runs ADD COLUMN end_time INTEGER NOT NULL DEFAULT 0;
+                    """)
             try upgradeRuns(in: db)
         }
         // Format 7 adds `record_runs`; the times in `record_times` stay and are read with it.
@@ -328,7 +341,9 @@ enum Schema {
     /// The tables every Pathbase file of a format version has.
     static func tables(ofVersion version: Int) -> Set<String> {
         let first: Set<String> = ["pathbase_meta", "value_types", version >= 6 ? "instance_values" : "current_values"]
-        let history: Set<String> = version >= 7 ? ["superseded_records", "record_times", "record_runs"]
+        let history: Set<String> =
+            version >= 7
+            ? ["superseded_records", "record_times", "record_runs"]
             : version >= 5 ? ["superseded_records", "record_times"] : ["records"]
         return first.union(history).union(version >= 2 ? ["list_members"] : [])
     }

@@ -105,12 +105,21 @@ enum RecordRun {
             let flags = bytes[offset]
             offset += 1
             guard flags & ~(modelChanged | instanceChanged | replicaChanged) == 0 else { return nil }
-            if flags & modelChanged != 0 { guard let read = readVarint(bytes, &offset) else { return nil }; model = read }
-            if flags & instanceChanged != 0 { guard let read = readVarint(bytes, &offset) else { return nil }; instance = read }
-            if flags & replicaChanged != 0 { guard let read = readVarint(bytes, &offset) else { return nil }; replica = read }
+            if flags & modelChanged != 0 {
+                guard let read = readVarint(bytes, &offset) else { return nil }
+                model = read
+            }
+            if flags & instanceChanged != 0 {
+                guard let read = readVarint(bytes, &offset) else { return nil }
+                instance = read
+            }
+            if flags & replicaChanged != 0 {
+                guard let read = readVarint(bytes, &offset) else { return nil }
+                replica = read
+            }
             guard let property = readVarint(bytes, &offset), let delta = readVarint(bytes, &offset),
-                  let counter = readVarint(bytes, &offset),
-                  let counter32 = UInt32(exactly: counter), let replica32 = UInt32(exactly: replica)
+                let counter = readVarint(bytes, &offset),
+                let counter32 = UInt32(exactly: counter), let replica32 = UInt32(exactly: replica)
             else { return nil }
             time = time &+ Int64(bitPattern: delta)
             records.append(Record(path: path(model, instance, property), timestamp: Pathbase.Timestamp(time: time, counter: counter32, replica: replica32)))
@@ -125,9 +134,9 @@ enum RecordRun {
         var offset = 0
         while offset < bytes.count {
             guard let model = readVarint(bytes, &offset), let instance = readVarint(bytes, &offset),
-                  let property = readVarint(bytes, &offset), let delta = readVarint(bytes, &offset),
-                  let counter = readVarint(bytes, &offset), let replica = readVarint(bytes, &offset),
-                  let counter32 = UInt32(exactly: counter), let replica32 = UInt32(exactly: replica)
+                let property = readVarint(bytes, &offset), let delta = readVarint(bytes, &offset),
+                let counter = readVarint(bytes, &offset), let replica = readVarint(bytes, &offset),
+                let counter32 = UInt32(exactly: counter), let replica32 = UInt32(exactly: replica)
             else { return nil }
             let timestamp = Pathbase.Timestamp(time: firstTime &+ Int64(bitPattern: delta), counter: counter32, replica: replica32)
             records.append(Record(path: path(model, instance, property), timestamp: timestamp))

@@ -101,7 +101,8 @@ final class ValueCodec: RowMirror {
         if tagValue >= ValueTag.codableBase {
             let base = unwrappedType(Value.self)
             guard let id = try typeId(of: base, creating: false), id == tagValue - ValueTag.codableBase,
-                  let value = decodeJSON(base, from: statement, at: valueColumn) else { return nil }
+                let value = decodeJSON(base, from: statement, at: valueColumn)
+            else { return nil }
             return value as? Value
         }
         // The common property types without a dynamic cast from `any NativeValue`, which

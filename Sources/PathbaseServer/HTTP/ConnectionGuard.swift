@@ -37,7 +37,9 @@ public struct ConnectionLimits: Sendable, Hashable {
     public var maximumConnectionsPerAddress: Int
 
     /// Limits with defaults a phone on a slow network passes.
-    public init(headerTimeout: Duration = .seconds(20), idleTimeout: Duration = .seconds(60), maximumHeaderSize: Int = 32 << 10, maximumConnections: Int = 4096, maximumConnectionsPerAddress: Int = 256) {
+    public init(
+        headerTimeout: Duration = .seconds(20), idleTimeout: Duration = .seconds(60), maximumHeaderSize: Int = 32 << 10, maximumConnections: Int = 4096, maximumConnectionsPerAddress: Int = 256
+    ) {
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
         self.maximumHeaderSize = maximumHeaderSize

@@ -55,7 +55,10 @@ public struct SyncHTTPServer: Sendable {
     let connections = ConnectionCounter()
 
     /// Creates the HTTP front of a sync server.
-    public init(server: SyncServer, host: String = "127.0.0.1", port: Int, maximumBodySize: Int = 8 << 20, metricsToken: String? = nil, connectionLimits: ConnectionLimits = ConnectionLimits(), requestLimits: RequestLimits = RequestLimits(), tls: SyncServerTLS? = nil, logger: Logger = Logger(label: "pathbase.serve")) {
+    public init(
+        server: SyncServer, host: String = "127.0.0.1", port: Int, maximumBodySize: Int = 8 << 20, metricsToken: String? = nil, connectionLimits: ConnectionLimits = ConnectionLimits(),
+        requestLimits: RequestLimits = RequestLimits(), tls: SyncServerTLS? = nil, logger: Logger = Logger(label: "pathbase.serve")
+    ) {
         self.server = server
         self.host = host
         self.port = port
@@ -85,9 +88,10 @@ public struct SyncHTTPServer: Sendable {
         LiveRoute(server: server).register(on: webSockets, refusals: router)
         let logger = self.logger
         // Several processes on one store: each relays the others' appends to its sockets.
-        let services: [any Service] = (server.store as? any AppendNotifyingStore).map {
-            [AppendListener(server: server, store: $0, logger: logger)]
-        } ?? []
+        let services: [any Service] =
+            (server.store as? any AppendNotifyingStore).map {
+                [AppendListener(server: server, store: $0, logger: logger)]
+            } ?? []
         return Application(
             router: router,
             server: try serverBuilder(webSockets: webSockets),

@@ -68,7 +68,10 @@ public final class SyncServer: Sendable {
     ///   - maximumValueSize: The largest encoded value of one record, in bytes (1 MB).
     ///   - knownModels: The model ids accepted; `nil` for any.
     ///   - now: The server's clock; the system clock by default.
-    public init(store: any SyncServerStore, maximumClockDrift: TimeInterval = 300, maximumPushSize: Int = 1000, maximumPageSize: Int = 1000, maximumValueSize: Int = 1 << 20, knownModels: Set<ModelKey>? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        store: any SyncServerStore, maximumClockDrift: TimeInterval = 300, maximumPushSize: Int = 1000, maximumPageSize: Int = 1000, maximumValueSize: Int = 1 << 20, knownModels: Set<ModelKey>? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.store = store
         self.maximumValueSize = maximumValueSize
         self.knownModels = knownModels

@@ -59,12 +59,14 @@ extension SQLiteSyncServerStore {
     public func assetChunk(_ hash: String, from offset: Int64, maxCount: Int, in account: AccountID) throws -> Data {
         try run {
             try queue.read { db in
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT start, content FROM asset_chunks
-                    WHERE account = ?1 AND hash = ?2 AND start < ?4
-                      AND start >= coalesce((SELECT max(start) FROM asset_chunks WHERE account = ?1 AND hash = ?2 AND start <= ?3), 0)
-                    ORDER BY start
-                    """, arguments: [account.rawValue, hash, offset, offset.saturatingAdd(Int64(max(0, maxCount)))])
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT start, content FROM asset_chunks
+                        WHERE account = ?1 AND hash = ?2 AND start < ?4
+                          AND start >= coalesce((SELECT max(start) FROM asset_chunks WHERE account = ?1 AND hash = ?2 AND start <= ?3), 0)
+                        ORDER BY start
+                        """, arguments: [account.rawValue, hash, offset, offset.saturatingAdd(Int64(max(0, maxCount)))])
                 return StoredAssetPieces.bytes(of: rows.map { (start: $0["start"], content: $0["content"]) }, from: offset, maxCount: maxCount)
             }
         }

@@ -40,52 +40,55 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE accounts (
-                    id INTEGER PRIMARY KEY,
-                    name TEXT NOT NULL UNIQUE,
-                    token_hash BLOB NOT NULL UNIQUE,
-                    last_sequence INTEGER NOT NULL DEFAULT 0);
-                CREATE TABLE records (
-                    account INTEGER NOT NULL REFERENCES accounts(id),
-                    sequence INTEGER NOT NULL,
-                    model INTEGER NOT NULL, instance INTEGER NOT NULL, property INTEGER NOT NULL,
-                    time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
-                    type TEXT NOT NULL, value BLOB NOT NULL,
-                    PRIMARY KEY (account, sequence)) WITHOUT ROWID;
-                CREATE UNIQUE INDEX records_by_key
-                    ON records(account, model, instance, property, time, counter, replica);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE accounts (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE,
+                        token_hash BLOB NOT NULL UNIQUE,
+                        last_sequence INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE records (
+                        account INTEGER NOT NULL REFERENCES accounts(id),
+                        sequence INTEGER NOT NULL,
+                        model INTEGER NOT NULL, instance INTEGER NOT NULL, property INTEGER NOT NULL,
+                        time INTEGER NOT NULL, counter INTEGER NOT NULL, replica INTEGER NOT NULL,
+                        type TEXT NOT NULL, value BLOB NOT NULL,
+                        PRIMARY KEY (account, sequence)) WITHOUT ROWID;
+                    CREATE UNIQUE INDEX records_by_key
+                        ON records(account, model, instance, property, time, counter, replica);
+                    """)
         }
         migrator.registerMigration("v2: relayed commands") { db in
-            try db.execute(sql: """
-                CREATE TABLE commands (
-                    id INTEGER PRIMARY KEY,
-                    account INTEGER NOT NULL REFERENCES accounts(id),
-                    sender INTEGER NOT NULL, target INTEGER NOT NULL,
-                    message BLOB NOT NULL, response BLOB);
-                CREATE INDEX waiting_commands ON commands(account, target, id) WHERE response IS NULL;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE commands (
+                        id INTEGER PRIMARY KEY,
+                        account INTEGER NOT NULL REFERENCES accounts(id),
+                        sender INTEGER NOT NULL, target INTEGER NOT NULL,
+                        message BLOB NOT NULL, response BLOB);
+                    CREATE INDEX waiting_commands ON commands(account, target, id) WHERE response IS NULL;
+                    """)
         }
         migrator.registerMigration("v3: asset content") { db in
             // Chunks are rows of their own (not WITHOUT ROWID: SQLite keeps large blobs best
             // in rowid tables), found by the asset and their first byte.
-            try db.execute(sql: """
-                CREATE TABLE assets (
-                    account INTEGER NOT NULL REFERENCES accounts(id),
-                    hash TEXT NOT NULL,
-                    size INTEGER NOT NULL,
-                    received INTEGER NOT NULL DEFAULT 0,
-                    complete INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (account, hash)) WITHOUT ROWID;
-                CREATE TABLE asset_chunks (
-                    account INTEGER NOT NULL,
-                    hash TEXT NOT NULL,
-                    start INTEGER NOT NULL,
-                    content BLOB NOT NULL,
-                    UNIQUE (account, hash, start),
-                    FOREIGN KEY (account, hash) REFERENCES assets(account, hash) ON DELETE CASCADE);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE assets (
+                        account INTEGER NOT NULL REFERENCES accounts(id),
+                        hash TEXT NOT NULL,
+                        size INTEGER NOT NULL,
+                        received INTEGER NOT NULL DEFAULT 0,
+                        complete INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (account, hash)) WITHOUT ROWID;
+                    CREATE TABLE asset_chunks (
+                        account INTEGER NOT NULL,
+                        hash TEXT NOT NULL,
+                        start INTEGER NOT NULL,
+                        content BLOB NOT NULL,
+                        UNIQUE (account, hash, start),
+                        FOREIGN KEY (account, hash) REFERENCES assets(account, hash) ON DELETE CASCADE);
+                    """)
         }
         migrator.registerMigration("v4: command numbers per account") { db in
             // A command's number was the table's rowid, shared by all accounts, so an account
@@ -93,13 +96,14 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
             // own (`last_command`). Commands stored before keep their number, so that a
             // sender's ticket still finds its answer, and an account's count continues after
             // its largest one.
-            try db.execute(sql: """
-                ALTER TABLE accounts ADD COLUMN last_command INTEGER NOT NULL DEFAULT 0;
-                UPDATE accounts SET last_command = coalesce((SELECT max(id) FROM commands WHERE commands.account = accounts.id), 0);
-                ALTER TABLE commands ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
-                UPDATE commands SET number = id;
-                CREATE UNIQUE INDEX commands_by_number ON commands(account, number);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE accounts ADD COLUMN last_command INTEGER NOT NULL DEFAULT 0;
+                    UPDATE accounts SET last_command = coalesce((SELECT max(id) FROM commands WHERE commands.account = accounts.id), 0);
+                    ALTER TABLE commands ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+                    UPDATE commands SET number = id;
+                    CREATE UNIQUE INDEX commands_by_number ON commands(account, number);
+                    """)
         }
         return migrator
     }
@@ -134,18 +138,20 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
                 guard var last = try Int64.fetchOne(db, sql: "SELECT last_sequence FROM accounts WHERE id = ?", arguments: [account.rawValue]) else {
                     throw SyncServerError.unknownAccount(account)
                 }
-                let find = try db.cachedStatement(sql: """
-                    SELECT sequence, type, value FROM records
-                    WHERE account = ? AND model = ? AND instance = ? AND property = ? AND time = ? AND counter = ? AND replica = ?
-                    """)
-                let insert = try db.cachedStatement(sql: """
-                    INSERT INTO records(account, sequence, model, instance, property, time, counter, replica, type, value)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+                let find = try db.cachedStatement(
+                    sql: """
+                        SELECT sequence, type, value FROM records
+                        WHERE account = ? AND model = ? AND instance = ? AND property = ? AND time = ? AND counter = ? AND replica = ?
+                        """)
+                let insert = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO records(account, sequence, model, instance, property, time, counter, replica, type, value)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
                 for record in records {
                     let key: [(any DatabaseValueConvertible)?] = [
                         record.path.model, record.path.instance, record.path.property,
-                        record.timestamp.time, Int64(record.timestamp.counter), Int64(record.timestamp.replica),
+                        record.timestamp.time, Int64(record.timestamp.counter), Int64(record.timestamp.replica)
                     ]
                     if let row = try Row.fetchOne(find, arguments: StatementArguments([account.rawValue] + key)) {
                         let same = row["type"] as String == record.valueType && row["value"] as Data == record.valueJSON
@@ -166,10 +172,12 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
     public func records(of account: AccountID, after sequence: Int64, limit: Int) throws -> [SequencedRecord] {
         try run {
             try queue.read { db in
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT sequence, model, instance, property, time, counter, replica, type, value FROM records
-                    WHERE account = ? AND sequence > ? ORDER BY sequence LIMIT ?
-                    """, arguments: [account.rawValue, sequence, max(0, limit)])
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT sequence, model, instance, property, time, counter, replica, type, value FROM records
+                        WHERE account = ? AND sequence > ? ORDER BY sequence LIMIT ?
+                        """, arguments: [account.rawValue, sequence, max(0, limit)])
                 return try rows.map { row in
                     guard let counter = UInt32(exactly: row["counter"] as Int64), let replica = UInt32(exactly: row["replica"] as Int64) else {
                         throw SyncServerError.storageFailed("a stored timestamp is out of range")
@@ -189,7 +197,7 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
             try queue.write { db in
                 try db.execute(sql: "UPDATE accounts SET last_command = last_command + 1 WHERE id = ?", arguments: [account.rawValue])
                 guard db.changesCount == 1,
-                      let number = try Int64.fetchOne(db, sql: "SELECT last_command FROM accounts WHERE id = ?", arguments: [account.rawValue])
+                    let number = try Int64.fetchOne(db, sql: "SELECT last_command FROM accounts WHERE id = ?", arguments: [account.rawValue])
                 else {
                     throw SyncServerError.unknownAccount(account)
                 }
@@ -205,10 +213,12 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
         try run {
             try queue.read { db in
                 let placeholders = Array(repeating: "?", count: targets.count).joined(separator: ", ")
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT number, sender, target, message FROM commands
-                    WHERE account = ? AND response IS NULL AND target IN (\(placeholders)) ORDER BY id LIMIT ?
-                    """, arguments: StatementArguments([account.rawValue] + targets.map { Int64($0) } + [Int64(max(0, limit))]))
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT number, sender, target, message FROM commands
+                        WHERE account = ? AND response IS NULL AND target IN (\(placeholders)) ORDER BY id LIMIT ?
+                        """, arguments: StatementArguments([account.rawValue] + targets.map { Int64($0) } + [Int64(max(0, limit))]))
                 return try rows.map { row in
                     guard let sender = UInt32(exactly: row["sender"] as Int64), let target = UInt32(exactly: row["target"] as Int64) else {
                         throw SyncServerError.storageFailed("a stored replica id is out of range")
@@ -222,12 +232,16 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
     public func answer(_ id: Int64, by replica: UInt32, response: Data, in account: AccountID) throws {
         try run {
             try queue.write { db in
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM commands WHERE account = ? AND number = ? AND target = ?",
-                                        arguments: [account.rawValue, id, Int64(replica)]) != nil else {
+                guard
+                    try Bool.fetchOne(
+                        db, sql: "SELECT 1 FROM commands WHERE account = ? AND number = ? AND target = ?",
+                        arguments: [account.rawValue, id, Int64(replica)]) != nil
+                else {
                     throw SyncServerError.unknownCommand(id)
                 }
-                try db.execute(sql: "UPDATE commands SET response = ? WHERE account = ? AND number = ? AND response IS NULL",
-                               arguments: [response, account.rawValue, id])
+                try db.execute(
+                    sql: "UPDATE commands SET response = ? WHERE account = ? AND number = ? AND response IS NULL",
+                    arguments: [response, account.rawValue, id])
             }
         }
     }

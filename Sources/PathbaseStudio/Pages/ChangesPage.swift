@@ -35,30 +35,34 @@ struct ChangesPage {
         for instance in Set(newest.keys.map { ModelInstance(model: $0.model, instance: $0.instance) }) {
             before[instance] = try reader.values(model: instance.model, instance: instance.instance, at: start)
         }
-        let rows = HTMLText(joining: newest.values.sorted { ($0.path, $0.timestamp) < ($1.path, $1.timestamp) }.map { record in
-            let path = record.path
-            let old = before[ModelInstance(model: path.model, instance: path.instance)]?[path.property]
-            let change: String
-            if path.isStatus, let status = record.value as? InstanceStatus {
-                switch (old, status) {
-                case (nil, .deleted): change = "created and deleted"
-                case (nil, _): change = "created"
-                case (_, .deleted): change = "deleted"
-                default: change = "restored"
+        let rows = HTMLText(
+            joining: newest.values.sorted { ($0.path, $0.timestamp) < ($1.path, $1.timestamp) }.map { record in
+                let path = record.path
+                let old = before[ModelInstance(model: path.model, instance: path.instance)]?[path.property]
+                let change: String
+                if path.isStatus, let status = record.value as? InstanceStatus {
+                    switch (old, status) {
+                    case (nil, .deleted): change = "created and deleted"
+                    case (nil, _): change = "created"
+                    case (_, .deleted): change = "deleted"
+                    default: change = "restored"
+                    }
+                } else {
+                    change = old == nil ? "set" : "changed"
                 }
-            } else {
-                change = old == nil ? "set" : "changed"
-            }
-            let link = "/models/\(path.model)/instances/\(path.instance)" + HTML.query([("at", String(end.microseconds))])
-            return """
-                <tr class="\(change)"><td>\(change)</td><td>\(reader.modelName(path.model))</td><td><a href="\(link)">\(path.instance)</a></td>\
-                <td>\(reader.propertyName(path.property, of: path.model))</td><td class="value">\(old.map { ValueText.describe($0.value) } ?? "")</td>\
-                <td class="value">\(ValueText.describe(record.value))</td><td>\(StudioMoment.format(record.timestamp.time))</td></tr>
-                """
-        })
-        let cut: HTMLText = scanned.count == Self.recordLimit && (scanned.last?.timestamp).map({ $0 <= end.timestamp }) == true
+                let link = "/models/\(path.model)/instances/\(path.instance)" + HTML.query([("at", String(end.microseconds))])
+                return """
+                    <tr class="\(change)"><td>\(change)</td><td>\(reader.modelName(path.model))</td><td><a href="\(link)">\(path.instance)</a></td>\
+                    <td>\(reader.propertyName(path.property, of: path.model))</td><td class="value">\(old.map { ValueText.describe($0.value) } ?? "")</td>\
+                    <td class="value">\(ValueText.describe(record.value))</td><td>\(StudioMoment.format(record.timestamp.time))</td></tr>
+                    """
+            })
+        let cut: HTMLText =
+            scanned.count == Self.recordLimit && (scanned.last?.timestamp).map({ $0 <= end.timestamp }) == true
             ? "<p class=\"muted\">Only the first \(Self.recordLimit) records after 'from' were compared: narrow the span to see the rest.</p>" : ""
-        return layout.page(title: "Changes", """
+        return layout.page(
+            title: "Changes",
+            """
             \(form)
             <p>Between \(start.text) and \(end.text): \(newest.count) path\(newest.count == 1 ? "" : "s") changed.</p>
             \(cut)

@@ -29,8 +29,10 @@ struct ModelTablePage {
         var filterValue: String?
 
         var parameters: [(String, String?)] {
-            [("status", status == .active ? nil : status.rawValue), ("sort", sort.map(String.init)), ("order", descending ? "desc" : nil),
-             ("filter", filterProperty.map(String.init)), ("value", filterProperty == nil ? nil : filterValue)]
+            [
+                ("status", status == .active ? nil : status.rawValue), ("sort", sort.map(String.init)), ("order", descending ? "desc" : nil),
+                ("filter", filterProperty.map(String.init)), ("value", filterProperty == nil ? nil : filterValue)
+            ]
         }
     }
 
@@ -42,7 +44,8 @@ struct ModelTablePage {
         var note: HTMLText = ""
         let filterOperand = try operand()
         if moment == nil, query.status == .active, query.sort != nil || filterOperand != nil,
-           let ids = pushedDown(filter: filterOperand) {
+            let ids = pushedDown(filter: filterOperand)
+        {
             // One more than a page tells whether there is a next page.
             for id in ids.prefix(Self.pageSize) {
                 rows.append((id, .created, try reader.values(model: model, instance: id, at: nil)))
@@ -50,7 +53,12 @@ struct ModelTablePage {
             if ids.count > Self.pageSize { next = ("offset", String(query.offset + Self.pageSize)) }
             note = "<p class=\"muted\" id=\"pushed-down\">Filtered and sorted in SQL, as queries on models are.</p>"
         } else {
-            let status: InstanceStatus? = switch query.status { case .active: .created; case .deleted: .deleted; case .all: nil }
+            let status: InstanceStatus? =
+                switch query.status {
+                case .active: .created
+                case .deleted: .deleted
+                case .all: nil
+                }
             var after = query.after
             // A filter checked here scans at most this many instances for one page.
             var scanned = 0
@@ -64,13 +72,18 @@ struct ModelTablePage {
                     rows.append((instance, instanceStatus, values))
                     if rows.count == Self.pageSize { break scanning }
                 }
-                if batch.count < Self.pageSize { after = nil; break }
+                if batch.count < Self.pageSize {
+                    after = nil
+                    break
+                }
             }
             if let after { next = ("after", String(after)) }
             if query.sort != nil { note = "<p class=\"muted\">Sorting reads current values: shown by id for this status or moment.</p>" }
         }
         let properties = Array(Set(rows.flatMap { $0.values.keys }).subtracting([PropertyKey.instanceId])).sorted()
-        return layout.page(title: reader.modelName(model), """
+        return layout.page(
+            title: reader.modelName(model),
+            """
             \(filterForm(properties: properties))
             \(note)
             <table id="instances"><tr><th>instance</th><th>status</th>\(HTMLText(joining: properties.map(header)))</tr>
@@ -90,9 +103,10 @@ struct ModelTablePage {
     }
 
     private func row(_ row: (instance: InstanceKey, status: InstanceStatus, values: StudioReader.Values), properties: [PropertyKey]) -> HTMLText {
-        let cells = HTMLText(joining: properties.map { property in
-            "<td class=\"value\">\(row.values[property].map { ValueText.short(ValueText.describe($0.value)) } ?? "")</td>"
-        })
+        let cells = HTMLText(
+            joining: properties.map { property in
+                "<td class=\"value\">\(row.values[property].map { ValueText.short(ValueText.describe($0.value)) } ?? "")</td>"
+            })
         return """
             <tr class="\(row.status == .deleted ? "deleted" : "")"><td><a href="\(layout.link(to: "/models/\(model)/instances/\(row.instance)"))">\(row.instance)</a></td>\
             <td>\("\(row.status)")</td>\(cells)</tr>
@@ -100,12 +114,14 @@ struct ModelTablePage {
     }
 
     private func filterForm(properties: [PropertyKey]) -> HTMLText {
-        let options = HTMLText(joining: properties.map { property in
-            "<option value=\"\(property)\"\(query.filterProperty == property ? " selected" : "")>\(reader.propertyName(property, of: model))</option>"
-        })
-        let statuses = HTMLText(joining: [TableQuery.StatusFilter.active, .deleted, .all].map { status in
-            "<option value=\"\(status.rawValue)\"\(query.status == status ? " selected" : "")>\(status.rawValue)</option>"
-        })
+        let options = HTMLText(
+            joining: properties.map { property in
+                "<option value=\"\(property)\"\(query.filterProperty == property ? " selected" : "")>\(reader.propertyName(property, of: model))</option>"
+            })
+        let statuses = HTMLText(
+            joining: [TableQuery.StatusFilter.active, .deleted, .all].map { status in
+                "<option value=\"\(status.rawValue)\"\(query.status == status ? " selected" : "")>\(status.rawValue)</option>"
+            })
         let at: HTMLText = layout.moment.map { "<input type=\"hidden\" name=\"at\" value=\"\($0.microseconds)\">" } ?? ""
         return """
             <form class="inline" id="filter" method="get" action="/models/\(model)">\(at)
@@ -143,21 +159,23 @@ struct ModelTablePage {
     private func pushedDown(filter: (type: any QueryableValue.Type, operand: QueryOperand)?) -> [InstanceKey]? {
         let predicate = filter.flatMap { filter in
             query.filterProperty.map { property in
-                StoredPredicate.condition(StoredCondition(
-                    propertyId: property, storedAs: filter.type, operation: .equal, operands: [filter.operand], matchesNil: false, matchesDefault: false
-                ))
+                StoredPredicate.condition(
+                    StoredCondition(
+                        propertyId: property, storedAs: filter.type, operation: .equal, operands: [filter.operand], matchesNil: false, matchesDefault: false
+                    ))
             }
         }
         let sort = query.sort.flatMap { property -> StoredSort? in
             let sample = try? reader.database.instanceStatuses(model: model, at: nil, status: .created, after: nil, limit: 50).lazy
                 .compactMap { try? reader.database.currentRecords(model: model, instance: $0.instance).first { $0.path.property == property } }
                 .first
-            let (type, empty): (any QueryableValue.Type, QueryOperand) = switch sample?.value {
-            case is Int, is Int?: (Int.self, .integer(0))
-            case is Double, is Double?: (Double.self, .real(0))
-            case is Bool, is Bool?: (Bool.self, .integer(0))
-            default: (String.self, .text(""))
-            }
+            let (type, empty): (any QueryableValue.Type, QueryOperand) =
+                switch sample?.value {
+                case is Int, is Int?: (Int.self, .integer(0))
+                case is Double, is Double?: (Double.self, .real(0))
+                case is Bool, is Bool?: (Bool.self, .integer(0))
+                default: (String.self, .text(""))
+                }
             return StoredSort(propertyId: property, storedAs: type, defaultValue: empty, reverse: query.descending)
         }
         return reader.database.instanceIds(of: model, where: predicate, sortedBy: sort, offset: query.offset, limit: Self.pageSize + 1, readingValues: false)

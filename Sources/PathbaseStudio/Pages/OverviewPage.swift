@@ -23,17 +23,21 @@ struct OverviewPage {
                 if statuses.isEmpty { continue }
             }
             let fields = reader.collection(summary.model).map { $0.fields.keys.sorted().joined(separator: ", ") } ?? ""
-            rows.append("""
+            rows.append(
+                """
                 <tr><td><a href="\(layout.link(to: "/models/\(summary.model)"))">\(reader.modelName(summary.model))</a></td>\
                 <td>\(created)</td><td>\(deleted)</td><td>\(fields)</td></tr>
                 """)
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: reader.path)[.size] as? Int) ?? 0
         let identity = try database.storedReplicaIdentity()
-        let models: HTMLText = rows.isEmpty
+        let models: HTMLText =
+            rows.isEmpty
             ? "<p class=\"muted\">No instances\(moment == nil ? "" : " at this moment").</p>"
             : "<table id=\"models\"><tr><th>model</th><th>active</th><th>deleted</th><th>fields</th></tr>\(rows)</table>"
-        return layout.page(title: "Overview", """
+        return layout.page(
+            title: "Overview",
+            """
             <table id="file">
             <tr><th>file</th><td>\(reader.path)</td></tr>
             <tr><th>size</th><td>\(size) bytes</td></tr>

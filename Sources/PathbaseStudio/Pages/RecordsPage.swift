@@ -26,19 +26,24 @@ struct RecordsPage {
         var records = reader.database.records(after: after, limit: Self.pageSize + 1)
         if let moment = layout.moment { records = records.filter { $0.timestamp <= moment.timestamp } }
         let page = records.prefix(Self.pageSize)
-        let rows = HTMLText(joining: page.map { record in
-            let path = record.path
-            return """
-                <tr><td>\(StudioMoment.format(record.timestamp.time))</td><td>\(record.timestamp.counter)</td><td>\(record.timestamp.replica)</td>\
-                <td>\(reader.modelName(path.model))</td><td><a href="\(layout.link(to: "/models/\(path.model)/instances/\(path.instance)"))">\(path.instance)</a></td>\
-                <td>\(reader.propertyName(path.property, of: path.model))</td><td class="value">\(ValueText.short(ValueText.describe(record.value)))</td></tr>
-                """
-        })
-        let next: HTMLText = records.count > Self.pageSize ? page.last.map { last in
-            let cursor = "\(last.timestamp.time).\(last.timestamp.counter).\(last.timestamp.replica)"
-            return "<a id=\"next-page\" href=\"\(layout.link(to: "/records", [("after", cursor)]))\">next \(Self.pageSize) →</a>"
-        } ?? "" : ""
-        return layout.page(title: "Records", """
+        let rows = HTMLText(
+            joining: page.map { record in
+                let path = record.path
+                return """
+                    <tr><td>\(StudioMoment.format(record.timestamp.time))</td><td>\(record.timestamp.counter)</td><td>\(record.timestamp.replica)</td>\
+                    <td>\(reader.modelName(path.model))</td><td><a href="\(layout.link(to: "/models/\(path.model)/instances/\(path.instance)"))">\(path.instance)</a></td>\
+                    <td>\(reader.propertyName(path.property, of: path.model))</td><td class="value">\(ValueText.short(ValueText.describe(record.value)))</td></tr>
+                    """
+            })
+        let next: HTMLText =
+            records.count > Self.pageSize
+            ? page.last.map { last in
+                let cursor = "\(last.timestamp.time).\(last.timestamp.counter).\(last.timestamp.replica)"
+                return "<a id=\"next-page\" href=\"\(layout.link(to: "/records", [("after", cursor)]))\">next \(Self.pageSize) →</a>"
+            } ?? "" : ""
+        return layout.page(
+            title: "Records",
+            """
             <p class="muted">Every record in time order (time, counter, replica), as sync exchanges them.</p>
             <table id="records"><tr><th>time (UTC)</th><th>counter</th><th>replica</th><th>model</th><th>instance</th><th>property</th><th>value</th></tr>\(rows)</table>
             \(next)

@@ -18,10 +18,10 @@ struct AssetConcurrencyTests {
         let database = SQLiteTestFiles.makeDatabase(path: SQLiteTestFiles.newPath())
         let tasks = 8, contents = 5
         let stored = try await withThrowingTaskGroup(of: [Asset].self) { group in
-            for _ in 0..<tasks {
+            for _ in 0 ..< tasks {
                 group.addTask {
                     var assets: [Asset] = []
-                    for index in 0..<contents {
+                    for index in 0 ..< contents {
                         let asset = try await database.storeAsset(Data(repeating: UInt8(index), count: 10_000 + index))
                         #expect(try await asset.data().count == 10_000 + index)
                         assets.append(asset)

@@ -133,7 +133,7 @@ struct AssetTests {
     func chunkWrites() async throws {
         let database = InMemoryDatabase()
         let chunks = AsyncStream<Data> { continuation in
-            for index in 0..<10 { continuation.yield(Data(repeating: UInt8(index), count: 1000)) }
+            for index in 0 ..< 10 { continuation.yield(Data(repeating: UInt8(index), count: 1000)) }
             continuation.finish()
         }
         let asset = try await database.storeAsset(chunks: chunks)

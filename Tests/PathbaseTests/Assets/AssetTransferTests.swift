@@ -40,7 +40,7 @@ struct AssetTransferTests {
     /// A sender with one song and its asset, and a receiver holding the song's records only.
     private func replicas(size: Int = 10_000) async throws -> (sender: InMemoryHistoryDatabase, receiver: SQLiteDatabase, asset: Asset) {
         let sender = InMemoryHistoryDatabase()
-        let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let bytes = Data((0 ..< size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let asset = try await sender.storeAsset(bytes)
         let receiver = SQLiteTestFiles.makeDatabase(path: SQLiteTestFiles.newPath())
         AssetSong.create(in: receiver, id: 1, title: "synced", audio: asset) // as a sync apply would

@@ -18,8 +18,9 @@ struct LargeAssetTests {
     /// the test runs when scripts/reliability runs it alone (`PATHBASE_MEASURE_MEMORY=1`).
     static let measuresMemory = ProcessInfo.processInfo.environment["PATHBASE_MEASURE_MEMORY"] == "1"
 
-    @Test("Writing and reading a large asset (256 MiB, 1 GiB in scripts/reliability) in chunks keeps peak memory far below its size",
-          .enabled(if: measuresMemory, "run alone by scripts/reliability (PATHBASE_MEASURE_MEMORY=1)"))
+    @Test(
+        "Writing and reading a large asset (256 MiB, 1 GiB in scripts/reliability) in chunks keeps peak memory far below its size",
+        .enabled(if: measuresMemory, "run alone by scripts/reliability (PATHBASE_MEASURE_MEMORY=1)"))
     func boundedMemory() async throws {
         guard let startResident = ProcessMemory.kibibytes("VmRSS") else {
             Issue.record("no /proc/self/status on this system: peak memory is not measured")
@@ -54,7 +55,9 @@ struct LargeAssetTests {
         let growthMiB = (peak - startResident) / 1024
         let seconds = { (duration: Duration) in String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) }
         // Holding the asset once would add its whole size; chunks are 1 MiB.
-        print("[reliability] assets.large: \(assetSize >> 20) MiB written in \(seconds(written - started)), read and checked in \(seconds(read - written)), copied in \(seconds(copied - read)); peak memory grew by \(growthMiB) MiB (limit 64 MiB)")
+        print(
+            "[reliability] assets.large: \(assetSize >> 20) MiB written in \(seconds(written - started)), read and checked in \(seconds(read - written)), copied in \(seconds(copied - read)); peak memory grew by \(growthMiB) MiB (limit 64 MiB)"
+        )
         #expect(growthMiB < 64, "peak memory grew by \(growthMiB) MiB for a \(assetSize >> 20) MiB asset")
     }
 }

@@ -12,7 +12,7 @@ struct AsyncDatabaseTests {
     func writeReturns() async throws {
         let database = SQLiteTestFiles.makeDatabase(path: SQLiteTestFiles.newPath())
         let count = try await database.write { db in
-            for id in 1...20 { AsyncTrack.create(in: db, id: id, title: "track \(id)") }
+            for id in 1 ... 20 { AsyncTrack.create(in: db, id: id, title: "track \(id)") }
             return db.all(of: AsyncTrack.self).count
         }
         #expect(count == 20)
@@ -75,9 +75,9 @@ struct AsyncDatabaseTests {
         AsyncTrack.create(in: counter, id: 1, title: "counter")
         let tasks = 8, increments = 50
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<tasks {
+            for _ in 0 ..< tasks {
                 group.addTask {
-                    for _ in 0..<increments {
+                    for _ in 0 ..< increments {
                         try await counter.write { db in
                             if let track = db.get(id: 1, of: AsyncTrack.self) { track.plays += 1 }
                         }

@@ -11,7 +11,7 @@ final class AsyncTrack {
 
 /// Waits, without blocking a thread, until `condition` holds or about 10 s have passed.
 func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-    for _ in 0..<1000 {
+    for _ in 0 ..< 1000 {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(10))
     }

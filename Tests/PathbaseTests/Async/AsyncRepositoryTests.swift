@@ -42,9 +42,9 @@ struct AsyncRepositoryTests {
         let users = SQLiteTestFiles.makeDatabase(path: SQLiteTestFiles.newPath()).collection(CollectionUser.self).async
         let tasks = 6, savesPerTask = 40
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for task in 0..<tasks {
+            for task in 0 ..< tasks {
                 group.addTask {
-                    for index in 0..<savesPerTask {
+                    for index in 0 ..< savesPerTask {
                         try await users.save(CollectionUser(id: UUID(), name: "t\(task)-\(index)", age: index, tags: []))
                         let count = try await users.count()
                         #expect(count >= 1 && count <= tasks * savesPerTask)

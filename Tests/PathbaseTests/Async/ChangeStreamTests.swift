@@ -72,7 +72,7 @@ struct ChangeStreamTests {
         let tasks = [
             Task { for await _ in typeChanges { started.increment() } },
             Task { for await _ in instanceChanges { started.increment() } },
-            Task { for await _ in results { started.increment() } },
+            Task { for await _ in results { started.increment() } }
         ]
         #expect(database.observers.observerCount == 3)
         track.plays += 1
@@ -90,7 +90,7 @@ struct ChangeStreamTests {
     func stress() async throws {
         let database = ObservedDatabase(wrapping: InMemoryDatabase())
         let writers = 4, writesPerWriter = 100
-        for writer in 1...writers { AsyncTrack.create(in: database, id: writer, title: "w\(writer)") }
+        for writer in 1 ... writers { AsyncTrack.create(in: database, id: writer, title: "w\(writer)") }
         // Breaking out of a loop does not end a stream; releasing it does: the streams live
         // in this scope only.
         try await consumeWhileWriting(database, writers: writers, writesPerWriter: writesPerWriter)
@@ -98,7 +98,7 @@ struct ChangeStreamTests {
     }
 
     private func consumeWhileWriting(_ database: ObservedDatabase<InMemoryDatabase>, writers: Int, writesPerWriter: Int) async throws {
-        let streams = try (0..<3).map { _ in try database.changes(of: AsyncTrack.self) }
+        let streams = try (0 ..< 3).map { _ in try database.changes(of: AsyncTrack.self) }
         try await withThrowingTaskGroup(of: Int.self) { group in
             for stream in streams {
                 group.addTask {
@@ -110,11 +110,11 @@ struct ChangeStreamTests {
                     return count
                 }
             }
-            for writer in 1...writers {
+            for writer in 1 ... writers {
                 group.addTask {
                     try await database.write { db in
                         guard let track = db.get(id: writer, of: AsyncTrack.self) else { return }
-                        for play in 1...writesPerWriter { track.plays = play }
+                        for play in 1 ... writesPerWriter { track.plays = play }
                     }
                     return -1
                 }

@@ -39,7 +39,8 @@ final class DatedHistoryDatabase: HistoryDatabase {
     func all<T>(model: ModelKey, at date: Date?, where predicate: (InstanceKey, InstanceStatus, Date) -> T?) -> [T] {
         entries.keys.sorted().compactMap { path in
             guard path.model == model, path.property == PropertyKey.instanceId,
-                  let status: Timestamped<InstanceStatus> = get(path, at: date) else { return nil }
+                let status: Timestamped<InstanceStatus> = get(path, at: date)
+            else { return nil }
             return predicate(path.instance, status.value, status.date)
         }
     }

@@ -12,11 +12,11 @@ struct EncodedHistoryTests {
     /// with `/` escaped as `JSONEncoder` does by default. Model 3700 is `Ticket`, 3701
     /// `Assignee`; property 0 holds the status (1 created, 2 deleted).
     static let stateModelHistory = #"""
-    [[[3701,9,0],1700000000.125,"MQ=="],[[3701,9,1],1700000000.25,"IkFkYSI="],\#
-    [[3700,1,0],1700000000.5,"MQ=="],[[3700,1,1],1700000001,"IkxvZ2luIGZhaWxzIg=="],\#
-    [[3700,1,2],1700000002.75,"Mw=="],[[3700,1,3],1700000003,"OQ=="],[[3700,1,4],1700000004,"Wzld"],\#
-    [[3700,1,1],1700000005,"Iml0J3Mgb2s\/Ig=="],[[3700,2,0],1700000006,"MQ=="],[[3700,2,0],1700000007,"Mg=="]]
-    """#
+        [[[3701,9,0],1700000000.125,"MQ=="],[[3701,9,1],1700000000.25,"IkFkYSI="],\#
+        [[3700,1,0],1700000000.5,"MQ=="],[[3700,1,1],1700000001,"IkxvZ2luIGZhaWxzIg=="],\#
+        [[3700,1,2],1700000002.75,"Mw=="],[[3700,1,3],1700000003,"OQ=="],[[3700,1,4],1700000004,"Wzld"],\#
+        [[3700,1,1],1700000005,"Iml0J3Mgb2s\/Ig=="],[[3700,2,0],1700000006,"MQ=="],[[3700,2,0],1700000007,"Mg=="]]
+        """#
 
     /// The same shape produced by `JSONEncoder` from values, as StateModel encodes its records.
     struct StateModelRecord: Encodable {
@@ -75,7 +75,7 @@ struct EncodedHistoryTests {
         let records = [
             StateModelRecord(path: [3700, 5, 0], seconds: 1_700_000_000.5, value: Data("1".utf8)),
             StateModelRecord(path: [3700, 5, 1], seconds: 1_700_000_001.5, value: try JSONEncoder().encode("Encoded/with JSONEncoder")),
-            StateModelRecord(path: [3700, 5, 2], seconds: 1_700_000_002.5, value: try JSONEncoder().encode(8)),
+            StateModelRecord(path: [3700, 5, 2], seconds: 1_700_000_002.5, value: try JSONEncoder().encode(8))
         ]
         let database = InMemoryHistoryDatabase()
         #expect(database.insert(records: try JSONEncoder().encode(records)))
@@ -96,14 +96,16 @@ struct EncodedHistoryTests {
     }
 
     @available(*, deprecated)
-    @Test("Malformed history inserts nothing and returns false; importRecords throws the case", arguments: [
-        (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001"#, "malformed"),             // truncated
-        (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001,"!!"]]"#, "malformed"),        // not base64
-        (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,0],1700000001,"Nw=="]]"#, "invalidValue"),   // status 7
-        (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001,"e30s"]]"#, "invalidValue"),   // value "{}," is no JSON
-        (#"[[[3700,1,0],1e300,"MQ=="]]"#, "malformed"),                                          // time out of range
-        (#"{"format":"pathbase-records","version":99,"records":[]}"#, "newerVersion"),           // a newer Pathbase document
-    ])
+    @Test(
+        "Malformed history inserts nothing and returns false; importRecords throws the case",
+        arguments: [
+            (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001"#, "malformed"), // truncated
+            (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001,"!!"]]"#, "malformed"), // not base64
+            (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,0],1700000001,"Nw=="]]"#, "invalidValue"), // status 7
+            (#"[[[3700,1,0],1700000000,"MQ=="],[[3700,1,1],1700000001,"e30s"]]"#, "invalidValue"), // value "{}," is no JSON
+            (#"[[[3700,1,0],1e300,"MQ=="]]"#, "malformed"), // time out of range
+            (#"{"format":"pathbase-records","version":99,"records":[]}"#, "newerVersion") // a newer Pathbase document
+        ])
     func malformed(history: String, expectedCase: String) throws {
         let database = InMemoryHistoryDatabase()
         let ticket = Ticket.create(in: database, id: 1, title: "Kept")

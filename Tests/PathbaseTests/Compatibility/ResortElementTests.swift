@@ -23,7 +23,7 @@ struct ResortElementTests {
     @Test("Models of a sorted list are reordered by a key path comparison")
     func models() {
         let database = InMemoryDatabase()
-        var tickets = (1...4).map { Ticket.create(in: database, id: $0, title: "T\($0)", estimate: $0 * 10) }
+        var tickets = (1 ... 4).map { Ticket.create(in: database, id: $0, title: "T\($0)", estimate: $0 * 10) }
         tickets[3].estimate = 15
         tickets.resortElement(at: 3) { $0.estimate < $1.estimate }
         #expect(tickets.map(\.id) == [1, 4, 2, 3])
@@ -51,11 +51,11 @@ struct ResortElementTests {
     @Test("Random lists with one changed element end up sorted like sorted() would")
     func random() {
         var generator = SplitMix64(seed: 19)
-        for _ in 0..<500 {
-            let count = Int.random(in: 1...20, using: &generator)
-            var numbers = (0..<count).map { _ in Int.random(in: 0...9, using: &generator) }.sorted()
-            let index = Int.random(in: 0..<count, using: &generator)
-            numbers[index] = Int.random(in: 0...9, using: &generator)
+        for _ in 0 ..< 500 {
+            let count = Int.random(in: 1 ... 20, using: &generator)
+            var numbers = (0 ..< count).map { _ in Int.random(in: 0 ... 9, using: &generator) }.sorted()
+            let index = Int.random(in: 0 ..< count, using: &generator)
+            numbers[index] = Int.random(in: 0 ... 9, using: &generator)
             let expected = numbers.sorted()
             numbers.resortElement(at: index)
             #expect(numbers == expected)

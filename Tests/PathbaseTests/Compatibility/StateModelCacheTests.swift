@@ -31,7 +31,7 @@ struct StateModelCacheTests {
     @Test("MaximumCountCache(maxCount:evictionFraction:) with get and set keeps at most maxCount values")
     func maximumCountCache() {
         let cache = MaximumCountCache(maxCount: 3, evictionFraction: 0.5)
-        let paths = (1...5).map { Path(model: Ticket.modelId, instance: $0, property: 1) }
+        let paths = (1 ... 5).map { Path(model: Ticket.modelId, instance: $0, property: 1) }
         for (number, path) in paths.enumerated() {
             cache.set("Ticket \(number + 1)", for: path)
         }
@@ -51,7 +51,7 @@ struct StateModelCacheTests {
     @Test("removeLeastRecentlyUsed(toReachCount:) keeps the values used last")
     func removeLeastRecentlyUsed() {
         let cache = MaximumCountCache(maxCount: 10)
-        let paths = (1...6).map { Path(model: Ticket.modelId, instance: $0, property: 2) }
+        let paths = (1 ... 6).map { Path(model: Ticket.modelId, instance: $0, property: 2) }
         for (number, path) in paths.enumerated() {
             cache.store(number, for: path)
         }

@@ -10,7 +10,7 @@ struct StateModelPagingTests {
     @Test("The README's paging loop runs to completion over 10 000 instances")
     func pagingLoop() throws {
         let remoteDB = InMemoryHistoryDatabase()
-        for id in 1...10_000 {
+        for id in 1 ... 10_000 {
             Ticket.create(in: remoteDB, id: id, title: "Ticket \(id)", estimate: id)
         }
         let localDB = InMemoryHistoryDatabase()

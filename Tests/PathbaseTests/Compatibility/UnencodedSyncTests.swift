@@ -76,7 +76,7 @@ struct UnencodedSyncTests {
         let records = [
             Record(path: .status(model: Ticket.modelId, instance: 3), timestamp: stamp, value: InstanceStatus.created),
             Record(path: Path(model: Ticket.modelId, instance: 3, property: Ticket.PropertyId.title), timestamp: stamp, value: "Decoded by the caller"),
-            Record(path: Path(model: Ticket.modelId, instance: 3, property: 42), timestamp: stamp, value: "a property this model lacks"),
+            Record(path: Path(model: Ticket.modelId, instance: 3, property: 42), timestamp: stamp, value: "a property this model lacks")
         ]
         let result = try consumer.apply(instanceUpdate: SyncResponse(model: Ticket.modelId, instance: 3, records: records, cursor: nil))
         #expect(result.appliedRecords == 2)

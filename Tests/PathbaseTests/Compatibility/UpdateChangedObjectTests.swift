@@ -3,9 +3,9 @@ import Observation
 import Pathbase
 import Testing
 #if canImport(Combine)
-import Combine
+    import Combine
 #else
-import OpenCombine
+    import OpenCombine
 #endif
 
 @Suite("StateModel compatibility: ObservableDatabase.updateChangedObject")

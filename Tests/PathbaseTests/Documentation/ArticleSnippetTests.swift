@@ -10,8 +10,9 @@ struct ArticleSnippetTests {
 
     @Test("every Swift block of each article is in ArticleSnippets.swift", arguments: articles)
     func blocksCompiled(article: String) throws {
-        let missing = try MarkdownSnippets.missing(markdown: "Sources/Pathbase/Pathbase.docc/\(article).md",
-                                                   source: "Tests/PathbaseTests/Documentation/ArticleSnippets.swift")
+        let missing = try MarkdownSnippets.missing(
+            markdown: "Sources/Pathbase/Pathbase.docc/\(article).md",
+            source: "Tests/PathbaseTests/Documentation/ArticleSnippets.swift")
         #expect(missing.isEmpty, "\(missing)")
     }
 

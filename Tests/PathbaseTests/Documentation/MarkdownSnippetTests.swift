@@ -33,22 +33,22 @@ struct MarkdownSnippetTests {
     @Test("Blocks are found; ignored and other-language blocks are skipped")
     func extraction() {
         let markdown = """
-        Text
-        ```swift
-        let a = 1
-        ```
-        ```swift ignore
-        import SwiftUI
-        ```
-        ```sh
-        swift test
-        ```
-        ```swift
-            indented()
+            Text
+            ```swift
+            let a = 1
+            ```
+            ```swift ignore
+            import SwiftUI
+            ```
+            ```sh
+            swift test
+            ```
+            ```swift
+                indented()
 
-        after()
-        ```
-        """
+            after()
+            ```
+            """
         let blocks = MarkdownSnippets.compiledBlocks(in: markdown)
         #expect(blocks.map(\.lines) == [["let a = 1"], ["    indented()", "", "after()"]])
         #expect(blocks.map(\.line) == [2, 11])

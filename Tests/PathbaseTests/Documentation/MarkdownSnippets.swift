@@ -66,29 +66,39 @@ struct MarkdownSnippets {
     static func markedLines(in source: String) throws -> [String] {
         let lines = source.components(separatedBy: "\n")
         guard let begin = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == beginMarker }),
-              let end = lines.lastIndex(where: { $0.trimmingCharacters(in: .whitespaces) == endMarker }),
-              begin < end else {
+            let end = lines.lastIndex(where: { $0.trimmingCharacters(in: .whitespaces) == endMarker }),
+            begin < end
+        else {
             throw SnippetError.noMarkers
         }
-        return Array(lines[(begin + 1)..<end])
+        return Array(lines[(begin + 1) ..< end])
     }
 
     /// Whether `block` appears in `lines` as consecutive lines with one added indentation.
     static func contains(_ lines: [String], _ block: Block) -> Bool {
         let wanted = block.lines
         guard !wanted.isEmpty, wanted.count <= lines.count else { return wanted.isEmpty }
-        for start in 0...(lines.count - wanted.count) {
+        for start in 0 ... (lines.count - wanted.count) {
             var indent: Substring?
             var matches = true
             for (index, expected) in wanted.enumerated() {
                 let actual = lines[start + index]
                 if expected.trimmingCharacters(in: .whitespaces).isEmpty {
-                    guard actual.trimmingCharacters(in: .whitespaces).isEmpty else { matches = false; break }
+                    guard actual.trimmingCharacters(in: .whitespaces).isEmpty else {
+                        matches = false
+                        break
+                    }
                     continue
                 }
-                guard actual.hasSuffix(expected) else { matches = false; break }
+                guard actual.hasSuffix(expected) else {
+                    matches = false
+                    break
+                }
                 let prefix = actual.dropLast(expected.count)
-                guard prefix.allSatisfy({ $0 == " " }), indent == nil || indent == prefix else { matches = false; break }
+                guard prefix.allSatisfy({ $0 == " " }), indent == nil || indent == prefix else {
+                    matches = false
+                    break
+                }
                 indent = prefix
             }
             if matches { return true }

@@ -9,9 +9,10 @@ struct ReadmeExampleRunTests {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
-            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent()
         ]
-        return candidates
+        return
+            candidates
             .map { $0.appendingPathComponent("ReadmeExamples") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
