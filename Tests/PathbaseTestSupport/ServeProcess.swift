@@ -75,8 +75,10 @@ public final class ServeProcess: @unchecked Sendable {
         process.executableURL = try Self.requireExecutable()
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["LOG_LEVEL": "warning"].merging(environment) { $1 }) { $1 }
+        // Standard error into the same file (one handle, one offset): a crash's message
+        // shows in `output` and in a failure's description.
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = output
         try process.run()
         try output.close()
         let deadline = Date().addingTimeInterval(60)
@@ -104,6 +106,15 @@ public final class ServeProcess: @unchecked Sendable {
 
     /// The process id.
     public var pid: Int32 { process.processIdentifier }
+
+    /// Whether it runs, or how it ended and the last lines it printed: for a failure's
+    /// description when requests to it failed.
+    public var state: String {
+        if process.isRunning { return "pid \(pid) running" }
+        let how = process.terminationReason == .uncaughtSignal ? "killed by signal" : "exited with status"
+        let tail = output.split(separator: "\n").suffix(20).joined(separator: "\n")
+        return "pid \(pid) \(how) \(process.terminationStatus); its last output:\n\(tail)"
+    }
 
     /// kill -9: no chance to finish anything. Waits (at most 10 s) until it is gone.
     public func kill() {

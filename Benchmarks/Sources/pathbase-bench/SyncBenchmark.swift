@@ -57,14 +57,19 @@ enum SyncBenchmark {
         let load = SyncLoad(
             prefix: prefix, servers: serves.map(\.url), tokens: tokens,
             clients: clients, recordsPerClient: BenchScale.count(1000, smoke: 20), requestSize: BenchScale.count(100, smoke: 10))
-        if runsLoad {
-            try await load.pushAndPull()
-        }
-        if runsInitial {
-            let initial = serves.map { HTTPSyncTransport(server: $0.url, token: initialToken, timeout: 300) }
-            try await load.initialSync(
-                count: BenchScale.count(1_000_000, smoke: 2_000), load: initial[0], pull: initial[initial.count - 1],
-                replicaFile: directory.appendingPathComponent("\(prefix)-replica.sqlite").path)
+        do {
+            if runsLoad {
+                try await load.pushAndPull()
+            }
+            if runsInitial {
+                let initial = serves.map { HTTPSyncTransport(server: $0.url, token: initialToken, timeout: 300) }
+                try await load.initialSync(
+                    count: BenchScale.count(1_000_000, smoke: 2_000), load: initial[0], pull: initial[initial.count - 1],
+                    replicaFile: directory.appendingPathComponent("\(prefix)-replica.sqlite").path)
+            }
+        } catch {
+            // Say whether the servers still run: a crashed server shows as reset connections.
+            throw SyncBenchmarkFailure("\(error.localizedDescription)\nservers: \(serves.map(\.state).joined(separator: "; "))")
         }
 
         let memory = try serves.map { try residentMemory(of: $0.pid) }
