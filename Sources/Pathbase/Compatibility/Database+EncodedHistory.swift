@@ -62,16 +62,3 @@ extension InMemoryDatabase {
         (try? exportRecords()) ?? Data()
     }
 }
-
-/// Why history could not be exported.
-public enum EncodedHistoryError: Error, LocalizedError, Equatable {
-    /// The database keeps no history, so it cannot tell which values changed after a date.
-    case noHistory(database: String)
-
-    public var errorDescription: String? {
-        switch self {
-        case .noHistory(let database):
-            "\(database) keeps no history, so it cannot export the changes after a date; export everything, or use a history database such as InMemoryHistoryDatabase"
-        }
-    }
-}
