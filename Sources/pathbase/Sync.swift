@@ -41,11 +41,12 @@ struct Sync: AsyncParsableCommand {
     }
 }
 
-/// `pathbase status FILE`: a replica's pending and rejected records.
+/// `pathbase status FILE`: a replica's pending and rejected records, its last sync, last
+/// error and initial-sync progress as of the last pull.
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List a replica's records not yet on the sync server, and those it rejected with its reasons.",
-        discussion: "Contacts no server."
+        discussion: "Also prints the last successful sync, the last sync error, and the records pulled of the server's total as of the last pull. Contacts no server."
     )
 
     @Argument(help: "The Pathbase SQLite file.")
@@ -65,6 +66,13 @@ struct Status: ParsableCommand {
         let rejected = replica.rejectedRecords()
         try failures.check()
         print("\(file): replica \(replica.id), pull cursor \(replica.pullCursor)")
+        let status = replica.status
+        var pulled = "pulled: \(status.pulledCount)"
+        if let total = status.serverTotal { pulled += " of \(total) (as of the last pull)" }
+        pulled += status.isInitialSyncComplete ? ", initial sync complete" : ", initial sync not complete"
+        print(pulled)
+        print("last sync: \(status.lastSuccessfulSync.map { $0.formatted(.iso8601) } ?? "never")")
+        print("last error: \(status.lastError ?? "none")")
         print("pending: \(pending.count)")
         for entry in pending.prefix(limit) { print("  \(entry.key)") }
         if pending.count > limit { print("  … \(pending.count - limit) more") }

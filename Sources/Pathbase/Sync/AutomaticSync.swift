@@ -72,6 +72,16 @@ public final class AutomaticSync: Sendable {
     /// How it waits before retrying a failed sync.
     public let retry: SyncRetryPolicy
 
+    /// The replica's status as it changes — pending count, last successful sync, last
+    /// error, initial-sync progress — the same object as the replica's ``Replica/monitor``.
+    ///
+    /// ```swift
+    /// for await status in sync.monitor.updates where !status.isInitialSyncComplete {
+    ///     print("pulled \(status.pulledCount) of \(status.serverTotal ?? 0)")
+    /// }
+    /// ```
+    public let monitor: ReplicaMonitor
+
     private let status: Status
     private let wake: AsyncStream<Wake>.Continuation
     private let work: Task<Void, Never>
@@ -88,6 +98,7 @@ public final class AutomaticSync: Sendable {
         self.interval = interval
         self.debounce = debounce
         self.retry = retry
+        self.monitor = replica.monitor
         let status = Status()
         self.status = status
         let (wakes, wake) = AsyncStream<Wake>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -127,6 +138,18 @@ public final class AutomaticSync: Sendable {
 
     /// What it is doing now.
     public var state: State { status.current }
+
+    /// The replica's status now (see ``monitor``): what ``state`` does not tell, such as
+    /// the pending count and the initial sync's progress.
+    public var replicaStatus: ReplicaStatus { monitor.status }
+
+    /// Every replica status from now on, starting with the current one: updated after each
+    /// pulled page, push and sync (see ``ReplicaMonitor/updates``).
+    ///
+    /// ```swift
+    /// for await status in sync.replicaStatuses { print(status) }
+    /// ```
+    public var replicaStatuses: AsyncStream<ReplicaStatus> { monitor.updates }
 
     /// Whether the live line to the server is up: new records are pulled when the server
     /// tells, and the interval is not polled. Always `false` without `live`.

@@ -48,10 +48,18 @@ public struct PullResponse: Codable, Hashable, Sendable {
     /// Whether the server holds records after ``cursor``.
     public var hasMore: Bool
 
+    /// How many records the server holds for the account when it answered (its log's last
+    /// sequence number, as the log has no gaps), or `nil` from a server that does not say:
+    /// a replica's initial-sync progress is ``cursor`` of `total` (see ``ReplicaStatus``).
+    /// Omitted from the JSON when `nil`, and ignored by older clients, so old and new
+    /// servers and clients work together.
+    public var total: Int64?
+
     /// Creates a pull response.
-    public init(records: [SyncRecord], cursor: Int64, hasMore: Bool) {
+    public init(records: [SyncRecord], cursor: Int64, hasMore: Bool, total: Int64? = nil) {
         self.records = records
         self.cursor = cursor
         self.hasMore = hasMore
+        self.total = total
     }
 }

@@ -60,6 +60,9 @@ public final class Replica {
     /// cursor and rejected records): never pushed, never pulled, refused by servers.
     public static var stateModel: ModelKey { ReplicaState.model }
 
+    /// The replica's status as it changes (see ``status``): for a UI, from any thread.
+    public let monitor: ReplicaMonitor
+
     let history: any HistoryDatabase
     let writers: Set<UInt32>
 
@@ -97,6 +100,7 @@ public final class Replica {
         }
         writers += newWriters
         self.writers = Set(writers)
+        self.monitor = ReplicaMonitor(ReplicaStatus())
         // The first replica of a database: what it holds that none of its ids wrote came
         // from an import (nothing was pulled yet), pushed once.
         let imported = storedId == nil ? ImportedRange.ranges(of: history.records(after: nil), excluding: self.writers) : []
@@ -108,6 +112,7 @@ public final class Replica {
                 if !imported.isEmpty { history.set(ImportedRange.merged(history.get(ReplicaState.imported) ?? [], imported), for: ReplicaState.imported) }
             }
         }
+        monitor.update { $0 = storedStatus() }
     }
 
     // MARK: Outbox
@@ -187,9 +192,15 @@ public final class Replica {
     /// stays stored, and calling it again continues.
     @discardableResult
     public func sync() async throws -> SyncReport {
-        var report = try await push()
-        report.add(try await pull())
-        return report
+        do {
+            var report = try await push()
+            report.add(try await pull())
+            try noteSyncSucceeded(report)
+            return report
+        } catch {
+            noteSyncFailed(error)
+            throw error
+        }
     }
 
     /// Sends pending records in batches of ``batchSize`` until none is left and records
@@ -258,7 +269,10 @@ public final class Replica {
             }
             // Stop when nothing was left, or when the server answered nothing new.
             if candidates.isEmpty || (!movesWatermark && updated == before.1) { break }
+            let answeredCount = answered.count
+            monitor.update { $0.pendingCount = max(0, $0.pendingCount - answeredCount) }
         }
+        refreshStatus()
         return report
     }
 
@@ -288,11 +302,14 @@ public final class Replica {
             let next = max(cursor, response.cursor)
             let history = self.history
             let awaited = assetsToAwait(after: records)
+            let progress = pullProgress(after: response, cursor: next)
             try Replica.store(in: history) {
                 for record in records { history.apply(record) }
                 if next != cursor { history.set(next, for: ReplicaState.pullCursor) }
                 if let awaited { history.set(awaited, for: ReplicaState.awaitedAssets) }
+                progress.store(in: history)
             }
+            monitor.update(progress.apply)
             report.pulled += records.count
             report.cursor = next
             if !response.hasMore || next == cursor { break }

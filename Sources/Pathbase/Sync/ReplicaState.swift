@@ -36,6 +36,18 @@ package enum ReplicaState {
     /// (`[Asset]`), stored with the page that brought them.
     package static let awaitedAssets = Path(model: model, instance: 3, property: 1)
 
+    /// When the last sync succeeded (`Date`), for ``ReplicaStatus/lastSuccessfulSync``.
+    package static let lastSuccessfulSync = Path(model: model, instance: 5, property: 1)
+
+    /// Why the last sync failed (`String`), removed (`nil`) by the next success.
+    package static let lastError = Path(model: model, instance: 5, property: 2)
+
+    /// How many records the server held at the last pull page (`Int64`).
+    package static let serverTotal = Path(model: model, instance: 5, property: 3)
+
+    /// Whether a pull reached the end of the server's records once (`Bool`).
+    package static let initialSyncComplete = Path(model: model, instance: 5, property: 4)
+
     /// Records of other replicas that came from an import, not from the server, still to
     /// push (`[ImportedRange]`).
     static let imported = Path(model: model, instance: 4, property: 1)

@@ -137,7 +137,12 @@ public final class SyncServer: Sendable {
         // One more than asked tells whether more follow.
         let page = try await store.records(of: account, after: request.after, limit: limit + 1)
         let records = page.prefix(limit)
-        let response = PullResponse(records: records.map(\.record), cursor: records.last?.sequence ?? request.after, hasMore: page.count > limit)
+        let cursor = records.last?.sequence ?? request.after
+        let hasMore = page.count > limit
+        // The log has no gaps, so its last sequence number is the number of records: the
+        // last page's cursor when nothing follows, one primary-key read otherwise.
+        let total = hasMore ? max(cursor, try await store.latestSequence(of: account)) : cursor
+        let response = PullResponse(records: records.map(\.record), cursor: cursor, hasMore: hasMore, total: total)
         if let replica = request.replica {
             activity.notePull(account: account, replica: replica, cursor: response.cursor)
         }

@@ -66,6 +66,10 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
         }
     }
 
+    public func latestSequence(of account: AccountID) throws -> Int64 {
+        try accounts.withLock { accounts in Int64(accounts[try Self.index(of: account, in: accounts)].log.count) }
+    }
+
     public func enqueue(_ request: CommandRelayRequest, in account: AccountID) throws -> Int64 {
         try accounts.withLock { accounts in
             let index = try Self.index(of: account, in: accounts)

@@ -257,6 +257,14 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
         }
     }
 
+    public func latestSequence(of account: AccountID) throws -> Int64 {
+        try run {
+            try queue.read { db in
+                try Int64.fetchOne(db, sql: "SELECT last_sequence FROM accounts WHERE id = ?", arguments: [account.rawValue]) ?? 0
+            }
+        }
+    }
+
     public func accountSummaries() throws -> [AccountSummary] {
         try run {
             try queue.read { db in

@@ -36,6 +36,26 @@ public protocol SyncServerStore: Sendable {
     /// Every account with the sequence number of its latest record, in account order: what
     /// the server's metrics report.
     func accountSummaries() async throws -> [AccountSummary]
+
+    /// The sequence number of an account's latest record, 0 before the first: since an
+    /// account's sequence numbers run 1, 2, 3 … without gaps, also the number of records it
+    /// holds (what a pull reports as ``PullResponse/total`` for initial-sync progress).
+    ///
+    /// ```swift
+    /// let total = try await store.latestSequence(of: account)
+    /// ```
+    ///
+    /// The default reads ``accountSummaries()``; the package's stores read one row.
+    func latestSequence(of account: AccountID) async throws -> Int64
+}
+
+extension SyncServerStore {
+
+    /// Reads the account's summary (one per account: a store of many accounts should
+    /// implement this with one lookup).
+    public func latestSequence(of account: AccountID) async throws -> Int64 {
+        try await accountSummaries().first { $0.id == account }?.latestSequence ?? 0
+    }
 }
 
 /// An account as the server's metrics show it.
