@@ -24,6 +24,8 @@ import PostgresNIO
 /// - `assets` and `asset_chunks` (version 3): asset content per account, in the chunks it
 ///   was uploaded in (`bytea` rows keyed by their first byte), and each asset's size, bytes
 ///   received and whether it is complete (checked against its hash).
+/// - `pathbase_append` (version 5): a function that appends a push in one statement
+///   (``PostgresSyncServerStore/append(_:to:)``), under the account's row lock.
 public enum PostgresSchema {
 
     /// The versions, in order: each a list of statements.
@@ -98,7 +100,10 @@ public enum PostgresSchema {
             "UPDATE commands SET number = id",
             "ALTER TABLE commands ALTER COLUMN number SET NOT NULL",
             "CREATE UNIQUE INDEX commands_by_number ON commands (account, number)"
-        ]
+        ],
+        // Appends in one round trip (issue 49): the function holds the account's row lock
+        // only while it runs on the server, instead of across four round trips.
+        [PostgresAppendFunction.definition]
     ]
 
     /// The schema version this program writes.

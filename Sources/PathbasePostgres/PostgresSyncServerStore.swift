@@ -19,8 +19,9 @@ import PostgresNIO
 /// that first locks the account's row: appends to one account are serialized across every
 /// server process, so an account's sequence numbers become visible in order, and a reader
 /// that has seen number *n* never later finds a record numbered below *n* that it did not
-/// see. Appends to different accounts run in parallel. A push is stored with one multi-row
-/// `INSERT`, whatever its size.
+/// see. Appends to different accounts run in parallel. A push is stored with one statement,
+/// whatever its size: the `pathbase_append` function (``PostgresAppendFunction``) looks up,
+/// numbers, inserts and notifies on the server, so the lock is held for no round trip.
 ///
 /// While PostgreSQL cannot be reached (it restarts, say), every call fails within
 /// `operationTimeout` with ``SyncServerError/storageUnavailable(_:)`` (HTTP 503: clients
@@ -102,33 +103,35 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
     public func append(_ records: [SyncRecord], to account: AccountID) async throws -> [AppendOutcome] {
         let logger = logger
         return try await run { [self] in
-            try await client.withTransaction(logger: logger) { connection in
-                // The account's row lock serializes appends to this account across every
-                // connection and process until this transaction commits: numbers are taken
-                // and made visible in the same order.
-                let locked = try await connection.query("SELECT last_sequence FROM accounts WHERE id = \(account.rawValue) FOR UPDATE", logger: logger)
-                guard var last = try await locked.values(Int64.self).first else {
-                    throw SyncServerError.unknownAccount(account)
-                }
-                let stored = try await Self.storedRecords(with: records, of: account, on: connection, logger: logger)
-                var added: [SyncRecord.Key: SequencedRecord] = [:]
-                var outcomes: [AppendOutcome] = []
-                for record in records {
-                    if let earlier = stored[record.key] ?? added[record.key] {
-                        outcomes.append(earlier.record == record ? .alreadyStored(sequence: earlier.sequence) : .conflicting)
-                        continue
-                    }
-                    last += 1
-                    added[record.key] = SequencedRecord(sequence: last, record: record)
-                    outcomes.append(.appended(sequence: last))
-                }
-                guard !added.isEmpty else { return outcomes }
-                try await Self.insert(added.values.sorted { $0.sequence < $1.sequence }, into: account, on: connection, logger: logger)
-                try await connection.query("UPDATE accounts SET last_sequence = \(last) WHERE id = \(account.rawValue)", logger: logger)
-                // Delivered at commit to every server process listening (AppendNotifyingStore).
-                try await connection.query("SELECT pg_notify(\(Self.appendsChannel), \(AppendNotice(account: account, sequence: last).payload))", logger: logger)
-                return outcomes
+            guard !records.isEmpty else {
+                let rows = try await client.query("SELECT 1 FROM accounts WHERE id = \(account.rawValue)", logger: logger)
+                guard try await rows.values(Int32.self).first != nil else { throw SyncServerError.unknownAccount(account) }
+                return []
             }
+            // One statement (one round trip, its own transaction): pathbase_append locks the
+            // account's row, which serializes appends to this account across every connection
+            // and process until it commits, so numbers are taken and made visible in the same
+            // order (PostgresAppendFunction).
+            let keys = KeyColumns(records)
+            let types = records.map(\.valueType)
+            let values = records.map { ByteBuffer(bytes: $0.valueJSON) }
+            let rows = try await client.query(
+                """
+                SELECT o_sequence, o_appended, o_same FROM pathbase_append(\(account.rawValue),
+                    \(keys.models)::bigint[], \(keys.instances)::bigint[], \(keys.properties)::bigint[],
+                    \(keys.times)::bigint[], \(keys.counters)::bigint[], \(keys.replicas)::bigint[],
+                    \(types)::text[], \(values)::bytea[])
+                """, logger: logger)
+            var outcomes: [AppendOutcome] = []
+            outcomes.reserveCapacity(records.count)
+            for try await (sequence, appended, same) in rows.decode((Int64, Bool, Bool).self) {
+                outcomes.append(appended ? .appended(sequence: sequence) : same ? .alreadyStored(sequence: sequence) : .conflicting)
+            }
+            guard !outcomes.isEmpty else { throw SyncServerError.unknownAccount(account) }
+            guard outcomes.count == records.count else {
+                throw SyncServerError.storageFailed("pathbase_append answered \(outcomes.count) outcomes for \(records.count) records")
+            }
+            return outcomes
         }
     }
 
@@ -156,44 +159,6 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
             }
             return summaries
         }
-    }
-
-    /// The records already stored in the account under the keys of `records`, in one query.
-    private static func storedRecords(with records: [SyncRecord], of account: AccountID, on connection: PostgresConnection, logger: Logger) async throws -> [SyncRecord.Key: SequencedRecord] {
-        let keys = KeyColumns(records)
-        let rows = try await connection.query(
-            """
-            SELECT r.sequence, r.model, r.instance, r.property, r.time, r.counter, r.replica, r.type, r.value
-            FROM records r
-            JOIN unnest(\(keys.models)::bigint[], \(keys.instances)::bigint[], \(keys.properties)::bigint[],
-                        \(keys.times)::bigint[], \(keys.counters)::bigint[], \(keys.replicas)::bigint[])
-                AS k(model, instance, property, time, counter, replica)
-              ON r.model = k.model AND r.instance = k.instance AND r.property = k.property
-             AND r.time = k.time AND r.counter = k.counter AND r.replica = k.replica
-            WHERE r.account = \(account.rawValue)
-            """, logger: logger)
-        var stored: [SyncRecord.Key: SequencedRecord] = [:]
-        for try await row in rows.decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, String, Data).self) {
-            let record = try sequencedRecord(row)
-            stored[record.record.key] = record
-        }
-        return stored
-    }
-
-    /// Inserts numbered records with one multi-row statement.
-    private static func insert(_ records: [SequencedRecord], into account: AccountID, on connection: PostgresConnection, logger: Logger) async throws {
-        let keys = KeyColumns(records.map(\.record))
-        let sequences = records.map(\.sequence)
-        let types = records.map(\.record.valueType)
-        let values = records.map { ByteBuffer(bytes: $0.record.valueJSON) }
-        try await connection.query(
-            """
-            INSERT INTO records (account, sequence, model, instance, property, time, counter, replica, type, value)
-            SELECT \(account.rawValue), * FROM unnest(\(sequences)::bigint[],
-                \(keys.models)::bigint[], \(keys.instances)::bigint[], \(keys.properties)::bigint[],
-                \(keys.times)::bigint[], \(keys.counters)::bigint[], \(keys.replicas)::bigint[],
-                \(types)::text[], \(values)::bytea[])
-            """, logger: logger)
     }
 
     private static func sequencedRecord(_ row: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, String, Data)) throws -> SequencedRecord {
