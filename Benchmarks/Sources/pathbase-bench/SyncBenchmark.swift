@@ -12,6 +12,8 @@ import PathbaseTestSupport
 ///   `sync.postgres.server-rss` with the same load against two servers on that database
 ///   (clients split between them; each record pulled through the server it was not pushed
 ///   to). Its accounts are new ones (named after the run), so a database used before works.
+/// - `PREFIX.push.open-loop` after each push line: pushes sent at half its throughput, with
+///   p50/p99/p99.9 from each request's scheduled send time (``SyncLoad/openLoopPush(requestsPerSecond:seconds:closedLoop:)``).
 ///
 /// The server is the `pathbase` executable next to `pathbase-bench` (build both products
 /// into the same place).
@@ -59,7 +61,11 @@ enum SyncBenchmark {
             clients: clients, recordsPerClient: BenchScale.count(1000, smoke: 20), requestSize: BenchScale.count(100, smoke: 10))
         do {
             if runsLoad {
-                try await load.pushAndPull()
+                let closedLoop = try await load.pushAndPull()
+                // Open loop at half the closed loop's throughput: 10 s, 1 s in the smoke run.
+                if BenchScale.runs("\(prefix).push") {
+                    try await load.openLoopPush(requestsPerSecond: closedLoop / 2, seconds: Double(BenchScale.count(10, smoke: 1)), closedLoop: closedLoop)
+                }
             }
             if runsInitial {
                 let initial = serves.map { HTTPSyncTransport(server: $0.url, token: initialToken, timeout: 300) }

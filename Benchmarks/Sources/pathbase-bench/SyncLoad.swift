@@ -79,7 +79,9 @@ struct SyncLoad: Sendable {
     /// Pushes `recordsPerClient` new records from each client (each its own replica id), then
     /// pulls them back, each client its own stretch of the log; prints both lines. Throws
     /// when a request failed every attempt or an acknowledged record did not come back.
-    func pushAndPull() async throws {
+    /// Returns the push phase's throughput in requests per second (for the open-loop line).
+    @discardableResult
+    func pushAndPull() async throws -> Double {
         let push = try await Self.concurrently(clients: clients) { [self] client in
             var run = ClientRun()
             let transport = self.transport(for: client, through: client)
@@ -130,6 +132,7 @@ struct SyncLoad: Sendable {
                 "\(prefix): \(unacknowledged) records never acknowledged, \(lost) acknowledged records not pulled, \(pull.keys.count - pulled.count) pulled twice; first error: \(push.firstError ?? pull.firstError ?? "none")"
             )
         }
+        return Double(push.latencies.count) / push.seconds
     }
 
     /// Loads `count` records into the server through the first server (4 concurrent pushers
