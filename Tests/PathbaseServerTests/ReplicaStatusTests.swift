@@ -1,0 +1,316 @@
+import Foundation
+import Observation
+import Pathbase
+import PathbaseSQLite
+import PathbaseServer
+import PathbaseTestSupport
+import Testing
+
+/// Issue 51, sync progress: the pull response's total from every store, and a replica's
+/// status (pending count, last sync, last error, initial-sync progress) followed by a UI
+/// while it syncs with a real `pathbase serve`.
+@Suite("Replica status: initial-sync progress, last error, pending count")
+struct ReplicaStatusTests {
+
+    private func path(_ instance: Int) -> Path { Path(model: 9, instance: instance, property: 1) }
+
+    /// Pushes `count` records to the account from a replica of its own.
+    private func seed(_ count: Int, through transport: any SyncTransport, from first: Int = 0) async throws {
+        let writer = InMemoryHistoryDatabase()
+        let pusher = try Replica(database: writer, transport: transport, batchSize: 1000)
+        for instance in first ..< first + count { writer.set(instance, for: path(instance)) }
+        let report = try await pusher.sync()
+        try #require(report.acknowledged == count, "\(report)")
+    }
+
+    /// A transport that notes the replica's status at every pull request (so what a UI
+    /// could read between pages), and can drop the total as an older server would.
+    private final class NotingTransport: SyncTransport, @unchecked Sendable {
+        let base: any SyncTransport
+        let dropsTotal: Bool
+        let seen = Locked<[ReplicaStatus]>([])
+        var monitor: ReplicaMonitor?
+
+        init(_ base: any SyncTransport, dropsTotal: Bool = false) {
+            self.base = base
+            self.dropsTotal = dropsTotal
+        }
+
+        func push(_ request: PushRequest) async throws -> PushResponse { try await base.push(request) }
+
+        func pull(_ request: PullRequest) async throws -> PullResponse {
+            if let status = monitor?.status { seen.withLock { $0.append(status) } }
+            var response = try await base.pull(request)
+            if dropsTotal { response.total = nil }
+            return response
+        }
+    }
+
+    @Test(
+        "through a real pathbase serve, progress rises page by page during an initial sync: final == total, complete flips once",
+        arguments: [StoreKind.sqlite, .postgres])
+    func progressDuringInitialSync(kind: StoreKind) async throws {
+        let (serve, token) = try await kind.serveProcess(account: "alice")
+        defer { serve.kill() }
+        let http = HTTPSyncTransport(server: serve.url, token: token)
+        try await seed(1200, through: http)
+
+        let transport = NotingTransport(http)
+        let database = InMemoryHistoryDatabase()
+        let replica = try Replica(database: database, transport: transport, pageSize: 100)
+        transport.monitor = replica.monitor
+        #expect(replica.status.serverTotal == nil && replica.status.initialSyncProgress == nil && !replica.status.isInitialSyncComplete)
+        let updates = replica.monitor.updates
+        try await replica.sync()
+
+        // Read between pages, before the sync returned: the progress of each page so far.
+        let between = transport.seen.current
+        #expect(between.count == 12, "\(between.count) pull requests")
+        let midway = between.dropFirst().filter { !$0.isInitialSyncComplete }
+        #expect(midway.count >= 10, "\(between)")
+        #expect(midway.map(\.pulledCount) == (1 ... 11).map { Int64($0 * 100) }, "\(midway.map(\.pulledCount))")
+        #expect(midway.allSatisfy { $0.serverTotal == 1200 })
+        let fractions = midway.compactMap(\.initialSyncProgress)
+        #expect(fractions.count == midway.count && zip(fractions, fractions.dropFirst()).allSatisfy { $0 < $1 } && (fractions.last ?? 1) < 1, "\(fractions)")
+
+        let status = replica.status
+        #expect(status.pulledCount == 1200 && status.serverTotal == 1200 && status.initialSyncProgress == 1 && status.isInitialSyncComplete, "\(status)")
+        #expect(status.lastSuccessfulSync != nil && status.lastError == nil && status.pendingCount == 0, "\(status)")
+
+        // A later sync with more records on the server: the total follows, the flag stays.
+        try await seed(150, through: http, from: 5000)
+        try await replica.sync()
+        #expect(replica.status.pulledCount == 1350 && replica.status.serverTotal == 1350 && replica.status.isInitialSyncComplete)
+
+        // The stream saw every step in order, and the flag flipped exactly once.
+        var states: [ReplicaStatus] = []
+        for await state in updates {
+            states.append(state)
+            if state.pulledCount == 1350, state.lastSuccessfulSync != status.lastSuccessfulSync { break }
+        }
+        let flags = states.map(\.isInitialSyncComplete)
+        #expect(zip(flags, flags.dropFirst()).filter { !$0 && $1 }.count == 1 && flags.last == true, "\(flags)")
+        #expect(!zip(flags, flags.dropFirst()).contains { $0 && !$1 })
+        let pulled = states.map(\.pulledCount)
+        #expect(zip(pulled, pulled.dropFirst()).allSatisfy { $0 <= $1 } && Set(pulled).count >= 13, "\(pulled)")
+    }
+
+    @Test("every store answers its total cheaply and SyncServer.pull carries it, with pages to follow and without", arguments: StoreKind.allCases)
+    func totalFromEveryStore(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let token = "token-\(kind)"
+        let account = try await store.addAccount(name: "alice", tokenHash: AccessToken.hash(token))
+        let other = try await store.addAccount(name: "bob", tokenHash: AccessToken.hash("other"))
+        #expect(try await store.latestSequence(of: account) == 0)
+        let server = SyncServer(store: store)
+        let transport = InProcessTransport(server: server, token: token)
+        try await seed(30, through: transport)
+        try await seed(7, through: InProcessTransport(server: server, token: "other"))
+        #expect(try await store.latestSequence(of: account) == 30)
+        #expect(try await store.latestSequence(of: other) == 7)
+        for (after, limit) in [(0, 10), (10, 10), (20, 10), (25, 10), (30, 5), (0, 100)] {
+            let page = try await transport.pull(PullRequest(after: Int64(after), limit: limit))
+            #expect(page.total == 30, "after \(after), limit \(limit): \(String(describing: page.total))")
+        }
+    }
+
+    @Test("wire format: a response without total (older server) decodes as nil and still completes; an older client reads a new response")
+    func olderPeersInteroperate() async throws {
+        let new = PullResponse(records: [], cursor: 4, hasMore: false, total: 4)
+        let encoded = try JSONEncoder().encode(new)
+        #expect(String(decoding: encoded, as: UTF8.self).contains("\"total\":4"))
+        struct OlderPullResponse: Codable {
+            var records: [SyncRecord]
+            var cursor: Int64
+            var hasMore: Bool
+        }
+        let read = try JSONDecoder().decode(OlderPullResponse.self, from: encoded)
+        #expect(read.cursor == 4 && !read.hasMore)
+        let older = try JSONEncoder().encode(OlderPullResponse(records: [], cursor: 4, hasMore: false))
+        #expect(try JSONDecoder().decode(PullResponse.self, from: older) == PullResponse(records: [], cursor: 4, hasMore: false))
+        #expect(!String(decoding: try JSONEncoder().encode(PullResponse(records: [], cursor: 4, hasMore: false)), as: UTF8.self).contains("total"))
+
+        // A replica pulling from a server that sends no total: no progress figure, but done.
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let t = try await server.addAccount(named: "alice")
+        try await seed(25, through: InProcessTransport(server: server, token: t))
+        let transport = NotingTransport(InProcessTransport(server: server, token: t), dropsTotal: true)
+        let replica = try Replica(database: InMemoryHistoryDatabase(), transport: transport, pageSize: 10)
+        transport.monitor = replica.monitor
+        try await replica.sync()
+        #expect(transport.seen.current.map(\.serverTotal) == [nil, nil, nil])
+        #expect(transport.seen.current.dropFirst().allSatisfy { $0.initialSyncProgress == nil })
+        #expect(replica.status.pulledCount == 25 && replica.status.serverTotal == nil && replica.status.isInitialSyncComplete && replica.status.initialSyncProgress == 1)
+    }
+
+    @Test("last error: set when pathbase serve refuses the token, kept in the file, cleared by the next success; pathbase status prints it")
+    func lastErrorOnRefusedToken() async throws {
+        let (serve, token) = try await StoreKind.sqlite.serveProcess(account: "alice")
+        defer { serve.kill() }
+        try await seed(3, through: HTTPSyncTransport(server: serve.url, token: token))
+        let file = ServerTestFiles.newPath()
+        do {
+            let database = try SQLiteDatabase(path: file)
+            let refused = try Replica(database: database, transport: HTTPSyncTransport(server: serve.url, token: "not-the-token"))
+            await #expect(throws: (any Error).self) { try await refused.sync() }
+            let error = try #require(refused.status.lastError)
+            #expect(error.contains("401") || error.localizedCaseInsensitiveContains("token"), "\(error)")
+            #expect(refused.status.lastSuccessfulSync == nil && !refused.status.isInitialSyncComplete)
+
+            let printed = try ServeProcess.run(["status", file])
+            #expect(printed.status == 0, "\(printed.errors)")
+            #expect(printed.output.contains("last error: \(error)"), "\(printed.output)")
+            #expect(printed.output.contains("last sync: never"), "\(printed.output)")
+
+            // Another replica of the same file reads the stored error, and clears it on success.
+            let accepted = try Replica(database: database, transport: HTTPSyncTransport(server: serve.url, token: token))
+            #expect(accepted.status.lastError == error)
+            try await accepted.sync()
+            #expect(accepted.status.lastError == nil && accepted.status.lastSuccessfulSync != nil && accepted.status.pulledCount == 3)
+            database.close()
+        }
+        let printed = try ServeProcess.run(["status", file])
+        #expect(printed.output.contains("last error: none"), "\(printed.output)")
+        #expect(printed.output.contains("pulled: 3 of 3 (as of the last pull), initial sync complete"), "\(printed.output)")
+        #expect(!printed.output.contains("last sync: never"), "\(printed.output)")
+    }
+
+    @Test("AutomaticSync: a refused token stops it with the reason in its replica status too")
+    func automaticSyncCarriesStatus() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let t = try await server.addAccount(named: "alice")
+        try await seed(40, through: InProcessTransport(server: server, token: t))
+        let replica = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: server, token: t), pageSize: 10)
+        let monitor = replica.monitor
+        let updates = monitor.updates // from before the first sync
+        let good = AutomaticSync(replica: replica, interval: nil)
+        defer { good.stop() }
+        #expect(good.monitor === monitor)
+        var seen: [Int64] = []
+        for await status in updates {
+            seen.append(status.pulledCount)
+            if status.lastSuccessfulSync != nil { break }
+        }
+        #expect(Set(seen).sorted() == [0, 10, 20, 30, 40] && seen.first == 0 && good.replicaStatus.isInitialSyncComplete, "\(seen)")
+        var later: [Int64] = []
+        for await status in good.replicaStatuses {
+            later.append(status.pulledCount)
+            break
+        }
+        #expect(later == [40])
+
+        let refused = AutomaticSync(replica: try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: server, token: "wrong")), interval: nil)
+        defer { refused.stop() }
+        // The in-process server's refusal is no HTTP status: retried, with the reason kept.
+        stateLoop: for await state in refused.states {
+            switch state {
+            case .retrying, .stopped: break stateLoop
+            case .idle, .syncing: continue
+            }
+        }
+        #expect(refused.replicaStatus.lastError != nil && refused.monitor.status.lastError == refused.replicaStatus.lastError)
+    }
+
+    @Test("pending count follows writes (refreshStatus) and pushes")
+    func pendingCountFollowsWritesAndPushes() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let t = try await server.addAccount(named: "alice")
+        let database = InMemoryHistoryDatabase()
+        for instance in 0 ..< 4 { database.set(instance, for: path(instance)) }
+        let replica = try Replica(database: database, transport: InProcessTransport(server: server, token: t), batchSize: 3)
+        #expect(replica.status.pendingCount == 4)
+        for instance in 4 ..< 9 { database.set(instance, for: path(instance)) }
+        #expect(replica.status.pendingCount == 4) // counted when asked
+        replica.refreshStatus()
+        #expect(replica.status.pendingCount == 9)
+        let counts = Locked<[Int]>([])
+        let updates = replica.monitor.updates
+        let watcher = Task {
+            for await status in updates {
+                counts.withLock { $0.append(status.pendingCount) }
+                if status.pendingCount == 0 { return }
+            }
+        }
+        try await replica.push()
+        await watcher.value
+        #expect(replica.status.pendingCount == 0)
+        #expect(counts.current == [9, 6, 3, 0], "\(counts.current)")
+        database.set(100, for: path(1))
+        replica.refreshStatus()
+        #expect(replica.status.pendingCount == 1)
+        try await replica.sync()
+        #expect(replica.status.pendingCount == 0)
+    }
+
+    @Test("Observation: withObservationTracking hears each page of a pull")
+    func observationTracking() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let t = try await server.addAccount(named: "alice")
+        try await seed(30, through: InProcessTransport(server: server, token: t))
+        let replica = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: server, token: t), pageSize: 10)
+        let changes = Locked(0)
+        let monitor = replica.monitor
+        @Sendable func track() {
+            withObservationTracking {
+                _ = monitor.status
+            } onChange: {
+                changes.withLock { $0 += 1 }
+                track()
+            }
+        }
+        track()
+        try await replica.pull()
+        #expect(changes.current >= 3, "\(changes.current)")
+    }
+
+    @Test("stress: threads read the status and follow its stream while a replica syncs 3000 records")
+    func readersWhileSyncing() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let t = try await server.addAccount(named: "alice")
+        try await seed(3000, through: InProcessTransport(server: server, token: t))
+        let replica = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: server, token: t), pageSize: 50)
+        let monitor = replica.monitor
+        let done = Locked(false)
+        let problems = Locked<[String]>([])
+        let readers = (0 ..< 4).map { reader in
+            Thread.detachNewThreadWithResult {
+                var last: Int64 = 0
+                var reads = 0
+                while !done.current || reads == 0 {
+                    let status = monitor.status
+                    if status.pulledCount < last { problems.withLock { $0.append("reader \(reader): \(status.pulledCount) after \(last)") } }
+                    if let total = status.serverTotal, status.pulledCount > total { problems.withLock { $0.append("reader \(reader): \(status)") } }
+                    last = status.pulledCount
+                    reads += 1
+                }
+                return reads
+            }
+        }
+        let stream = monitor.updates // subscribed before the sync starts
+        let streamed = Task {
+            var count = 0
+            for await status in stream {
+                count += 1
+                if status.isInitialSyncComplete { break }
+            }
+            return count
+        }
+        try await replica.sync()
+        done.withLock { $0 = true }
+        for reader in readers { #expect(await reader.value > 0) }
+        #expect(await streamed.value >= 60)
+        #expect(problems.current.isEmpty, "\(problems.current)")
+        #expect(replica.status.pulledCount == 3000 && replica.status.isInitialSyncComplete)
+    }
+}
+
+extension Thread {
+    /// Runs `body` on a new thread; its result, awaited.
+    fileprivate static func detachNewThreadWithResult<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Task<Result, Never> {
+        Task {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: body()) }
+            }
+        }
+    }
+}
