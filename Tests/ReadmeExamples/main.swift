@@ -236,6 +236,29 @@ try client.run(command: data)
 // or through the same endpoint as synchronization requests:
 let response = producer.process(request: data)
 
+import PathbaseServer // SyncServer, InProcessTransport
+
+// A server holding 2 000 records for the account. With 10^5 records the same loop prints
+// 200 lines at pages of 500, the first after one page arrived.
+let progressServer = SyncServer(store: InMemorySyncServerStore())
+let progressToken = try await progressServer.addAccount(named: "progress")
+let laptop = InMemoryHistoryDatabase()
+for instance in 0 ..< 2_000 { laptop.set("note \(instance)", for: Path(model: 40, instance: instance, property: 1)) }
+try await Replica(database: laptop, transport: InProcessTransport(server: progressServer, token: progressToken)).sync()
+
+let newPhone = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: progressServer, token: progressToken), pageSize: 500)
+let progressPrinter = Task {
+    for await status in newPhone.monitor.updates {
+        if let progress = status.initialSyncProgress, status.pulledCount > 0 {
+            print("initial sync: \(status.pulledCount) of \(status.serverTotal ?? 0), \(Int(progress * 100)) %")
+        }
+        if status.isInitialSyncComplete { break } // 500 of 2000, 25 % … 2000 of 2000, 100 %
+    }
+}
+try await newPhone.sync()
+await progressPrinter.value
+print(newPhone.status.isInitialSyncComplete, newPhone.status.pendingCount, newPhone.status.lastError ?? "no error") // true 0 no error
+
 // Conditions on stored properties, named by key path: they run in SQL on SQLite.
 let adults = QueryDescriptor<Person>(where: \.age >= 18 && .hasPrefix(\.name, "A"), sortBy: \.name, limit: 20)
 let results = database.fetch(adults)                    // on any database
