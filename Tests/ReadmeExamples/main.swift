@@ -135,7 +135,7 @@ undoable.redo()
 // Drop history older than a month, keeping the state as of that date.
 try history.prune(before: Date().addingTimeInterval(-30 * 86400))
 
-// Move records between databases of any kind, timestamps included.
+// Move records between databases, timestamps included (into your own database: see Export/import).
 let backup = try history.exportRecords()           // or exportRecords(after: timestamp)
 try InMemoryDatabase().importRecords(from: backup)
 
