@@ -137,12 +137,7 @@ public final class Replica {
     /// print("\(replica.pendingRecords().count) changes not yet on the server")
     /// ```
     public func pendingRecords(limit: Int = .max) -> [OutboxEntry] {
-        let rejected = Set(exceptions.filter { $0.rejection != nil }.map(\.key))
-        let imported = importedRanges.flatMap(importedRecords(in:)).map { SyncRecord.Key(path: $0.path, timestamp: $0.timestamp) }
-            .filter { !rejected.contains($0) }
-        let retried = imported + exceptions.filter { $0.rejection == nil }.map(\.key)
-        let scanned = scanPending(limit: max(0, limit - retried.count)).records.map { SyncRecord.Key(path: $0.path, timestamp: $0.timestamp) }
-        return (retried + scanned).prefix(limit).map { OutboxEntry(key: $0, state: .pending) }
+        outbox.pendingKeys(limit: limit).map { OutboxEntry(key: $0, state: .pending) }
     }
 
     /// The records the server refused, with its reasons, oldest first.
@@ -361,15 +356,12 @@ public final class Replica {
 
     /// The records of an imported range, oldest first.
     private func importedRecords(in range: ImportedRange) -> [Record] {
-        let after = range.from.time == .min ? nil : Timestamp(time: range.from.time - 1, counter: .max, replica: .max)
-        var found: [Record] = []
-        for record in history.records(after: after) {
-            if record.timestamp > range.through { break }
-            if record.timestamp.replica == range.replica, record.path.model != ReplicaState.model {
-                found.append(record)
-            }
-        }
-        return found
+        outbox.importedRecords(in: range)
+    }
+
+    /// The outbox as stored now: read afresh, as pushes and pulls change it.
+    private var outbox: OutboxReader {
+        OutboxReader(history: history, writers: writers)
     }
 
     private var importedRanges: [ImportedRange] {
@@ -392,7 +384,7 @@ public final class Replica {
     }
 
     private func isOwn(_ key: SyncRecord.Key) -> Bool {
-        key.path.model != ReplicaState.model && writers.contains(key.timestamp.replica)
+        outbox.isOwn(key)
     }
 
     private func record(at key: SyncRecord.Key) -> Record? {
@@ -412,38 +404,7 @@ public final class Replica {
     /// `limit` (whole groups of one timestamp) or all; the timestamp the scan covered; and
     /// whether it passed records of data (not only the replica's own state).
     private func scanPending(limit: Int) -> (records: [Record], scannedThrough: Timestamp?, sawData: Bool) {
-        let rejected = Set(exceptions.map(\.key))
-        var found: [Record] = []
-        var after = acknowledgedThrough
-        var pageLimit = 256
-        var sawData = false
-        guard limit > 0 else { return ([], after, false) }
-        while found.count < limit {
-            let page = history.records(after: after, limit: pageLimit)
-            var usable = page[...]
-            if page.count == pageLimit, let last = page.last?.timestamp {
-                // Records sharing the last timestamp may go on past the page: next time.
-                usable = page.prefix { $0.timestamp != last }
-                if usable.isEmpty {
-                    pageLimit *= 2
-                    continue
-                }
-            }
-            var index = usable.startIndex
-            while index < usable.endIndex, found.count < limit {
-                let timestamp = usable[index].timestamp
-                while index < usable.endIndex, usable[index].timestamp == timestamp {
-                    let record = usable[index]
-                    let key = SyncRecord.Key(path: record.path, timestamp: record.timestamp)
-                    if isOwn(key), !rejected.contains(key) { found.append(record) }
-                    if record.path.model != ReplicaState.model { sawData = true }
-                    index += 1
-                }
-                after = timestamp
-            }
-            if page.count < pageLimit { break }
-        }
-        return (found, after, sawData)
+        outbox.scanPending(limit: limit)
     }
 
     static func store(in history: any HistoryDatabase, _ body: () throws -> Void) throws(ReplicaError) {

@@ -24,25 +24,10 @@ package struct ReplicaStateSummary {
         guard let id: UInt32 = history.get(ReplicaState.id) else { return nil }
         self.id = id
         let writers = Set((history.get(ReplicaState.writers) as [UInt32]?) ?? [id])
-        let exceptions: [OutboxException] = history.get(ReplicaState.exceptions) ?? []
-        let watermark: Timestamp? = history.get(ReplicaState.acknowledgedThrough)
-        let excepted = Set(exceptions.map(\.key))
-        // Own records after the watermark, read a page at a time up to the limit.
-        var pending = exceptions.count { $0.rejection == nil }
-        var after = watermark
-        scan: while pending < pendingLimit {
-            let page = history.records(after: after, limit: 1000)
-            for record in page {
-                after = record.timestamp
-                guard record.path.model != ReplicaState.model, writers.contains(record.timestamp.replica),
-                    !excepted.contains(SyncRecord.Key(path: record.path, timestamp: record.timestamp))
-                else { continue }
-                pending += 1
-                if pending >= pendingLimit { break scan }
-            }
-            if page.count < 1000 { break }
-        }
-        self.pending = pending
+        // The same reader as Replica's: imported ranges, retries, whole timestamp groups.
+        let outbox = OutboxReader(history: history, writers: writers)
+        let exceptions = outbox.exceptions
+        pending = outbox.pendingKeys(limit: pendingLimit).count
         rejected = exceptions.compactMap { exception in exception.rejection.map { (exception.key, $0) } }.sorted { $0.key < $1.key }
         pullCursor = history.get(ReplicaState.pullCursor) ?? 0
         awaitedAssets = history.get(ReplicaState.awaitedAssets) ?? []
