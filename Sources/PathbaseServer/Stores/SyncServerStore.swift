@@ -39,7 +39,7 @@ public protocol SyncServerStore: Sendable {
 
     /// The sequence number of an account's latest record, 0 before the first: since an
     /// account's sequence numbers run 1, 2, 3 … without gaps, also the number of records it
-    /// holds (what a pull reports as ``PullResponse/total`` for initial-sync progress).
+    /// holds (what a pull reports as `PullResponse.total` for initial-sync progress).
     ///
     /// ```swift
     /// let total = try await store.latestSequence(of: account)
