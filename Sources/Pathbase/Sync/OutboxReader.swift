@@ -29,6 +29,11 @@ struct OutboxReader {
 
     /// Whether a record is the replica's own (not its bookkeeping).
     func isOwn(_ key: SyncRecord.Key) -> Bool {
+        Self.isOwn(key, writers: writers)
+    }
+
+    /// Whether a record is own to a replica written with `writers`; reads nothing stored.
+    static func isOwn(_ key: SyncRecord.Key, writers: Set<UInt32>) -> Bool {
         key.path.model != ReplicaState.model && writers.contains(key.timestamp.replica)
     }
 

@@ -384,7 +384,7 @@ public final class Replica {
     }
 
     private func isOwn(_ key: SyncRecord.Key) -> Bool {
-        outbox.isOwn(key)
+        OutboxReader.isOwn(key, writers: writers) // without reading the outbox's state
     }
 
     private func record(at key: SyncRecord.Key) -> Record? {
