@@ -84,5 +84,7 @@ struct StudioLayout {
         th { background: #f0f3f8; } td.value { font-family: ui-monospace, monospace; white-space: pre-wrap; }
         .deleted { color: #999; } .error { color: #b00020; } .muted { color: #666; }
         form.inline { display: inline-flex; gap: .5em; align-items: center; margin: .3em 0; }
+        .asset { margin: .4em 0; display: flex; flex-direction: column; gap: .3em; align-items: flex-start; }
+        .asset img, .asset video { max-width: 32em; max-height: 20em; }
         """
 }

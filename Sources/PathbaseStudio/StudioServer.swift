@@ -15,7 +15,9 @@ import PathbaseSQLite
 ///
 /// Pages: the overview (`/`), a model's table (`/models/M`), an instance (`/models/M/instances/I`),
 /// the changes between two moments (`/changes`) and the raw records (`/records`); each
-/// takes `?at=` to show the database as it was at that moment. On an address other than
+/// takes `?at=` to show the database as it was at that moment. `/assets/HASH` serves an
+/// asset's content from the file's asset folder, with `Range` requests (see the instance
+/// page's previews). On an address other than
 /// loopback every request needs ``token`` (see `pathbase studio --help`).
 public struct StudioServer: Sendable {
 
@@ -95,6 +97,10 @@ public struct StudioServer: Sendable {
             return try Self.answer(request, reader: reader, path: "/records", keeping: [("after", Self.parameter(request, "after"))]) { layout in
                 try RecordsPage(reader: reader, layout: layout, after: after).render()
             }
+        }
+        let assets = AssetDownload(store: reader.database.assets)
+        router.get("/assets/:hash") { request, context in
+            try await assets.response(hash: context.parameters.get("hash") ?? "", range: request.headers[.range], context: context)
         }
         router.get("/studio.js") { _, _ in
             Self.response(StudioLayout.script, type: "text/javascript; charset=utf-8")

@@ -63,9 +63,7 @@ enum LiveBenchmark {
     }
 
     private static func percentile(_ values: [Double], _ p: Int) -> String {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return "0" }
-        return String(format: "%.2f", sorted[min(sorted.count - 1, sorted.count * p / 100)])
+        values.isEmpty ? "0" : String(format: "%.2f", Latencies(values).percentile(perMille: p * 10))
     }
 
     /// What the live connections have heard, shared with their callbacks.

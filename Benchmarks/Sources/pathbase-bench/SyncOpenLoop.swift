@@ -45,9 +45,9 @@ extension SyncLoad {
             for try await outcome in group { outcomes.append(outcome) }
             return outcomes
         }
-        let sorted = outcomes.compactMap { $0 }.sorted()
-        let errors = outcomes.count - sorted.count
-        func percentile(_ perMille: Int) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * perMille / 1000)] }
+        let latencies = Latencies(outcomes.compactMap { $0 })
+        let errors = outcomes.count - latencies.sorted.count
+        func percentile(_ perMille: Int) -> Double { latencies.percentile(perMille: perMille) }
         let p99 = percentile(990)
         SyncBenchmark.line(
             "\(prefix).push.open-loop: p50 \(format(percentile(500))) ms, p99 \(format(p99)) ms, p99.9 \(format(percentile(999))) ms (goal p99 < 50 ms: \(p99 < 50 && errors == 0 ? "met" : "missed")), \(format(requestsPerSecond)) requests/s, \(errors) errors (\(count) pushes of \(requestSize) records over \(format(seconds)) s from \(clients) clients\(servers.count == 1 ? "" : " through \(servers.count) servers"), 50% of the closed-loop \(format(closedLoop)) requests/s; latency from the scheduled send time)"

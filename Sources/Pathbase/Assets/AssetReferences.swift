@@ -1,7 +1,8 @@
 import Foundation
 
-/// Finds the assets that records reference, for garbage collection and transfers.
-enum AssetReferences {
+/// Finds the assets that records reference, for garbage collection, transfers and Pathbase
+/// Studio's previews.
+package enum AssetReferences {
 
     /// Every asset referenced by a record of `database`: with history, every record kept;
     /// without, every current value.
@@ -22,7 +23,7 @@ enum AssetReferences {
     }
 
     /// Adds the assets in `value`: itself, or nested anywhere in its encoded form.
-    static func collect(_ value: any DatabaseValue, into assets: inout Set<Asset>) throws {
+    package static func collect(_ value: any DatabaseValue, into assets: inout Set<Asset>) throws {
         // The native values hold no asset.
         if NativeValueType(of: value) != nil { return }
         switch value {

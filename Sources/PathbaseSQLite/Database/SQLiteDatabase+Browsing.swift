@@ -2,7 +2,8 @@ import GRDBSQLite
 import Pathbase
 
 /// What Pathbase Studio reads beyond the inspection API: a page of a model's instances with
-/// their statuses as they were at a moment, and the time span of the file's records.
+/// their statuses as they were at a moment, the models stored, and the time span of the
+/// file's records.
 /// Package API: its SQL is compiled per call, fine for a page in a browser.
 extension SQLiteDatabase {
 
@@ -51,19 +52,49 @@ extension SQLiteDatabase {
         }
     }
 
+    /// Every model that has at least one instance row, ascending: a loose index scan of
+    /// `instance_values`' primary key, one seek per model however many instances each has.
+    package func storedModels() throws(SQLiteDatabaseError) -> [ModelKey] {
+        try query(
+            """
+            WITH RECURSIVE models(model) AS (
+                SELECT min(model) FROM instance_values
+                UNION ALL
+                SELECT (SELECT min(model) FROM instance_values WHERE model > models.model) FROM models WHERE models.model IS NOT NULL
+            )
+            SELECT model FROM models WHERE model IS NOT NULL
+            """
+        ) { _ in
+        } row: { statement in
+            ModelKey(truncatingIfNeeded: statement.int64(at: 0))
+        }
+    }
+
     /// The storage format of the files this build opens (a read-only open refuses any other).
     package static var storageFormat: Int { Schema.formatVersion }
 
     /// The wall-clock times (microseconds since 1970) of the oldest and the newest record
     /// the file holds, or `nil` when it holds none.
+    ///
+    /// Every page of Studio shows it (the time slider), so it reads no record: every record's
+    /// time is in `record_times` or in a run of `record_runs`, each found through an index —
+    /// the first of both, the last of `record_times` and the largest end of the runs that
+    /// start within ``RecordRun/maximumSpan`` of the last run (as opening finds the newest
+    /// timestamp). A few index seeks, however many records.
     package func recordedTimeSpan() throws(SQLiteDatabaseError) -> (first: Int64, last: Int64)? {
         try query(
             """
-            SELECT min(time), max(time), count(*) FROM (SELECT time FROM current_values UNION ALL SELECT time FROM superseded_records)
+            SELECT min(first), max(last) FROM (
+                SELECT (SELECT min(time) FROM record_times) AS first, (SELECT max(time) FROM record_times) AS last
+                UNION ALL
+                SELECT (SELECT min(time) FROM record_runs),
+                       (SELECT max(end_time) FROM record_runs WHERE time >= (SELECT max(time) FROM record_runs) - ?1)
+            )
             """
-        ) { _ in
+        ) { statement in
+            statement.bind(RecordRun.maximumSpan, at: 1)
         } row: { statement in
-            statement.int64(at: 2) == 0 ? nil : (statement.int64(at: 0), statement.int64(at: 1))
+            statement.isNull(at: 0) ? nil : (statement.int64(at: 0), statement.int64(at: 1))
         }.first ?? nil
     }
 }

@@ -86,12 +86,9 @@ extension SyncRoutes {
         let maximum = SyncServer.maximumAssetChunkSize
         guard let header else { return (0, maximum) }
         let refusal = SyncServerError.invalidAssetRequest("the Range header '\(header.prefix(100))' is not bytes=START-END or bytes=START- (one range)")
-        guard header.hasPrefix("bytes="), !header.contains(",") else { throw refusal }
-        let bounds = header.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard bounds.count == 2, let start = Int64(bounds[0].trimmingCharacters(in: .whitespaces)), start >= 0 else { throw refusal }
-        let endText = bounds[1].trimmingCharacters(in: .whitespaces)
-        if endText.isEmpty { return (start, maximum) }
-        guard let end = Int64(endText), end >= start else { throw refusal }
+        // A suffix (bytes=-N) would need the asset's size, which the store checks later.
+        guard case .from(let start, let through)? = ByteRange(header: header) else { throw refusal }
+        guard let end = through else { return (start, maximum) }
         // Both bounds lie in 0 ... Int64.max, so `end - start` cannot overflow; its `+ 1`
         // can (bytes=0-9223372036854775807), so the span is compared before adding.
         let span = end - start
