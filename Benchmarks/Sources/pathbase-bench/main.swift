@@ -9,6 +9,7 @@ let usage = """
       collections  Codable collections against a GRDB Codable record, raw SQL, and themselves at 10^4 rows
       sync     push, pull and a 10^6-record initial sync against a `pathbase serve` process (built next to this one)
       live     1000 idle live WebSocket connections to a `pathbase serve` process: its memory, and how fast a push is heard
+      studio   p50/p99 of each kind of page of a `pathbase studio` process (built next to this one) on a 10^6-instance file
       --smoke  tiny counts and one round: proves the lines run (CI), figures mean nothing
       --postgres URL  sync: also two `pathbase serve` processes on this PostgreSQL database (postgres://user@host:port/database)
     """
@@ -67,6 +68,13 @@ for suite in suites {
             try await SyncBenchmark.run(postgres: postgres)
         } catch {
             print("sync benchmark failed: \(error.localizedDescription)")
+            exit(1)
+        }
+    case "studio":
+        do {
+            try await StudioBenchmark.run()
+        } catch {
+            print("studio benchmark failed: \(error)")
             exit(1)
         }
     case "live":
