@@ -1,4 +1,4 @@
-/// The `pathbase_append` function of schema version 5: one push appended in one statement,
+/// The `pathbase_append` function (schema versions 5 and 6): one push appended in one statement,
 /// so one round trip, instead of a transaction of lock, lookup, insert, update and notify.
 ///
 /// It takes the account and the pushed records as one array per column, and returns one row
@@ -13,6 +13,12 @@
 /// order as before: a reader that has seen number *n* never later finds a record numbered
 /// below *n* that it did not see. The NOTIFY of ``PostgresSyncServerStore/appendsChannel``
 /// is sent in the same transaction, so it is delivered at commit.
+///
+/// Each pushed record is looked up on its own (a `LATERAL` subquery with `LIMIT 1`, which
+/// PostgreSQL can only run as a probe of the `records_by_key` index), so an append costs
+/// the same whatever the account holds. Written as a join, the planner chose from the
+/// table's statistics, which lag behind a growing account: it hashed every record of the
+/// account on each append (19 000 rows read for a push of 100; 33 ms an append, growing).
 enum PostgresAppendFunction {
 
     /// `CREATE OR REPLACE FUNCTION pathbase_append(...)`.
@@ -37,10 +43,12 @@ enum PostgresAppendFunction {
                 SELECT DISTINCT ON (i.model, i.instance, i.property, i.time, i.counter, i.replica) i.*
                 FROM unnest(p_models, p_instances, p_properties, p_times, p_counters, p_replicas, p_types, p_values)
                      WITH ORDINALITY AS i(model, instance, property, time, counter, replica, type, value, ord)
-                WHERE NOT EXISTS (
-                    SELECT 1 FROM records r
+                LEFT JOIN LATERAL (
+                    SELECT 1 AS found FROM records r
                     WHERE r.account = p_account AND r.model = i.model AND r.instance = i.instance AND r.property = i.property
-                      AND r.time = i.time AND r.counter = i.counter AND r.replica = i.replica)
+                      AND r.time = i.time AND r.counter = i.counter AND r.replica = i.replica
+                    LIMIT 1) stored ON true
+                WHERE stored.found IS NULL
                 ORDER BY i.model, i.instance, i.property, i.time, i.counter, i.replica, i.ord
             ) f;
             GET DIAGNOSTICS v_added = ROW_COUNT;
@@ -54,9 +62,11 @@ enum PostgresAppendFunction {
                    r.type = i.type AND r.value = i.value
             FROM unnest(p_models, p_instances, p_properties, p_times, p_counters, p_replicas, p_types, p_values)
                  WITH ORDINALITY AS i(model, instance, property, time, counter, replica, type, value, ord)
-            JOIN records r
-              ON r.account = p_account AND r.model = i.model AND r.instance = i.instance AND r.property = i.property
-             AND r.time = i.time AND r.counter = i.counter AND r.replica = i.replica
+            JOIN LATERAL (
+                SELECT s.sequence, s.type, s.value FROM records s
+                WHERE s.account = p_account AND s.model = i.model AND s.instance = i.instance AND s.property = i.property
+                  AND s.time = i.time AND s.counter = i.counter AND s.replica = i.replica
+                LIMIT 1) r ON true
             ORDER BY i.ord;
         END
         $pathbase$

@@ -25,7 +25,8 @@ import PostgresNIO
 ///   was uploaded in (`bytea` rows keyed by their first byte), and each asset's size, bytes
 ///   received and whether it is complete (checked against its hash).
 /// - `pathbase_append` (version 5): a function that appends a push in one statement
-///   (``PostgresSyncServerStore/append(_:to:)``), under the account's row lock.
+///   (``PostgresSyncServerStore/append(_:to:)``), under the account's row lock; replaced in
+///   version 6 by one whose cost does not grow with the account.
 public enum PostgresSchema {
 
     /// The versions, in order: each a list of statements.
@@ -103,6 +104,9 @@ public enum PostgresSchema {
         ],
         // Appends in one round trip (issue 49): the function holds the account's row lock
         // only while it runs on the server, instead of across four round trips.
+        [PostgresAppendFunction.definition],
+        // The same function with each pushed record looked up by an index probe (issue 49):
+        // replaces version 5's, whose joins read every record of the account.
         [PostgresAppendFunction.definition]
     ]
 

@@ -136,11 +136,26 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     public func records(of account: AccountID, after sequence: Int64, limit: Int) async throws -> [SequencedRecord] {
+        let limit = Int64(max(0, limit))
+        // An account's log has no gaps, so the page is the numbers after the cursor: asked
+        // as that range, the query reads only the page's rows whatever plan PostgreSQL
+        // picks. Asked open-ended, a plan made from statistics that lag behind a growing
+        // account read every record after the cursor and sorted them (85 ms a page at 10^5
+        // records, against 1 ms). The open-ended query still answers a short page (the end
+        // of the log, or a gap if one were ever made), where it reads few rows.
+        let (end, overflow) = sequence.addingReportingOverflow(limit)
+        let page = try await page(of: account, after: sequence, through: overflow ? Int64.max : end, limit: limit)
+        guard page.count < limit else { return page }
+        return try await self.page(of: account, after: sequence, through: Int64.max, limit: limit)
+    }
+
+    /// Up to `limit` records of `account` numbered after `sequence` and up to `end`, in order.
+    private func page(of account: AccountID, after sequence: Int64, through end: Int64, limit: Int64) async throws -> [SequencedRecord] {
         try await run { [self] in
             let rows = try await client.query(
                 """
                 SELECT sequence, model, instance, property, time, counter, replica, type, value FROM records
-                WHERE account = \(account.rawValue) AND sequence > \(sequence) ORDER BY sequence LIMIT \(Int64(max(0, limit)))
+                WHERE account = \(account.rawValue) AND sequence > \(sequence) AND sequence <= \(end) ORDER BY sequence LIMIT \(limit)
                 """, logger: logger)
             var page: [SequencedRecord] = []
             for try await row in rows.decode((Int64, Int64, Int64, Int64, Int64, Int64, Int64, String, Data).self) {

@@ -65,6 +65,53 @@ struct PostgresStoreTests {
         #expect(try await TestPostgres.query("SELECT id FROM accounts", on: url) == [account.rawValue])
     }
 
+    @Test("a page is read as a range of numbers, and still finds the records after a gap in the log")
+    func pagesAcrossGaps() async throws {
+        let url = try await TestPostgres.newDatabase()
+        let store = try await TestPostgres.store(url: url)
+        let account = try await store.addAccount(name: "gaps", tokenHash: [9])
+        let records = try (1 ... 10).map { instance in
+            try SyncRecord(Record(path: Path(model: 5, instance: instance, property: 1), timestamp: Timestamp(time: 10, counter: UInt32(instance), replica: 3), value: "v\(instance)"))
+        }
+        _ = try await store.append(records, to: account)
+        #expect(try await store.records(of: account, after: 2, limit: 3).map(\.sequence) == [3, 4, 5])
+        #expect(try await store.records(of: account, after: 8, limit: 5).map(\.sequence) == [9, 10])
+        #expect(try await store.records(of: account, after: Int64.max - 1, limit: 5).isEmpty)
+        // No Pathbase server leaves a gap; one made by hand must not hide what follows it.
+        _ = try await TestPostgres.query("DELETE FROM records WHERE sequence IN (4, 5, 6)", on: url)
+        #expect(try await store.records(of: account, after: 2, limit: 3).map(\.sequence) == [3, 7, 8])
+        #expect(try await store.records(of: account, after: 3, limit: 100).map(\.record) == Array(records[6...]))
+        await store.close()
+    }
+
+    @Test("a database of schema version 5 gets version 6's append function, and its appends then work as before")
+    func migratesVersion5() async throws {
+        let url = try await TestPostgres.newDatabase()
+        let first = try await TestPostgres.store(url: url)
+        let account = try await first.addAccount(name: "five", tokenHash: [5])
+        let kept = try SyncRecord(Record(path: Path(model: 5, instance: 1, property: 1), timestamp: Timestamp(time: 10, counter: 0, replica: 3), value: "kept"))
+        #expect(try await first.append([kept], to: account) == [.appended(sequence: 1)])
+        await first.close()
+        // As a version-5 server left it: its own function (stood in for by one that fails, so
+        // that only a replaced function lets appends through) and no version 6.
+        _ = try await TestPostgres.query("DELETE FROM pathbase_schema WHERE version > 5", on: url)
+        _ = try await TestPostgres.query(
+            """
+            CREATE OR REPLACE FUNCTION pathbase_append(
+                p_account BIGINT, p_models BIGINT[], p_instances BIGINT[], p_properties BIGINT[],
+                p_times BIGINT[], p_counters BIGINT[], p_replicas BIGINT[], p_types TEXT[], p_values BYTEA[])
+            RETURNS TABLE (o_sequence BIGINT, o_appended BOOLEAN, o_same BOOLEAN)
+            LANGUAGE plpgsql AS $f$ BEGIN RAISE EXCEPTION 'version 5 function'; END $f$
+            """, on: url)
+
+        let store = try await TestPostgres.store(url: url)
+        #expect(try await TestPostgres.query("SELECT version FROM pathbase_schema ORDER BY version", on: url) == (1 ... PostgresSchema.currentVersion).map(Int64.init))
+        let new = try SyncRecord(Record(path: Path(model: 5, instance: 2, property: 1), timestamp: Timestamp(time: 11, counter: 0, replica: 3), value: "new"))
+        #expect(try await store.append([kept, new, new], to: account) == [.alreadyStored(sequence: 1), .appended(sequence: 2), .alreadyStored(sequence: 2)])
+        #expect(try await store.records(of: account, after: 0, limit: 10).map(\.record) == [kept, new])
+        await store.close()
+    }
+
     @Test("a database of schema version 1 (before the command relay and assets) is migrated in place: its accounts and records are kept, numbering goes on, commands relay, assets are stored")
     func migratesVersion1() async throws {
         let url = try await TestPostgres.newDatabase()
