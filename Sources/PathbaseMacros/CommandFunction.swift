@@ -41,25 +41,9 @@ struct CommandFunction {
             problems.append(Diagnostic(node: Syntax(node), message: message))
         }
 
-        let idExpression = attribute.arguments?.as(LabeledExprListSyntax.self)?
-            .first(where: { $0.label?.text == "id" })?.expression
-        if let idExpression {
-            if let literal = idExpression.as(IntegerLiteralExprSyntax.self),
-                let value = integerValue(of: literal.literal.text)
-            {
-                id = value
-                idText = literal.literal.text
-                if value == 0 { report(idExpression, .reservedCommandId) }
-            } else {
-                id = nil
-                idText = nil
-                report(idExpression, .idNotIntegerLiteral(attribute: "Command"))
-            }
-        } else {
-            id = nil
-            idText = nil
-            report(attribute, .missingId(attribute: "Command"))
-        }
+        let idArgument = IdArgument(of: attribute, attributeName: "Command", reserved: .reservedCommandId, report: report)
+        id = idArgument.value
+        idText = idArgument.text
 
         for modifier in declaration.modifiers {
             switch modifier.name.tokenKind {

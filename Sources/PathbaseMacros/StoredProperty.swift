@@ -41,26 +41,9 @@ struct StoredProperty {
             problems.append(Diagnostic(node: Syntax(node), message: message))
         }
 
-        // The id argument: an integer literal other than 0.
-        let idExpression = attribute.arguments?.as(LabeledExprListSyntax.self)?
-            .first(where: { $0.label?.text == "id" })?.expression
-        if let idExpression {
-            if let literal = idExpression.as(IntegerLiteralExprSyntax.self),
-                let value = integerValue(of: literal.literal.text)
-            {
-                id = value
-                idText = literal.literal.text
-                if value == 0 { report(idExpression, .reservedPropertyId(attribute: kind.rawValue)) }
-            } else {
-                id = nil
-                idText = nil
-                report(idExpression, .idNotIntegerLiteral(attribute: kind.rawValue))
-            }
-        } else {
-            id = nil
-            idText = nil
-            report(attribute, .missingId(attribute: kind.rawValue))
-        }
+        let idArgument = IdArgument(of: attribute, attributeName: kind.rawValue, reserved: .reservedPropertyId(attribute: kind.rawValue), report: report)
+        id = idArgument.value
+        idText = idArgument.text
 
         if declaration.bindingSpecifier.tokenKind != .keyword(.var) {
             report(declaration.bindingSpecifier, .wrapperOnLet(attribute: kind.rawValue))
@@ -112,13 +95,4 @@ struct StoredProperty {
         case .referenceDictionary: return initializer.map { "(\($0))" } ?? "[:]"
         }
     }
-}
-
-/// The value of an integer literal as written: decimal, or with a 0x, 0o or 0b prefix.
-func integerValue(of literal: String) -> Int? {
-    let digits = literal.filter { $0 != "_" }
-    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
-        return Int(digits.dropFirst(2), radix: radix)
-    }
-    return Int(digits)
 }
