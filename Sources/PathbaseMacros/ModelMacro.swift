@@ -100,7 +100,9 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         if !properties.isEmpty {
             // Key path equality is structural, so a switch finds a stored property's id.
             let typeName = classDeclaration.name.trimmed.text
-            let keyCases = properties.map { "case \\\(typeName).\($0.name ?? ""): \($0.idText ?? "")" }
+            // A property with a merge policy stores a state, not its value: filters on it run
+            // in memory, on the values its getter reads.
+            let keyCases = properties.filter { $0.merge == nil }.map { "case \\\(typeName).\($0.name ?? ""): \($0.idText ?? "")" }
             members.append(
                 """
                 \(raw: access)static func _$propertyKey(for keyPath: Swift.AnyKeyPath) -> Pathbase.PropertyKey? {

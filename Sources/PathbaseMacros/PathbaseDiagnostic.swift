@@ -20,6 +20,9 @@ enum PathbaseDiagnostic: DiagnosticMessage {
     case unsupportedCommandModifier(String)
     case commandNotAFunction
     case commandOutsideModel
+    case unknownMergePolicy(String)
+    case counterNotInt(type: String)
+    case referenceListMergePolicy(String)
 
     var message: String {
         switch self {
@@ -59,6 +62,12 @@ enum PathbaseDiagnostic: DiagnosticMessage {
             return "@Command can only be applied to a function"
         case .commandOutsideModel:
             return "@Command must be declared in the body of a @Model class, which dispatches received commands"
+        case .unknownMergePolicy(let policy):
+            return "'\(policy)' is not a merge policy; use .newestWins, .max, .min, .counter or .union"
+        case .counterNotInt(let type):
+            return "merge: .counter requires 'Int', not '\(type)': a counter adds up the changes of every replica"
+        case .referenceListMergePolicy(let policy):
+            return "@ReferenceList takes merge: .union, not '\(policy)'"
         }
     }
 
@@ -83,6 +92,9 @@ enum PathbaseDiagnostic: DiagnosticMessage {
         case .unsupportedCommandModifier: name = "unsupportedCommandModifier"
         case .commandNotAFunction: name = "commandNotAFunction"
         case .commandOutsideModel: name = "commandOutsideModel"
+        case .unknownMergePolicy: name = "unknownMergePolicy"
+        case .counterNotInt: name = "counterNotInt"
+        case .referenceListMergePolicy: name = "referenceListMergePolicy"
         }
         return MessageID(domain: "Pathbase", id: name)
     }

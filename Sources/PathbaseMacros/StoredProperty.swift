@@ -77,6 +77,7 @@ struct StoredProperty {
 
     /// The type the property's values are stored as, written as an expression.
     var storedTypeExpression: String {
+        if let merged = mergeStoredTypeExpression { return merged }
         switch kind {
         case .property: return "\(type.map(typeExpression) ?? "Never").self"
         case .reference: return "Pathbase.InstanceKey?.self"

@@ -7,12 +7,14 @@ import PathbaseTestSupport
 import Testing
 
 /// Deterministic convergence simulation: replicas edit (values, statuses, editing contexts,
-/// undo, Codable structs, structs with generated ids, batches that throw) and prune their
-/// history, a network loses, repeats, delays and replays messages, a replica crashes
+/// undo, Codable structs, structs with generated ids, batches that throw, properties with
+/// every merge policy) and prune their history, a network loses, repeats, delays and replays messages, a replica crashes
 /// between push and acknowledgement, the server restarts (on SQLite, or on PostgreSQL);
 /// after one clean sync round all hold the same state, nothing written is missing from the
 /// server, nothing written by a batch that threw is anywhere, every handle reads what its
-/// database holds, and live results equal a fresh fetch.
+/// database holds, and live results equal a fresh fetch. Per merge policy: every replica's
+/// counter is the sum of every increment made, its `.max` / `.min` the largest / smallest
+/// value written, and its `.union` set holds every element added and not removed.
 ///
 /// Every schedule is fixed by its seed, which a failure prints. Replay one (on both
 /// storages) with `PATHBASE_SIMULATION_SEED=<seed> scripts/postgres swift test --filter
@@ -56,17 +58,30 @@ struct ConvergenceSimulationTests {
         print("Convergence simulation: seeds \(seeds.first ?? 0) … \(seeds.last ?? 0) (replay one with PATHBASE_SIMULATION_SEED)")
         var steps = 0
         var completed = 0
+        var merged = (increments: 0, maximumWrites: 0, minimumWrites: 0, additions: 0, removals: 0)
         for seed in seeds {
             var schedule = try await Schedule(seed: seed, storage: storage(seed))
             do {
                 steps += try await schedule.run()
                 completed += 1
+                merged.increments += schedule.oracle.increments
+                merged.maximumWrites += schedule.oracle.maximumWrites
+                merged.minimumWrites += schedule.oracle.minimumWrites
+                merged.additions += schedule.oracle.additions
+                merged.removals += schedule.oracle.removals
             } catch {
                 Issue.record("schedule \(seed) threw \(error); replay with PATHBASE_SIMULATION_SEED=\(seed)")
             }
             await schedule.finish()
         }
         print("[reliability] simulation.\(name): \(completed) of \(seeds.count) schedules run to convergence, \(steps) steps, \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+        // The merge policies' figures: a schedule runs to convergence only if every replica
+        // reads what its policy promises.
+        let converged = "\(completed) of \(seeds.count) schedules run to convergence, \(steps) steps"
+        print("[reliability] simulation.\(name).counter: \(converged); every replica reads the sum of the \(merged.increments) increments and decrements made")
+        print("[reliability] simulation.\(name).max: \(converged); every replica reads the largest of \(merged.maximumWrites) values written")
+        print("[reliability] simulation.\(name).min: \(converged); every replica reads the smallest of \(merged.minimumWrites) values written")
+        print("[reliability] simulation.\(name).union: \(converged); every replica holds each of \(merged.additions) elements added unless removed (\(merged.removals) observed removals)")
         #expect(completed == seeds.count && steps > 0, "\(completed) of \(seeds.count) schedules completed, \(steps) steps")
     }
 }
@@ -223,6 +238,8 @@ struct Schedule {
     var clockIds: Set<UInt32> = []
     /// How many structs with generated ids the replicas saved.
     var ticketsMade = 0
+    /// What the replicas' steps did to the properties with merge policies.
+    var oracle = MergeOracle()
 
     init(seed: UInt64, storage: ServerStorage) async throws {
         self.seed = seed
@@ -288,7 +305,15 @@ struct Schedule {
             let member = random(members.count)
             let database = members[member].replica.database
             let instance = 1 + random(4)
-            switch random(142) {
+            let roll = random(160)
+            // What a step (not a sync, a crash or a restart) changes of the merged values.
+            let before = (56 ..< 100).contains(roll) ? nil : MergeSnapshot(members[member].history)
+            defer { if let before { oracle.note(before, MergeSnapshot(members[member].history)) } }
+            if roll >= 142 {
+                try mergeStep(roll - 142, member: member, step: step)
+                continue
+            }
+            switch roll {
             case 136...:
                 // A batch that throws (where the handle has batches: undo, the file): nothing
                 // of it may stay, here or anywhere it syncs to.
@@ -354,11 +379,66 @@ struct Schedule {
         // replicas also get what the last ones pushed).
         while let late = network.takeDelayed() { _ = try await handle.server.push(late, token: token) }
         network.setReliable(true)
-        for _ in 0 ..< 2 {
-            for member in members { try await member.replica.sync() }
+        // Until a round pushes nothing and leaves nothing pending: the joins replicas write
+        // when they pull merged states travel like any record, one round later.
+        var rounds = 0
+        while true {
+            var pushed = 0
+            for member in members { pushed += try await member.replica.sync().pushed }
+            rounds += 1
+            if rounds >= 2, pushed == 0, members.allSatisfy({ $0.replica.pendingRecords(limit: 1).isEmpty }) { break }
+            guard rounds < 10 else { throw CheckFailure("replicas still push after \(rounds) clean rounds") }
         }
         try await check()
         return steps
+    }
+
+    /// A step with the merged properties: an increment or decrement, a write of the
+    /// maximum or minimum, an element added (a name of its own) or removed (one the replica
+    /// holds), several in an editing context, or in a batch that throws.
+    private mutating func mergeStep(_ kind: Int, member: Int, step: Int) throws {
+        let handle = members[member].replica.database
+        // Sets change outside undo: undoing a removal adds the element again, which the
+        // oracle of observed removals does not follow (undo of sets has its own tests).
+        let setHandle = handle is UndoableDatabase<InMemoryHistoryDatabase> ? members[member].history : handle
+        let post = SimulatedPost(database: handle, id: 1 + random(MergeSnapshot.instances.count))
+        let tagged = SimulatedPost(database: setHandle, id: post.id)
+        switch kind {
+        case 0 ..< 6:
+            post.likes += random(9) - 3
+        case 6 ..< 8:
+            post.best = random(1000)
+        case 8 ..< 10:
+            post.lowest = random(1000)
+        case 10 ..< 13:
+            if random(3) == 0, let element = tagged.tags.sorted().first {
+                tagged.tags.remove(element)
+            } else {
+                tagged.tags.insert("m\(member)-s\(step)")
+            }
+        case 13 ..< 16:
+            let context = (random(2) == 0 ? handle : setHandle).createEditingContext()
+            let edited = SimulatedPost(database: context, id: post.id)
+            for index in 0 ... random(3) {
+                switch random(3) {
+                case 0: edited.likes += 1 + random(4)
+                case 1: edited.best = random(1000)
+                default: if setHandle === handle || context.database === setHandle { edited.tags.insert("m\(member)-s\(step)-c\(index)") }
+                }
+            }
+            context.commitChanges()
+        default:
+            // Nothing of a batch that throws may count, here or anywhere it syncs to.
+            guard let batches = handle as? any BatchDatabase else { break }
+            do {
+                try batches.batch {
+                    post.likes += 100
+                    post.best = 5000
+                    post.lowest = -5000
+                    throw Doomed()
+                }
+            } catch is Doomed {}
+        }
     }
 
     /// Runs a sync step; a simulated network failure is expected (the replica retries
@@ -457,6 +537,9 @@ struct Schedule {
             // Two replicas never handed out one id: every struct saved is there, apart.
             let tickets = try member.replica.database.collection(Ticket.self).count()
             guard tickets == ticketsMade else { throw CheckFailure("replica \(index) holds \(tickets) of the \(ticketsMade) structs saved with generated ids") }
+            if let mismatch = oracle.mismatch(in: MergeSnapshot(member.replica.database)) {
+                throw CheckFailure("replica \(index) reads \(mismatch)")
+            }
             guard member.replica.pendingRecords().isEmpty, member.replica.rejectedRecords().isEmpty else {
                 throw CheckFailure("replica \(index) still has records in its outbox: \(member.replica.pendingRecords(limit: 3)) \(member.replica.rejectedRecords())")
             }

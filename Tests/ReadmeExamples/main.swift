@@ -259,6 +259,38 @@ try await newPhone.sync()
 await progressPrinter.value
 print(newPhone.status.isInitialSyncComplete, newPhone.status.pendingCount, newPhone.status.lastError ?? "no error") // true 0 no error
 
+@Model(id: 8)
+final class Story {
+    @Property(id: 1, merge: .counter)
+    var likes: Int
+
+    @Property(id: 2, merge: .max)
+    var highestBid: Int
+
+    @Property(id: 3, merge: .union)
+    var tags: Set<String>
+
+    @Property(id: 4)
+    var title: String // newest wins, as always
+}
+
+let mine = InMemoryHistoryDatabase(), theirs = InMemoryHistoryDatabase()
+let myStory = Story.create(in: mine, id: 1, title: "Hello")
+let theirStory = Story.create(in: theirs, id: 1, title: "Hello")
+myStory.likes += 1
+myStory.highestBid = 120
+myStory.tags.insert("swift")
+theirStory.likes += 2
+theirStory.highestBid = 95
+theirStory.tags.insert("sync")
+
+// Each applies the other's records, as a pull does (through a server: Replica.sync()).
+for record in theirs.records() { mine.apply(record) }
+for record in mine.records() { theirs.apply(record) }
+print(myStory.likes, theirStory.likes)           // 3 3
+print(myStory.highestBid, theirStory.highestBid) // 120 120
+print(myStory.tags == theirStory.tags)           // true: ["swift", "sync"]
+
 // Conditions on stored properties, named by key path: they run in SQL on SQLite.
 let adults = QueryDescriptor<Person>(where: \.age >= 18 && .hasPrefix(\.name, "A"), sortBy: \.name, limit: 20)
 let results = database.fetch(adults)                    // on any database

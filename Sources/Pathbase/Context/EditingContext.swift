@@ -66,6 +66,9 @@ public final class EditingContext: Database, @unchecked Sendable {
     private var seen: [Path: Timestamp?] = [:]
     /// How many times pending edits were discarded.
     private var discards: UInt64 = 0
+    /// For each path edited with a mergeable state (a property with a ``MergePolicy``), the
+    /// state the context read before its first edit: a commit lands the change from it.
+    private var origins: [Path: (any DatabaseValue)?] = [:]
 
     private struct Edit {
         /// Tells a commit which edits it wrote, whatever a concurrent discard or later
@@ -73,6 +76,8 @@ public final class EditingContext: Database, @unchecked Sendable {
         let sequence: UInt64
         let path: Path
         let value: any DatabaseValue
+        /// Whether the value is a mergeable state, which a commit lands as a change.
+        let isMergeable: Bool
     }
 
     init(database: any Database, reader: any Database, advanceSnapshot: (() -> Void)? = nil) {
@@ -114,9 +119,16 @@ public final class EditingContext: Database, @unchecked Sendable {
 
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path) {
         noteUse(of: path)
+        let isMergeable = Value.self is any MergeableValue.Type
+        if isMergeable, lock.withLock({ latestEdit[path] == nil && origins[path] == nil }) {
+            let origin = (reader.get(path) as Value?).map { $0 as any DatabaseValue }
+            lock.withLock {
+                if latestEdit[path] == nil { origins[path] = origin }
+            }
+        }
         lock.withLock {
             latestEdit[path] = edits.count
-            edits.append(Edit(sequence: nextSequence, path: path, value: value))
+            edits.append(Edit(sequence: nextSequence, path: path, value: value, isMergeable: isMergeable))
             nextSequence += 1
         }
     }
@@ -176,15 +188,25 @@ public final class EditingContext: Database, @unchecked Sendable {
     ///   a path after the context first used it; the error of the database's batch if it
     ///   could not be stored. Either way nothing is written and the edits stay pending.
     public func commitChanges(onConflict policy: ConflictPolicy) throws {
-        let pending: [Edit] = lock.withLock { edits }
+        let (pending, origins): ([Edit], [Path: (any DatabaseValue)?]) = lock.withLock { (edits, self.origins) }
         guard let lastWritten = pending.last?.sequence else { return }
         func store() throws {
             if policy == .fail {
                 let conflicts = conflictingPaths()
                 if !conflicts.isEmpty { throw EditingContextError.conflicts(conflicts) }
             }
+            // A mergeable state lands as the change the context made to it: a context's
+            // increment adds to the increments the database got meanwhile.
+            var previous = origins
             for edit in pending {
-                database.set(erased: edit.value, for: edit.path)
+                guard edit.isMergeable else {
+                    database.set(erased: edit.value, for: edit.path)
+                    continue
+                }
+                if let landed = database.landedValue(edit.value, changedFrom: previous[edit.path] ?? nil, at: edit.path) {
+                    database.set(erased: landed, for: edit.path)
+                }
+                previous[edit.path] = edit.value
             }
         }
         try database.inBatchIfSupported(store)
@@ -192,10 +214,17 @@ public final class EditingContext: Database, @unchecked Sendable {
             // Drop exactly the edits written: a discard meanwhile may have dropped them
             // already, and edits made meanwhile stay pending. Edits are in sequence order.
             let written = edits.prefix { $0.sequence <= lastWritten }.count
+            let committed = edits.prefix(written)
             edits.removeFirst(written)
             latestEdit = [:]
             for (index, edit) in edits.enumerated() { latestEdit[edit.path] = index }
             seen = [:]
+            // Edits made meanwhile change the states as the context showed them committed.
+            var remainingOrigins: [Path: (any DatabaseValue)?] = [:]
+            for edit in committed where edit.isMergeable && latestEdit[edit.path] != nil {
+                remainingOrigins[edit.path] = edit.value
+            }
+            self.origins = remainingOrigins
         }
         // A snapshot moves to the committed state, so the context keeps showing its edits.
         advanceSnapshot?()
@@ -210,6 +239,7 @@ public final class EditingContext: Database, @unchecked Sendable {
             edits = []
             latestEdit = [:]
             seen = [:]
+            origins = [:]
             discards &+= 1
         }
     }

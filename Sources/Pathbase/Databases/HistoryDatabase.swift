@@ -109,9 +109,18 @@ extension HistoryDatabase {
     }
 
     /// Stores a record: its value at its path, with its timestamp.
+    ///
+    /// A state of a property with a ``MergePolicy`` (a ``MergeableValue``) is merged with the
+    /// state the path held: when the path then lacks part of either, their join is written
+    /// as this database's own newer record.
     public func apply(_ record: Record) {
         clock.receive(record.timestamp)
+        guard let incoming = MergeableTypes.mergeable(record.value), let before = latestRecord(at: record.path) else {
+            set(erased: record.value, for: record.path, timestamp: record.timestamp)
+            return
+        }
         set(erased: record.value, for: record.path, timestamp: record.timestamp)
+        writeJoin(of: incoming, over: before, incomingIsNewer: record.timestamp > before.timestamp)
     }
 
     /// Returns the values a path held, oldest first, skipping records of another type.

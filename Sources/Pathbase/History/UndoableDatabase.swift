@@ -12,7 +12,9 @@
 /// ```
 ///
 /// Undo does not remove records: it writes the earlier values as new records, so history
-/// stays complete and synchronization carries the undo like any other change. Where a
+/// stays complete and synchronization carries the undo like any other change. A property
+/// with a ``MergePolicy`` gets the change undone instead of its earlier state: undoing
+/// `likes += 1` decrements the counter, keeping the increments other replicas made since. Where a
 /// path had no value before the change, undo writes ``NoValue`` (read as "nothing stored")
 /// or, for an instance status, ``InstanceStatus/notCreated``. Any new change clears the
 /// redo steps. Writes with explicit timestamps (`set(_:for:timestamp:)`, as synchronization
@@ -123,7 +125,7 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     public func performUndo() throws -> Bool {
         guard let step = lock.withLock({ undoSteps.popLast() }) else { return false }
         do {
-            try writeInOneBatch(step.reversed().map { ($0.path, $0.before ?? Self.absentValue(for: $0.path)) })
+            try writeInOneBatch(step.reversed().map { ($0.path, $0.before ?? Self.absentValue(for: $0.path), $0.after) })
         } catch {
             lock.withLock { undoSteps.append(step) }
             throw error
@@ -159,7 +161,7 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     public func performRedo() throws -> Bool {
         guard let step = lock.withLock({ redoSteps.popLast() }) else { return false }
         do {
-            try writeInOneBatch(step.map { ($0.path, $0.after) })
+            try writeInOneBatch(step.map { ($0.path, $0.after, $0.before) })
         } catch {
             lock.withLock { redoSteps.append(step) }
             throw error
@@ -302,9 +304,16 @@ public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatab
     }
 
     /// Writes values as new records, all or nothing where the database supports batches.
-    private func writeInOneBatch(_ writes: [(Path, any DatabaseValue)]) throws {
+    ///
+    /// Each write is a change from the value the step holds before it (its undo or redo):
+    /// a mergeable state (a property with a ``MergePolicy``) lands as that change on the
+    /// current state, so undoing an increment decrements whatever the counter holds now.
+    private func writeInOneBatch(_ writes: [(path: Path, value: any DatabaseValue, changedFrom: (any DatabaseValue)?)]) throws {
         try base.inBatchIfSupported {
-            for (path, value) in writes { base.set(erased: value, for: path) }
+            for write in writes {
+                guard let value = base.landedValue(write.value, changedFrom: write.changedFrom, at: write.path) else { continue }
+                base.set(erased: value, for: write.path)
+            }
         }
     }
 

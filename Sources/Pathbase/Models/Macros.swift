@@ -51,6 +51,23 @@ public macro Model(id: ModelKey) = #externalMacro(module: "PathbaseMacros", type
 @attached(accessor, names: named(get), named(set), named(init))
 public macro Property(id: PropertyKey) = #externalMacro(module: "PathbaseMacros", type: "PropertyMacro")
 
+/// Stores a property whose concurrent writes on different replicas combine by a
+/// ``MergePolicy`` instead of the newest winning.
+///
+/// ```swift
+/// @Property(id: 1, merge: .counter)
+/// var likes: Int // post.likes += 1 adds up across replicas
+///
+/// @Property(id: 2, merge: .max)
+/// var highestBid: Int
+/// ```
+///
+/// `.counter` requires `Int`; `.max` and `.min` any `Comparable & Codable` type (without an
+/// initial value it must be ``Defaultable``); `.union` a `Set` (``UnionValue``). The model reads and writes plain values; the
+/// database stores a ``MergeableValue`` state. `merge: .newestWins` is the same as no policy.
+@attached(accessor, names: named(get), named(set), named(init))
+public macro Property(id: PropertyKey, merge: MergePolicy) = #externalMacro(module: "PathbaseMacros", type: "PropertyMacro")
+
 /// Stores a one-way reference to another model's instance, by instance id.
 ///
 /// ```swift
@@ -74,6 +91,20 @@ public macro Reference(id: PropertyKey) = #externalMacro(module: "PathbaseMacros
 /// Works with `Array`, `Set`, `ContiguousArray` and any ``SequenceInitializable``.
 @attached(accessor, names: named(get), named(set), named(init))
 public macro ReferenceList(id: PropertyKey) = #externalMacro(module: "PathbaseMacros", type: "ReferenceListMacro")
+
+/// Stores a list of references whose concurrent changes on different replicas combine: with
+/// `merge: .union`, instances added on any replica all stay, and a removal removes only the
+/// additions its replica had seen.
+///
+/// ```swift
+/// @ReferenceList(id: 2, merge: .union)
+/// var followers: [User]
+/// ```
+///
+/// The list holds each instance once, in the order instances were first added. `.union` is
+/// the only policy of a reference list (see ``MergePolicy/union``).
+@attached(accessor, names: named(get), named(set), named(init))
+public macro ReferenceList(id: PropertyKey, merge: MergePolicy) = #externalMacro(module: "PathbaseMacros", type: "ReferenceListMacro")
 
 /// Stores references to other instances by key, for relationships looked up by name, date
 /// or any other `Hashable & Codable` key.

@@ -1,0 +1,140 @@
+// The accessors the `@Property(id:merge:)` macro generates calls to for a property with a
+// merge policy. Public for generated code, underscored because users should not call them.
+// Properties without a policy never reach them: their accessors are unchanged.
+
+extension ModelProtocol {
+
+    /// Reads a `.max` property: the largest value written, or the default when none is.
+    @inlinable
+    public func _$getMaximum<Value: Codable & Comparable>(_ property: PropertyKey, default defaultValue: @autoclosure () -> Value) -> Value {
+        _$getMerged(property, as: MaximumValue<Value>.self)?.value ?? defaultValue()
+    }
+
+    /// Writes a `.max` property: keeps the larger of the stored and the new value.
+    @inlinable
+    public func _$setMaximum<Value: Codable & Comparable>(_ value: Value, _ property: PropertyKey) {
+        _$setMerged(MaximumValue(value), property)
+    }
+
+    /// Reads a `.min` property: the smallest value written, or the default when none is.
+    @inlinable
+    public func _$getMinimum<Value: Codable & Comparable>(_ property: PropertyKey, default defaultValue: @autoclosure () -> Value) -> Value {
+        _$getMerged(property, as: MinimumValue<Value>.self)?.value ?? defaultValue()
+    }
+
+    /// Writes a `.min` property: keeps the smaller of the stored and the new value.
+    @inlinable
+    public func _$setMinimum<Value: Codable & Comparable>(_ value: Value, _ property: PropertyKey) {
+        _$setMerged(MinimumValue(value), property)
+    }
+
+    /// Reads a `.counter` property: the declared initial value plus every replica's
+    /// increments minus its decrements.
+    @inlinable
+    public func _$getCounter(_ property: PropertyKey, default initialValue: Int) -> Int {
+        initialValue &+ (_$getMerged(property, as: CounterValue.self)?.value ?? 0)
+    }
+
+    /// Writes a `.counter` property: the difference from the value read now is added to
+    /// this replica's own contribution, so `likes += 1` is an increment that adds up with
+    /// other replicas' increments. Writing the value it already has writes nothing.
+    @inlinable
+    public func _$setCounter(_ value: Int, _ property: PropertyKey, default initialValue: Int) {
+        let database = self.database
+        let path = path(of: property)
+        let stored: CounterValue = database.get(path) ?? CounterValue()
+        let delta = value &- (initialValue &+ stored.value)
+        guard delta != 0 else { return }
+        database.set(stored.adding(delta, by: _$mergeReplica(of: database)), for: path)
+    }
+
+    /// Reads the state of a property with a merge policy, telling observers.
+    @inlinable
+    public func _$getMerged<State: MergeableValue>(_ property: PropertyKey, as type: State.Type) -> State? {
+        let database = self.database
+        let path = path(of: property)
+        if let observers = database.instanceObservers { observers.access(path) }
+        return database.get(path)
+    }
+
+    /// Writes the join of the stored state and `state`; nothing when the stored state
+    /// already holds it.
+    @inlinable
+    public func _$setMerged<State: MergeableValue>(_ state: State, _ property: PropertyKey) {
+        MergeableTypes.register(State.self)
+        let database = self.database
+        let path = path(of: property)
+        guard let stored: State = database.get(path) else {
+            database.set(state, for: path)
+            return
+        }
+        let merged = stored.merged(with: state)
+        if merged != stored { database.set(merged, for: path) }
+    }
+}
+
+/// The replica id a database's own counter contributions are kept under, for generated code.
+public func _$mergeReplica(of database: any Database) -> UInt32 {
+    mergeReplica(of: database)
+}
+
+/// The type a `.max` property of type `Value` stores, for generated `_$propertyType`.
+@inlinable
+public func _$maximumStorage<Value: Codable & Comparable>(_ type: Value.Type) -> any DatabaseValue.Type {
+    MaximumValue<Value>.self
+}
+
+/// The type a `.min` property of type `Value` stores, for generated `_$propertyType`.
+@inlinable
+public func _$minimumStorage<Value: Codable & Comparable>(_ type: Value.Type) -> any DatabaseValue.Type {
+    MinimumValue<Value>.self
+}
+
+extension ModelProtocol {
+
+    /// Reads a `.union` property: the elements present.
+    @inlinable
+    public func _$getUnion<Element: Hashable & Codable>(_ property: PropertyKey) -> Set<Element> {
+        Set(_$getMerged(property, as: UnionValue<Element>.self)?.elements ?? [])
+    }
+
+    /// Writes a `.union` property: the elements missing are added as this replica's
+    /// additions, the others removed (only the additions seen here).
+    @inlinable
+    public func _$setUnion<Element: Hashable & Codable>(_ elements: Set<Element>, _ property: PropertyKey) {
+        _$changeUnion(to: elements, property)
+    }
+
+    /// Reads a `.union` reference list: handles to the referenced instances, in the order
+    /// they were first added.
+    @inlinable
+    public func _$referenceListUnion<List: SequenceInitializable>(_ property: PropertyKey) -> List where List.Element: ModelProtocol {
+        let database = self.database
+        let ids = _$getMerged(property, as: UnionValue<InstanceKey>.self)?.elements ?? []
+        return List(ids.lazy.map { List.Element(database: database, id: $0) })
+    }
+
+    /// Writes a `.union` reference list: instances missing are added, the others removed;
+    /// the list keeps each instance once, in the order of addition.
+    @inlinable
+    public func _$setReferenceListUnion<List: Sequence>(_ list: List, _ property: PropertyKey) where List.Element: ModelProtocol {
+        _$changeUnion(to: list.map(\.id), property)
+    }
+
+    /// Changes a `.union` state to hold exactly `elements`.
+    @inlinable
+    public func _$changeUnion<Element: Hashable & Codable>(to elements: some Sequence<Element>, _ property: PropertyKey) {
+        MergeableTypes.register(UnionValue<Element>.self)
+        let database = self.database
+        let path = path(of: property)
+        let stored: UnionValue<Element> = database.get(path) ?? UnionValue()
+        guard let changed = stored.changed(to: elements, by: _$mergeReplica(of: database)) else { return }
+        database.set(changed, for: path)
+    }
+}
+
+/// The type a `.union` property of type `Set<Element>` stores, for generated `_$propertyType`.
+@inlinable
+public func _$unionStorage<Element: Hashable & Codable>(_ type: Set<Element>.Type) -> any DatabaseValue.Type {
+    UnionValue<Element>.self
+}
