@@ -3,7 +3,10 @@ import Pathbase
 import PathbaseSQLite
 
 /// `/models/M/instances/I`: every property of an instance (value, type, time of the write
-/// and writing replica) now or at a moment, and each property's history, newest first.
+/// and writing replica) now or at a moment; references as links to the instances they point
+/// at and the instances that point at this one ("referenced by", see ``StudioReferences``);
+/// assets previewed (images inline, audio and video in players, other files to download,
+/// all from ``AssetDownload``); and each property's history, newest first.
 struct InstancePage {
 
     let reader: StudioReader
@@ -14,16 +17,20 @@ struct InstancePage {
     /// Thrown when the instance has no record (at the moment): the page answers 404.
     struct NotFound: Error {}
 
+    private var references: StudioReferences { StudioReferences(database: reader.database) }
+
     func render() throws -> HTMLText {
         let records = try reader.records(model: model, instance: instance, at: layout.moment)
         guard !records.isEmpty else { throw NotFound() }
         let current = StudioReader.newest(records)
         let properties = current.keys.sorted()
+        let targets = Dictionary(uniqueKeysWithValues: properties.compactMap { property in references.target(of: property, in: model).map { (property, $0) } })
         let rows = HTMLText(
             joining: properties.compactMap { property in
                 current[property].map { record in
                     """
-                    <tr id="property-\(property)"><th>\(reader.propertyName(property, of: model))</th><td class="value">\(ValueText.describe(record.value))</td>\
+                    <tr id="property-\(property)"><th>\(reader.propertyName(property, of: model))</th>\
+                    <td class="value">\(value(record, target: targets[property], previews: true))</td>\
                     <td>\(ValueText.typeName(record.value))</td><td>\(StudioMoment.format(record.timestamp.time))</td><td>\(record.timestamp.replica)</td></tr>
                     """
                 }
@@ -33,19 +40,90 @@ struct InstancePage {
                 let entries = records.filter { $0.path.property == property }.reversed().map { record -> HTMLText in
                     let moment = StudioMoment(microseconds: record.timestamp.time)
                     let link = "/models/\(model)/instances/\(instance)" + HTML.query([("at", String(moment.microseconds))])
-                    return
-                        "<li><a href=\"\(link)\">\(moment.text)</a> <span class=\"muted\">#\(record.timestamp.counter)@\(record.timestamp.replica)</span> <span class=\"value\">\(ValueText.describe(record.value))</span></li>"
+                    return """
+                        <li><a href="\(link)">\(moment.text)</a> <span class="muted">#\(record.timestamp.counter)@\(record.timestamp.replica)</span> \
+                        <span class="value">\(value(record, target: targets[property], previews: false))</span></li>
+                        """
                 }
                 return "<h3>\(reader.propertyName(property, of: model))</h3><ol class=\"history\" id=\"history-\(property)\">\(entries)</ol>"
             })
+        let referrers = try referencedBy()
         return layout.page(
             title: "\(reader.modelName(model)), instance \(instance)",
             """
             <p><a href="\(layout.link(to: "/models/\(model)"))">← all of \(reader.modelName(model))</a></p>
             <table id="properties"><tr><th>property</th><th>value</th><th>type</th><th>written at (UTC)</th><th>by replica</th></tr>\(rows)</table>
+            \(referrers)
             <h2>History, newest first</h2>
             \(reader.database.keepsHistory ? "" : HTMLText("<p class=\"muted\">This file keeps no history: current values only.</p>"))
             \(histories)
             """)
+    }
+
+    /// A value: a reference as links to the instances it points at (at the page's moment),
+    /// assets with their previews (or links, in the history), anything else as text.
+    private func value(_ record: Record, target: StudioReferences.Target?, previews: Bool) -> HTMLText {
+        if let target, let ids = StudioReferences.instances(in: record.value, kind: target.kind) {
+            guard !ids.isEmpty else { return target.kind == .reference ? "nil" : "[]" }
+            return HTMLText(
+                joining: ids.enumerated().map { index, id -> HTMLText in
+                    let link = layout.link(to: "/models/\(target.model)/instances/\(id)")
+                    return "\(index == 0 ? "" : ", ")<a class=\"reference\" href=\"\(link)\">\(reader.modelName(target.model)) \(id)</a>"
+                })
+        }
+        var assets = Set<Asset>()
+        try? AssetReferences.collect(record.value, into: &assets)
+        let text: HTMLText = "\(ValueText.describe(record.value))"
+        guard !assets.isEmpty else { return text }
+        let shown = HTMLText(
+            joining: assets.sorted { $0.hash < $1.hash }.map { asset -> HTMLText in
+                previews ? preview(asset) : "<br><a href=\"/assets/\(asset.hash)\">asset \(String(asset.hash.prefix(12)))…</a>"
+            })
+        return "\(text)\(shown)"
+    }
+
+    /// An asset as the page shows it: an image inline, audio or video in a player, anything
+    /// else as a download; each with a download link.
+    private func preview(_ asset: Asset) -> HTMLText {
+        let address = "/assets/\(asset.hash)"
+        let store = reader.database.assets
+        guard store.contains(asset) else {
+            return "<div class=\"asset missing\">asset \(String(asset.hash.prefix(12)))…: not in the file's asset folder (a replica downloads assets after their records)</div>"
+        }
+        let type = AssetContentType.of(fileAt: store.fileURL(for: asset))
+        let player: HTMLText =
+            switch AssetContentType.preview(of: type) {
+            case .image: "<img src=\"\(address)\" alt=\"asset \(String(asset.hash.prefix(12)))\" loading=\"lazy\">"
+            case .audio: "<audio controls preload=\"metadata\" src=\"\(address)\"></audio>"
+            case .video: "<video controls preload=\"metadata\" src=\"\(address)\"></video>"
+            case .download: ""
+            }
+        return """
+            <div class="asset" data-type="\(type)">\(player)<a href="\(address)" download="\(asset.hash)">download \(asset.size) bytes (\(type))</a></div>
+            """
+    }
+
+    /// The instances that point at this one now, through each referencing property.
+    private func referencedBy() throws -> HTMLText {
+        let groups = try references.referrers(of: instance, model: model)
+        let note: HTMLText = layout.moment == nil ? "" : " <span class=\"muted\">(now: references are looked up in current values)</span>"
+        guard !groups.isEmpty else { return "<h2>Referenced by\(note)</h2><p class=\"muted\" id=\"referenced-by\">No instance references this one.</p>" }
+        let shownLimit = 100
+        let rows = HTMLText(
+            joining: groups.map { group in
+                let links = HTMLText(
+                    joining: group.instances.prefix(shownLimit).enumerated().map { index, id -> HTMLText in
+                        "\(index == 0 ? "" : ", ")<a class=\"referrer\" href=\"/models/\(group.model)/instances/\(id)\">\(id)</a>"
+                    })
+                let more: HTMLText = group.instances.count > shownLimit ? " <span class=\"muted\">and \(group.instances.count - shownLimit) more</span>" : ""
+                return """
+                    <tr><td>\(reader.modelName(group.model))</td><td>\(reader.propertyName(group.property, of: group.model))</td>\
+                    <td>\(group.instances.count)</td><td>\(links)\(more)</td></tr>
+                    """
+            })
+        return """
+            <h2>Referenced by\(note)</h2>
+            <table id="referenced-by"><tr><th>model</th><th>through</th><th>instances</th><th></th></tr>\(rows)</table>
+            """
     }
 }
