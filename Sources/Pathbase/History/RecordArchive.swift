@@ -289,8 +289,15 @@ enum JSONValue: Codable, Equatable {
     case object([String: JSONValue])
 
     init(json: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: json)
+        if let text = JSONValue.plainString(json: json) {
+            self = .string(text) // what the decoder reads, without it
+            return
+        }
+        self = try JSONValue.decoder.decode(JSONValue.self, from: json)
     }
+
+    /// One decoder for every value, instead of one made per value.
+    private static let decoder = JSONDecoder()
 
     func json() throws -> Data {
         try JSONEncoder().encode(self)
@@ -307,17 +314,20 @@ enum JSONValue: Codable, Equatable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         // Tries each JSON kind in turn: a failed attempt only means "not this kind"; the
-        // last one throws when the value is none of them.
+        // last one throws when the value is none of them. A failed attempt costs a thrown
+        // error, so the most common kind goes first: a string is only ever a string, as a
+        // number only ever decodes as a number (integers before doubles) and `true` and
+        // `false` only as `Bool`, so the order changes no value read.
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
