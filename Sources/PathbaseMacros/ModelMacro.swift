@@ -113,6 +113,20 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
                 }
                 """
             )
+            // What a file's catalog records about the type, for tools (names, not ids).
+            let entries = properties.map { $0.descriptionEntry(model: typeName) }
+            members.append(
+                """
+                \(raw: access)static var _$description: Pathbase.ModelDescription {
+                    Pathbase.ModelDescription(
+                        name: \(raw: stringLiteral(typeName.filter { $0 != "`" })),
+                        properties: [
+                            \(raw: entries.joined(separator: ",\n            "))
+                        ]
+                    )
+                }
+                """
+            )
         }
 
         let commands = validCommands(of: classDeclaration, properties: properties, in: context)

@@ -87,6 +87,19 @@ struct StoredProperty {
         }
     }
 
+    /// The property's entry in the generated `_$description`: its id, name, kind, and its
+    /// declared type or (for references, through a key path to it) its target model.
+    func descriptionEntry(model: String) -> String {
+        let id = idText ?? ""
+        let shownName = stringLiteral((name ?? "").filter { $0 != "`" })
+        switch kind {
+        case .property: return ".property(\(id), \(shownName), type: \(stringLiteral(type.map(typeExpression) ?? "")))"
+        case .reference: return ".reference(\(id), \(shownName), \\\(model).\(name ?? ""))"
+        case .referenceList: return ".referenceList(\(id), \(shownName), \\\(model).\(name ?? ""))"
+        case .referenceDictionary: return ".referenceDictionary(\(id), \(shownName), \\\(model).\(name ?? ""))"
+        }
+    }
+
     /// The expression for the property's value when nothing is stored.
     var defaultExpression: String {
         switch kind {
@@ -96,4 +109,18 @@ struct StoredProperty {
         case .referenceDictionary: return initializer.map { "(\($0))" } ?? "[:]"
         }
     }
+}
+
+/// A string literal holding `text`.
+func stringLiteral(_ text: String) -> String {
+    var literal = "\""
+    for character in text {
+        switch character {
+        case "\\": literal += "\\\\"
+        case "\"": literal += "\\\""
+        case "\n", "\r", "\r\n": literal += " "
+        default: literal.append(character)
+        }
+    }
+    return literal + "\""
 }

@@ -14,21 +14,25 @@ struct StudioReader: Sendable {
     /// Reads a value of a property of a listed instance: `nil` when the instance had none.
     typealias Values = [PropertyKey: Record]
 
-    /// The name a page shows for a model: a collection's name, or the model id.
+    /// The name a page shows for a model: a collection's name, the `@Model` type's name the
+    /// file's catalog records, or the model id.
     func modelName(_ model: ModelKey) -> String {
         if model == Replica.stateModel { return "replica state (model \(model))" }
-        if let collection = collection(model) { return "\(collection.name) (model \(model))" }
+        if model == ModelDescription.catalogModel { return "model catalog (model \(model))" }
+        if let name = names(of: model).modelName { return "\(name) (model \(model))" }
         return "model \(model)"
     }
 
-    /// The name a page shows for a property: a collection's field name, "status", or the id.
+    /// The name a page shows for a property: a collection's field name, the recorded
+    /// `@Model` property name, "status", or the id.
     func propertyName(_ property: PropertyKey, of model: ModelKey) -> String {
-        if property == PropertyKey.instanceId { return "status" }
-        return collection(model)?.propertyName(property) ?? "property \(property)"
+        names(of: model).propertyName(property) ?? "property \(property)"
     }
 
-    func collection(_ model: ModelKey) -> CollectionSummary? {
-        database.collectionSummaries().first { $0.model == model }
+    /// What the file records about a model: its collection, or its `@Model` type's
+    /// description (property names, reference targets).
+    func names(of model: ModelKey) -> RecordedNames {
+        database.recordedNames(of: model)
     }
 
     /// Every record of an instance at or before `moment` (all when `nil`), oldest first.

@@ -8,7 +8,7 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the models of a database file, or the current properties of one instance.",
         discussion:
-            "Without --model and --instance, lists every model id with its numbers of created and deleted instances, then every Codable collection by name with its fields. With both, prints the instance's properties: id (or field name, for a collection), stored value and the timestamp of its write. Values are printed as stored, without knowing the model types. Reads only: the file is never changed; a missing or empty file, or an instance that does not exist, is an error (exit code 1)."
+            "Without --model and --instance, lists every model id (with the @Model type's name when the file records it) with its numbers of created and deleted instances, then every Codable collection by name with its fields. With both, prints the instance's properties: name (a collection's field, or the @Model property's name the file records; else the id), stored value and the timestamp of its write. Values are printed as stored, without knowing the model types. Reads only: the file is never changed; a missing or empty file, or an instance that does not exist, is an error (exit code 1)."
     )
 
     @Argument(help: "The Pathbase SQLite file.")
@@ -35,11 +35,11 @@ struct Inspect: ParsableCommand {
             guard !records.isEmpty else {
                 throw CommandFailure("model \(model) has no instance \(instance) in \(file)")
             }
-            let collection = database.collectionSummaries().first { $0.model == model }
-            print("Model \(model)\(collection.map { " (collection \($0.name))" } ?? ""), instance \(instance):")
+            let names = database.recordedNames(of: model)
+            print("Model \(names.label(of: model)), instance \(instance):")
             print("property  value  (written at)")
             for record in records {
-                let name = collection?.propertyName(record.path.property) ?? (record.path.isStatus ? "status" : "\(record.path.property)")
+                let name = names.propertyName(record.path.property) ?? "\(record.path.property)"
                 print("\(name)  \(ExistingFile.describe(record.value))  (\(record.timestamp))")
             }
         } else {
@@ -48,7 +48,8 @@ struct Inspect: ParsableCommand {
             guard !summaries.isEmpty else { return }
             print("model  created  deleted")
             for summary in summaries {
-                print("\(summary.model)  \(summary.created)  \(summary.deleted)")
+                let name = database.modelDescription(of: summary.model).map { " (\($0.name))" } ?? ""
+                print("\(summary.model)\(name)  \(summary.created)  \(summary.deleted)")
             }
             for line in CollectionListing.lines(of: database) { print(line) }
         }

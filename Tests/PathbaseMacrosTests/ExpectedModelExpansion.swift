@@ -50,8 +50,8 @@ func modelConformance(_ className: String) -> String {
     """
 }
 
-/// The generated `_$propertyType` and `_$propertyKey` lookups of a model class, indented as
-/// class members.
+/// The generated `_$propertyType` and `_$propertyKey` lookups and `_$description` of a model
+/// class, indented as class members.
 ///
 /// Each property is given by its id expression, its name and the type it is stored as (a
 /// reference as `Pathbase.InstanceKey?`, a reference list as `[Pathbase.InstanceKey]`).
@@ -80,6 +80,31 @@ func propertyLookups(
         \(keyCases)        default:
                     nil
                 }
+            }
+
+        \(modelDescription(model: model, access: access, properties))
+        """
+}
+
+/// The generated `_$description` of a model class, indented as a class member: a reference's
+/// kind follows from its stored type, a `@Property`'s type is its stored type.
+private func modelDescription(model: String, access: String?, _ properties: [(id: String, name: String, storedType: String)]) -> String {
+    let prefix = access.map { $0 + " " } ?? ""
+    let entries = properties.map { property -> String in
+        switch property.storedType {
+        case "Pathbase.InstanceKey?": return ".reference(\(property.id), \"\(property.name)\", \\\(model).\(property.name))"
+        case "[Pathbase.InstanceKey]": return ".referenceList(\(property.id), \"\(property.name)\", \\\(model).\(property.name))"
+        default: return ".property(\(property.id), \"\(property.name)\", type: \"\(property.storedType)\")"
+        }
+    }
+    return """
+            \(prefix)static var _$description: Pathbase.ModelDescription {
+                Pathbase.ModelDescription(
+                    name: "\(model)",
+                    properties: [
+                        \(entries.joined(separator: ",\n                "))
+                    ]
+                )
             }
         """
 }

@@ -94,6 +94,15 @@ struct ReferenceDictionaryMacroTests {
                             nil
                         }
                     }
+
+                    static var _$description: Pathbase.ModelDescription {
+                        Pathbase.ModelDescription(
+                            name: "House",
+                            properties: [
+                                .referenceDictionary(1, "rooms", \\House.rooms)
+                            ]
+                        )
+                    }
                 }
 
                 extension House: Pathbase.ModelProtocol, Pathbase.ModelWithPropertyIds {

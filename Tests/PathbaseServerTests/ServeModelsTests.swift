@@ -10,7 +10,7 @@ import Testing
 @Suite("pathbase serve --models: a valid list keeps the listed models and ranges, rejects the others one by one")
 struct ServeModelsTests {
 
-    @Test("--models 1,2,10-19: models 1, 2, 10, 15 and 19 are stored; 3, 9 and 20 are rejected with a reason")
+    @Test("--models 1,2,10-19: models 1, 2, 10, 15 and 19 (and model 2's description) are stored; 3, 9 and 20 (and model 3's description) are rejected with a reason")
     func modelList() async throws {
         let serverFile = ServerTestFiles.newPath()
         let added = try ServeProcess.run(["accounts", "add", "alice", "--database", serverFile])
@@ -25,12 +25,17 @@ struct ServeModelsTests {
         for model in accepted + refused {
             writer.set("model \(model)", for: Path(model: model, instance: 1, property: 1))
         }
+        // The file catalog's descriptions of models 2 (listed) and 3 (not): each goes with its model.
+        let description = { (model: ModelKey) in Path(model: ModelDescription.catalogModel, instance: model, property: 1) }
+        writer.set(ModelDescription(name: "Two", properties: []), for: description(2))
+        writer.set(ModelDescription(name: "Three", properties: []), for: description(3))
         let replica = try Replica(database: writer, transport: HTTPSyncTransport(server: serve.url, token: token))
         let report = try await replica.sync()
-        #expect(report.acknowledged == accepted.count, "\(report)")
-        #expect(report.rejected == refused.count, "\(report)")
+        #expect(report.acknowledged == accepted.count + 1, "\(report)")
+        #expect(report.rejected == refused.count + 1, "\(report)")
         let rejected = replica.rejectedRecords()
-        #expect(rejected.map(\.key.path.model).sorted() == refused)
+        #expect(rejected.filter { $0.key.path.model != ModelDescription.catalogModel }.map(\.key.path.model).sorted() == refused)
+        #expect(rejected.filter { $0.key.path.model == ModelDescription.catalogModel }.map(\.key.path.instance) == [3])
         for entry in rejected {
             guard case .rejected(let reason) = entry.state else {
                 Issue.record("\(entry.key.path) is not rejected: \(entry.state)")
@@ -41,7 +46,9 @@ struct ServeModelsTests {
 
         let reader = InMemoryHistoryDatabase()
         let pulled = try await Replica(database: reader, transport: HTTPSyncTransport(server: serve.url, token: token)).sync()
-        #expect(pulled.pulled == accepted.count)
+        #expect(pulled.pulled == accepted.count + 1)
+        #expect(reader.modelDescription(of: 2)?.name == "Two")
+        #expect(reader.modelDescription(of: 3) == nil)
         for model in accepted {
             #expect(reader.get(Path(model: model, instance: 1, property: 1)) == "model \(model)")
         }

@@ -35,10 +35,11 @@ enum CollectionKeys {
     /// this clock's.
     static let counterModel: ModelKey = 0x3FFF_FF01
 
-    /// Whether a model holds collections' bookkeeping (the catalog, the id counters) rather
-    /// than an app's data.
+    /// Whether a model holds bookkeeping (the collections' catalog, the id counters, the
+    /// `@Model` types' descriptions at `ModelCatalog.model`, `0x3FFF_FF02`) rather than an
+    /// app's data.
     static func isBookkeeping(_ model: ModelKey) -> Bool {
-        model == catalogModel || model == counterModel
+        model == catalogModel || model == counterModel || model == ModelCatalog.model
     }
 
     /// The property of a collection's counter instance where one replica counts.

@@ -8,10 +8,12 @@ extension Database {
     /// let other = database.create(id: 5, of: OtherModel.self)
     /// ```
     ///
-    /// Properties of an instance that existed before keep their values.
+    /// Properties of an instance that existed before keep their values. The first create of
+    /// a model type in an `SQLiteDatabase` file also records the type's name and property
+    /// names in the file's catalog, for tools (``modelDescription(of:)``).
     @discardableResult
     public func create<Model: ModelProtocol>(id: InstanceKey, of type: Model.Type = Model.self) -> Model {
-        checkModelType(type)
+        checkCreatedModelType(type)
         set(InstanceStatus.created, for: Path.status(model: Model.modelId, instance: id))
         return Model(database: self, id: id)
     }

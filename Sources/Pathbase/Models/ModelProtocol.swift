@@ -64,6 +64,12 @@ public protocol ModelProtocol: AnyObject, Identifiable, Hashable, ObservableObje
     /// `@Model` generates it; ``QueryFilter`` uses it to run conditions inside the database.
     /// The default returns `nil`, so filters on a hand-written model run in memory.
     static func _$propertyKey(for keyPath: AnyKeyPath) -> PropertyKey?
+
+    /// The type's name and its stored properties' names, kinds and reference targets, which
+    /// a database file's catalog records for tools (``ModelDescription``).
+    ///
+    /// `@Model` generates it. The default names the type and no property.
+    static var _$description: ModelDescription { get }
 }
 
 extension ModelProtocol {

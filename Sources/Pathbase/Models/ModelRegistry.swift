@@ -37,6 +37,8 @@ public final class ModelRegistry: Sendable {
     private struct State {
         var registered: [ModelKey: any ModelProtocol.Type] = [:]
         var used: [ModelKey: Use] = [:]
+        /// The models whose description was recorded (or found recorded) in the database.
+        var described: Set<ModelKey> = []
     }
 
     private let conflicts: ConflictRule
@@ -89,36 +91,50 @@ public final class ModelRegistry: Sendable {
 
     /// Notes that a model type was used with a database. The first use of a type in a
     /// database's registry is also noted in the process's.
-    package func noteUse<Model: ModelProtocol>(_ type: Model.Type) {
-        let conflict: String? = state.withLock { state in
+    ///
+    /// With `describing` (a use that writes: a create), answers whether it is the first such
+    /// use of the model id in this registry: the one time its database records the type's
+    /// description (``ModelDescription``).
+    @discardableResult
+    package func noteUse<Model: ModelProtocol>(_ type: Model.Type, describing: Bool = false) -> Bool {
+        let (conflict, firstDescribed): (String?, Bool) = state.withLock { state in
             switch state.used[Model.modelId] {
             case .none:
                 state.used[Model.modelId] = .one(type)
                 if conflicts == .stop { ModelRegistry.shared.noteUse(type) }
-                return nil
             case .one(let known) where known != type:
                 guard conflicts == .stop else {
                     state.used[Model.modelId] = .ambiguous
-                    return nil
+                    return (nil, false)
                 }
-                return String(reflecting: known)
+                return (String(reflecting: known), false)
             case .one, .ambiguous:
-                return nil
+                break
             }
+            return (nil, describing && state.described.insert(Model.modelId).inserted)
         }
         if let conflict {
             // A programming error, like a duplicate dictionary key literal: the two types
             // would read and overwrite each other's data if this went on.
             fatalError("Pathbase: model types \(conflict) and \(String(reflecting: type)) both use model id \(Model.modelId) in one database. Give each @Model a unique id.")
         }
+        return firstDescribed
     }
 }
 
 /// Databases that keep a registry of model types: the concrete databases. Wrappers and
-/// editing contexts use their database's (see `modelTypeRegistry`).
-package protocol ChecksModelTypes {
+/// editing contexts use their database's (see `modelTypeOwner`).
+package protocol ChecksModelTypes: Database {
     /// The model types used with this database; its conflict rule is `.stop`.
     var modelTypes: ModelRegistry { get }
+
+    /// Whether the database records the description of every model type created in it in
+    /// its catalog (`ModelCatalog`): files, which tools read. `false` by default.
+    var recordsModelDescriptions: Bool { get }
+}
+
+extension ChecksModelTypes {
+    package var recordsModelDescriptions: Bool { false }
 }
 
 extension Database {
@@ -126,5 +142,18 @@ extension Database {
     func checkModelType<Model: ModelProtocol>(_ type: Model.Type) {
         // A database's registry notes first uses in the process's itself.
         (modelTypeRegistry ?? ModelRegistry.shared).noteUse(type)
+    }
+
+    /// ``checkModelType(_:)`` for a create: the first create of a type in a database that
+    /// records descriptions also records the type's in the database's catalog.
+    @inline(__always)
+    func checkCreatedModelType<Model: ModelProtocol>(_ type: Model.Type) {
+        guard let owner = modelTypeOwner else {
+            ModelRegistry.shared.noteUse(type)
+            return
+        }
+        if owner.modelTypes.noteUse(type, describing: owner.recordsModelDescriptions) {
+            ModelCatalog.record(Model._$description, of: Model.modelId, in: owner)
+        }
     }
 }

@@ -79,11 +79,18 @@ extension Database {
     /// every wrapper, editing context and history view, so that two types with one model id are caught
     /// whichever way they reach the data; `nil` for a database that keeps none (your own).
     var modelTypeRegistry: ModelRegistry? {
-        if let checking = self as? any ChecksModelTypes { return checking.modelTypes }
-        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.modelTypeRegistry }
-        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.modelTypeRegistry }
-        if let context = self as? EditingContext { return context.database.modelTypeRegistry }
-        if let view = self as? HistoryView { return view.base.modelTypeRegistry }
+        modelTypeOwner?.modelTypes
+    }
+
+    /// The concrete database under every wrapper, editing context and history view that
+    /// keeps the registry of model types (and records their descriptions); `nil` for a
+    /// database that keeps none (your own).
+    var modelTypeOwner: (any ChecksModelTypes)? {
+        if let checking = self as? any ChecksModelTypes { return checking }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.modelTypeOwner }
+        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.modelTypeOwner }
+        if let context = self as? EditingContext { return context.database.modelTypeOwner }
+        if let view = self as? HistoryView { return view.base.modelTypeOwner }
         return nil
     }
 

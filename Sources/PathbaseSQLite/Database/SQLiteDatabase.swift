@@ -72,6 +72,11 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     /// Catches two model types that share a model id in this database.
     package let modelTypes = ModelRegistry(conflicts: .stop)
 
+    /// Whether the first create of each `@Model` type records its description in the file's
+    /// catalog (`ModelDescription`): a file opened for writing does, for the tools
+    /// that read it; an in-memory database, which no tool reads, does not.
+    package let recordsModelDescriptions: Bool
+
     let errorHandler: @Sendable (SQLiteDatabaseError) -> Void
     let lock = RecursiveLock()
 
@@ -136,6 +141,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         self.connection = connection
         self.handle = connection.handle
         self.path = location
+        self.recordsModelDescriptions = location != nil && !options.readOnly
         self.keepsHistory = connection.keepsHistory
         self.clock = options.clock
         self.errorHandler = options.errorHandler

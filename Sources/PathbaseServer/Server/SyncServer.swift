@@ -17,7 +17,8 @@ import Pathbase
 /// nothing. It rejects, each with a reason the client shows: records whose physical time
 /// lies more than ``maximumClockDrift`` ahead of the server's clock, records under the
 /// path replicas reserve for their own state, records of a model outside ``knownModels``
-/// (when given), and a different value for a key already
+/// (when given; a model's description in a file's catalog counts as its model's), and a
+/// different value for a key already
 /// stored, and records whose value does not match its type or whose path breaks the
 /// exchange contract. **Pull** returns an account's records after a sequence number, in the order
 /// they were stored, at most ``maximumPageSize`` at once.
@@ -183,8 +184,10 @@ public final class SyncServer: Sendable {
         if record.valueJSON.count > maximumValueSize {
             return "The value at \(record.key) is \(record.valueJSON.count) bytes encoded; the server takes values of at most \(maximumValueSize) bytes"
         }
-        if let knownModels, !knownModels.contains(record.path.model) {
-            return "The model \(record.path.model) of the record at \(record.key) is not known to this server; it accepts \(knownModels.count) models (see pathbase serve --models)"
+        // A model's description in a file's catalog goes with the model it describes.
+        let model = record.path.model == ModelDescription.catalogModel ? record.path.instance : record.path.model
+        if let knownModels, !knownModels.contains(model) {
+            return "The model \(model) of the record at \(record.key) is not known to this server; it accepts \(knownModels.count) models (see pathbase serve --models)"
         }
         do {
             // A value that does not match its type, or a path no database writes, would stop

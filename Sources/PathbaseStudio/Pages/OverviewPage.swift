@@ -22,11 +22,12 @@ struct OverviewPage {
                 deleted = statuses.count - created
                 if statuses.isEmpty { continue }
             }
-            let fields = reader.collection(summary.model).map { $0.fields.keys.sorted().joined(separator: ", ") } ?? ""
+            let names = reader.names(of: summary.model)
+            let fields = names.collection.map { $0.fields.keys.sorted() } ?? names.model.map { $0.properties.map(\.name) } ?? []
             rows.append(
                 """
                 <tr><td><a href="\(layout.link(to: "/models/\(summary.model)"))">\(reader.modelName(summary.model))</a></td>\
-                <td>\(created)</td><td>\(deleted)</td><td>\(fields)</td></tr>
+                <td>\(created)</td><td>\(deleted)</td><td>\(fields.joined(separator: ", "))</td></tr>
                 """)
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: reader.path)[.size] as? Int) ?? 0
