@@ -253,6 +253,8 @@ let package = Package(
                 // Built so that the end-to-end tests can launch `pathbase serve`.
                 "pathbase",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The live client's own error (an upgrade refused) is asserted exactly.
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // A fresh PostgreSQL database for each test.
                 .product(name: "PostgresNIO", package: "postgres-nio")

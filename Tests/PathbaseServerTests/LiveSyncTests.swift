@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdWSClient
 import Pathbase
 import PathbaseLiveSync
 import PathbasePostgres
@@ -131,7 +132,7 @@ struct LiveSyncTests {
 
             // The client's upgrade with a wrong token is refused: the line never comes up.
             let refused = WebSocketLiveUpdates(server: url, token: "wrong")
-            await #expect(throws: (any Error).self) {
+            await #expect(throws: WebSocketClientError.webSocketUpgradeFailed) {
                 try await refused.listen(connected: {}, changed: { _ in })
             }
             #expect(server.changes.subscriberCount == 0)

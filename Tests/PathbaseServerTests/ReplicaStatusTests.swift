@@ -152,7 +152,7 @@ struct ReplicaStatusTests {
         do {
             let database = try SQLiteDatabase(path: file)
             let refused = try Replica(database: database, transport: HTTPSyncTransport(server: serve.url, token: "not-the-token"))
-            await #expect(throws: (any Error).self) { try await refused.sync() }
+            await #expect(throws: SyncTransportError.refused(status: 401, reason: "The token belongs to no account")) { try await refused.sync() }
             let error = try #require(refused.status.lastError)
             #expect(error.contains("401") || error.localizedCaseInsensitiveContains("token"), "\(error)")
             #expect(refused.status.lastSuccessfulSync == nil && !refused.status.isInitialSyncComplete)

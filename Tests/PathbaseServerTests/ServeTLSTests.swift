@@ -45,9 +45,10 @@ struct ServeTLSTests {
         // Untrusted (the system's trust store): refused before any record is sent.
         let stranger = try SQLiteDatabase(path: ServerTestFiles.newPath())
         Person.create(in: stranger, id: 2, name: "Mallory")
-        await #expect(throws: (any Error).self) {
+        let refused = await #expect(throws: URLError.self) {
             try await Replica(database: stranger, transport: HTTPSyncTransport(server: server, token: token)).sync()
         }
+        #expect(refused?.localizedDescription.contains("SSL certificate problem") == true, "\(String(describing: refused))")
 
         let phone = try SQLiteDatabase(path: ServerTestFiles.newPath())
         Person.create(in: phone, id: 1, name: "Alice")

@@ -15,6 +15,10 @@ import Foundation
 /// A ``HistoryView`` of a moment before ``HistoryDatabase/historyStart`` cannot be exact any more, so it
 /// shows an empty database (no values, no instances) and reports
 /// ``HistoryView/isBeforeHistoryStart``; it never shows wrong values.
+///
+/// On a database that a ``Replica`` syncs, prune through ``Replica/prune(before:)``: pruning
+/// here does not look at the outbox, and a superseded record not yet pushed would never
+/// reach the server.
 public protocol PrunableHistoryDatabase: HistoryDatabase {
 
     /// Removes the records that are not needed for the state at `timestamp` or later, and
