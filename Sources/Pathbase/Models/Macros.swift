@@ -31,8 +31,8 @@
 /// types that share a model id in one database stop the program at the first `create`,
 /// `get`, `active`, `getOrCreate` or `all` of the second type, with a message naming both.
 @attached(
-    member, names: named(modelId), named(database), named(id), named(init), named(create), named(PropertyId), named(deleteAndClearProperties), named(_$propertyType), named(_$propertyKey), named(_$description),
-    named(_$command))
+    member, names: named(modelId), named(database), named(id), named(init), named(create), named(PropertyId), named(deleteAndClearProperties), named(_$propertyType),
+    named(_$propertyKey), named(_$description), named(_$command))
 @attached(extension, conformances: ModelProtocol, ModelWithPropertyIds)
 public macro Model(id: ModelKey) = #externalMacro(module: "PathbaseMacros", type: "ModelMacro")
 
