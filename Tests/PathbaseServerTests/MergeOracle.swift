@@ -39,7 +39,7 @@ struct MergeSnapshot: Equatable {
 /// written, and every element added and not removed. (Each element is added once, under a
 /// name of its own, and removed only by a replica that holds it: an observed removal.)
 struct MergeOracle {
-    private var likes = Array(repeating: 0, count: MergeSnapshot.instances.count)
+    private(set) var likes = Array(repeating: 0, count: MergeSnapshot.instances.count)
     private var best = Array(repeating: 0, count: MergeSnapshot.instances.count)
     private var lowest = Array(repeating: Int.max, count: MergeSnapshot.instances.count)
     private var added = Array(repeating: Set<String>(), count: MergeSnapshot.instances.count)
