@@ -274,77 +274,43 @@ public final class Replica {
     /// Pulls pages of ``pageSize`` records until the server has no more, storing each page
     /// with its cursor in one batch; then, with an ``AssetTransport``, downloads the assets
     /// the pulled records reference that this replica lacks.
-    ///
-    /// The request for the next page is sent as soon as a page arrives (its cursor is in the
-    /// page), so that the server's answer overlaps decoding and storing the page. Pages
-    /// are still stored one after the other, each with its cursor: a page that fails to
-    /// decode or to store throws, and the page requested meanwhile is dropped unread.
     @discardableResult
     public func pull() async throws -> SyncReport {
         var report = SyncReport()
-        let transport = self.transport
-        var cursor = pullCursor
-        var response = try await transport.pull(PullRequest(after: cursor, limit: pageSize, replica: id))
         while true {
+            let cursor = pullCursor
+            let response = try await transport.pull(PullRequest(after: cursor, limit: pageSize, replica: id))
+            var records: [Record] = []
+            for incoming in response.records {
+                if incoming.path.model == ReplicaState.model {
+                    throw ReplicaError.undecodableRecord(key: incoming.key, reason: "the path is reserved for the replica's own state")
+                }
+                if writers.contains(incoming.timestamp.replica) { continue } // our own, already here
+                do {
+                    records.append(try incoming.record())
+                } catch {
+                    throw ReplicaError.undecodableRecord(key: incoming.key, reason: String(describing: error))
+                }
+            }
+            records.sort(by: Record.chronological)
             // A late or repeated response never moves the cursor back.
             let next = max(cursor, response.cursor)
-            guard response.hasMore, next != cursor else {
-                try storePulled(try pulledRecords(in: response), of: response, cursor: cursor, next: next, into: &report)
-                break
+            let history = self.history
+            let awaited = assetsToAwait(after: records)
+            let progress = pullProgress(after: response, cursor: next)
+            try Replica.store(in: history) {
+                for record in records { history.apply(record) }
+                if next != cursor { history.set(next, for: ReplicaState.pullCursor) }
+                if let awaited { history.set(awaited, for: ReplicaState.awaitedAssets) }
+                progress.store(in: history)
             }
-            // Cancelled and awaited when this iteration ends early: no task outlives the pull.
-            let request = PullRequest(after: next, limit: pageSize, replica: id)
-            async let following = transport.pull(request)
-            try storePulled(try pulledRecords(in: response), of: response, cursor: cursor, next: next, into: &report)
-            cursor = pullCursor
-            // The stored cursor is the one the next page was asked after, as nothing else
-            // pulls into this replica meanwhile; if it moved anyway, ask again from there.
-            if cursor == next {
-                response = try await following
-            } else {
-                response = try await transport.pull(PullRequest(after: cursor, limit: pageSize, replica: id))
-            }
+            monitor.update(progress.apply)
+            report.pulled += records.count
+            report.cursor = next
+            if !response.hasMore || next == cursor { break }
         }
         try await downloadAwaitedAssets(into: &report)
         return report
-    }
-
-    /// The database records of a pulled page, in chronological order, without this
-    /// replica's own (already here); throws for a record on the replica's reserved paths or
-    /// one whose value does not decode.
-    private func pulledRecords(in response: PullResponse) throws(ReplicaError) -> [Record] {
-        var records: [Record] = []
-        records.reserveCapacity(response.records.count)
-        for incoming in response.records {
-            if incoming.path.model == ReplicaState.model {
-                throw ReplicaError.undecodableRecord(key: incoming.key, reason: "the path is reserved for the replica's own state")
-            }
-            if writers.contains(incoming.timestamp.replica) { continue } // our own, already here
-            do {
-                records.append(try incoming.record())
-            } catch {
-                throw ReplicaError.undecodableRecord(key: incoming.key, reason: String(describing: error))
-            }
-        }
-        records.sort(by: Record.chronological)
-        return records
-    }
-
-    /// Stores a pulled page's records with the new cursor (and the awaited assets and
-    /// progress) in one batch, then reports them.
-    private func storePulled(_ records: [Record], of response: PullResponse, cursor: Int64, next: Int64, into report: inout SyncReport) throws(ReplicaError) {
-        let history = self.history
-        let awaited = assetsToAwait(after: records)
-        let progress = pullProgress(after: response, cursor: next)
-        try Replica.store(in: history) {
-            for record in records { history.apply(record) }
-            if next != cursor { history.set(next, for: ReplicaState.pullCursor) }
-            if let awaited { history.set(awaited, for: ReplicaState.awaitedAssets) }
-            progress.store(in: history)
-        }
-        monitor.update(progress.apply)
-        report.pulled += records.count
-        report.cursor = next
     }
 
     /// Pushes the records of other replicas that came from an import (see
