@@ -21,12 +21,12 @@ struct PullResponseJSONTests {
     ]
 
     /// Doubles whose JSON text no decoder reads as an integer.
-    private static let fractionalDoubles: [Double] = [0.1, -1.5, 1e300, -1e-300, 5e-324, .pi, .greatestFiniteMagnitude, 123_456_789.125]
+    private static let fractionalDoubles: [Double] = [0.1, -1.5, 1e300, -1e-300, .leastNonzeroMagnitude, .pi, .greatestFiniteMagnitude, 123_456_789.125]
 
     /// Whole-number doubles: stored as `JSONEncoder` writes a `Double` (`1e+16`), which
     /// `JSONDecoder` reads back as an integer, so that the server's decode-and-encode wrote
     /// them as integers (`10000000000000000`), the page now as stored. Both read the same.
-    private static let wholeDoubles: [Double] = [0, -0.0, 2, 1e16, 9_007_199_254_740_993]
+    private static let wholeDoubles: [Double] = [0, -0.0, 2, 1e16, 9_007_199_254_740_994]
 
     /// Records of every kind of value, through the same path as a push (canonical JSON);
     /// with `wholeDoubles`, values whose stored text the decoder reads as integers too.

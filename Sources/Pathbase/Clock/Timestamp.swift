@@ -73,7 +73,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         return Int64(value)
     }
 
-    // Encoded as the compact array [time, counter, replica].
+    // Encoded as the compact array [time, counter, replica]. It is part of the sync protocol,
+    // and `PullResponse.sortedKeysJSON()` writes the same array without the encoder
+    // (PullResponseJSONTests compare the two): change both or neither.
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         time = try container.decode(Int64.self)

@@ -62,7 +62,9 @@ public struct Path: Hashable, Comparable, Codable, Sendable, CustomStringConvert
 
     public var description: String { "\(model)/\(instance)/\(property)" }
 
-    // A path is encoded as the compact array [model, instance, property].
+    // A path is encoded as the compact array [model, instance, property]. It is part of the
+    // sync protocol, and `PullResponse.sortedKeysJSON()` writes the same array without the
+    // encoder (PullResponseJSONTests compare the two): change both or neither.
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         model = try container.decode(ModelKey.self)

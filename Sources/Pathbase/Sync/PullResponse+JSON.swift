@@ -21,19 +21,11 @@ extension PullResponse {
         writer.append(integer: cursor)
         writer.append(hasMore ? #","hasMore":true,"records":["# : #","hasMore":false,"records":["#)
         for (index, record) in records.enumerated() {
-            writer.append(index == 0 ? #"{"path":["# : #",{"path":["#)
-            writer.append(integer: record.path.model)
-            writer.append(",")
-            writer.append(integer: record.path.instance)
-            writer.append(",")
-            writer.append(integer: record.path.property)
-            writer.append(#"],"timestamp":["#)
-            writer.append(integer: record.timestamp.time)
-            writer.append(",")
-            writer.append(integer: record.timestamp.counter)
-            writer.append(",")
-            writer.append(integer: record.timestamp.replica)
-            writer.append(#"],"type":"#)
+            writer.append(index == 0 ? #"{"path":"# : #",{"path":"#)
+            writer.append(integers: record.path.model, record.path.instance, record.path.property)
+            writer.append(#","timestamp":"#)
+            writer.append(integers: record.timestamp.time, record.timestamp.counter, record.timestamp.replica)
+            writer.append(#","type":"#)
             try writer.append(string: record.valueType)
             writer.append(#","value":"#)
             writer.bytes.append(contentsOf: record.valueJSON)
@@ -73,6 +65,18 @@ private struct SortedKeysJSONWriter {
             magnitude /= 10
         } while magnitude > 0
         bytes[start...].reverse()
+    }
+
+    /// Three integers as a JSON array, as `JSONEncoder` writes ``Path`` and ``Timestamp``
+    /// (their Codable forms are unkeyed containers of three numbers).
+    mutating func append(integers first: some BinaryInteger, _ second: some BinaryInteger, _ third: some BinaryInteger) {
+        append("[")
+        append(integer: first)
+        append(",")
+        append(integer: second)
+        append(",")
+        append(integer: third)
+        append("]")
     }
 
     /// A string: as it is between quotes when it is plain (``JSONValue/isPlain(_:)``),

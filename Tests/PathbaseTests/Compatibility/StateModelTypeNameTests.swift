@@ -32,7 +32,7 @@ struct StateModelTypeNameTests {
         do {
             _ = try consumer.modelUpdateRequest(for: Ticket.self, after: nil, limit: 0, startingAt: nil)
             Issue.record("a limit of 0 was accepted")
-        } catch let error as StateError {
+        } catch {
             #expect(error == .invalidLimit(0))
         }
 
