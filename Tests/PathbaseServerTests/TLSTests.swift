@@ -44,8 +44,21 @@ struct TLSTests {
             // URLSession (libcurl) on Linux: code -1 with curl's reason.
             let refused = await #expect(throws: URLError.self) { try await replica.sync() }
             #expect(refused?.localizedDescription.contains("SSL certificate problem") == true, "\(String(describing: refused))")
-            let untrustedLive = WebSocketLiveUpdates(server: url, token: token)
-            await #expect(throws: (any Error).self) { try await untrustedLive.listen(connected: {}, changed: { _ in }) }
+            // The live line without the file, by name (by IP, SNI fails before any certificate
+            // check): the handshake refuses the certificate. A line that connects would listen
+            // for ever: the watchdog ends it, and the test fails.
+            let untrustedConnected = Locked(false)
+            let untrustedLive = WebSocketLiveUpdates(server: named, token: token)
+            let untrustedListening = Task { try await untrustedLive.listen(connected: { untrustedConnected.withLock { $0 = true } }, changed: { _ in }) }
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(20))
+                untrustedListening.cancel()
+            }
+            let untrustedEnded = await untrustedListening.result
+            watchdog.cancel()
+            #expect(!untrustedConnected.current, "the untrusting wss client connected")
+            let liveError = String(reflecting: untrustedEnded)
+            #expect(liveError.contains("handshakeFailed") && liveError.contains("CERTIFICATE_VERIFY_FAILED"), "\(liveError)")
             // curl without the file: the certificate is refused (exit 60), nothing is read.
             let untrustedCurl = try await Curl.run([url.absoluteString + "/v1/health"])
             #expect(untrustedCurl.exitStatus == 60 && untrustedCurl.output.isEmpty, "\(untrustedCurl)")
