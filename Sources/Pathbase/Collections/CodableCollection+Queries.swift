@@ -58,6 +58,7 @@ extension CodableCollection {
     /// statement of its own.
     private func readPushedStructs(of query: CollectionQuery<Element>) throws -> DecodedStructs? {
         if let problem = query.problem { throw problem }
+        let query = query.evaluatingOnStructs(layout.mergedKeys)
         let sort = databaseSort(of: query)
         guard sort.runsInDatabase, query.filter.residual == nil,
             let (pushdown, ids) = pushedIds(
@@ -101,6 +102,7 @@ extension CodableCollection {
     /// decoded 10^5 structs.
     private func matchingInstances(of query: CollectionQuery<Element>) throws -> [InstanceKey] {
         if let problem = query.problem { throw problem }
+        let query = query.evaluatingOnStructs(layout.mergedKeys)
         return try database.inReadIfSupported {
             try checkCatalog()
             guard query.filter.residual == nil else {
@@ -145,6 +147,7 @@ extension CodableCollection {
     /// ``matches(of:paged:remembering:)`` inside its read transaction.
     private func readMatches(of query: CollectionQuery<Element>, paged: Bool) throws -> [CollectionMatch<Element>] {
         if let problem = query.problem { throw problem }
+        let query = query.evaluatingOnStructs(layout.mergedKeys)
         let sort = databaseSort(of: query)
         let sortRunsInDatabase = sort.runsInDatabase
         let pageRunsInDatabase = paged && sortRunsInDatabase && query.filter.residual == nil
@@ -196,6 +199,6 @@ extension CodableCollection {
 extension CodableCollection {
     /// The stored predicate a filter runs as in this collection (for query plans in tests).
     package func storedPredicate(for filter: CollectionFilter<Element>) -> StoredPredicate? {
-        filter.pushed?.stored(in: layout)
+        CollectionQuery(where: filter).evaluatingOnStructs(layout.mergedKeys).filter.pushed?.stored(in: layout)
     }
 }

@@ -42,6 +42,16 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
 
     let layout: CollectionLayout
 
+    /// The merge policy of each field that has one other than ``MergePolicy/newestWins``, by
+    /// coding key (see ``Database/collection(_:name:indexes:defaults:merge:)``).
+    public var mergePolicies: [String: MergePolicy] {
+        var policies: [String: MergePolicy] = [:]
+        for key in layout.mergedKeys {
+            if let field = layout.mergedFields[layout.property(forKey: key)] { policies[key] = field.policy }
+        }
+        return policies
+    }
+
     /// The coding keys of the declared indexes, or why a declared key path is not a field.
     let indexedKeys: Result<[String], CollectionError>
 
@@ -53,13 +63,19 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
     /// again (one value read per query: a twentieth of an indexed query of ten matches).
     private let catalogVerifiedAt = Locked<ContentVersion?>(nil)
 
-    init(database: any Database, name: String, indexes: [PartialKeyPath<Element>], defaults: [String: any DatabaseValue]) {
+    init(database: any Database, name: String, indexes: [PartialKeyPath<Element>], defaults: [String: any DatabaseValue], mergedFields: [String: any MergedField] = [:]) {
         self.database = database
         let fields = FieldKeys.of(Element.self)
-        self.layout = CollectionLayout(name: name, fieldNames: fields.fields.map(\.name), defaults: defaults)
+        self.layout = CollectionLayout(name: name, fieldNames: fields.fields.map(\.name), defaults: defaults, mergedFields: mergedFields)
         for field in fields.fields {
-            if let type = field.type as? any DatabaseValue.Type {
-                CollectionFieldTypes.shared.register(type, for: layout.property(forKey: field.name))
+            let property = layout.property(forKey: field.name)
+            // A merged field travels as its policy's state, which applying a pulled record
+            // must know by name to merge it.
+            if let merged = layout.mergedFields[property] {
+                MergeableTypes.register(merged.stateType)
+                CollectionFieldTypes.shared.register(merged.stateType, for: property)
+            } else if let type = field.type as? any DatabaseValue.Type {
+                CollectionFieldTypes.shared.register(type, for: property)
             }
         }
         self.indexedKeys = Result { () throws(CollectionError) -> [String] in
@@ -125,6 +141,7 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
                 try layout.checkKeys(fields.lazy.map { $0.key })
                 checkedKeys = fields.map { $0.key }
             }
+            if !layout.mergedFields.isEmpty { try layout.checkMergedValues(of: fields) }
             let origin = Element.ID.isExactInstanceKey ? nil : String(describing: element.id)
             prepared.append(PreparedWrite(instance: element.id.collectionInstanceKey, origin: origin, fields: fields))
         }
@@ -205,12 +222,20 @@ public final class CodableCollection<Element: Codable & Identifiable>: @unchecke
         let replaces = replacing || status == .deleted
         // Keys without a status (a partial pull) are not this struct's.
         let storedKeys = status == nil ? [] : state.keys
-        let base = isActive && !replaces ? snapshots.base(for: write.instance, at: mark) : nil
+        let hasMergedFields = !layout.mergedFields.isEmpty
+        // Merged fields land the change since the base also when the struct is replaced.
+        let base = isActive && (!replaces || hasMergedFields) ? snapshots.base(for: write.instance, at: mark) : nil
         var snapshot = FieldSnapshot(in: recorded)
         for field in write.fields {
             let property = layout.property(forKey: field.key)
             let path = layout.path(write.instance, property)
             snapshot.record(field.value.value, for: property)
+            if hasMergedFields, let merged = layout.mergedFields[property] {
+                let old = base?[property]
+                if let old, field.value.isEqual(to: old) { continue }
+                merged.write(field.value.value, changedFrom: old, to: database, at: path)
+                continue
+            }
             if isActive, !replacing {
                 if let old = base?[property] {
                     if field.value.isEqual(to: old) { continue }
@@ -458,5 +483,48 @@ extension Database {
         defaults: [String: any DatabaseValue] = [:]
     ) -> CodableCollection<Element> where Element.ID: CollectionIdentifier {
         CodableCollection(database: self, name: name ?? String(describing: Element.self), indexes: indexes, defaults: defaults)
+    }
+
+    /// The collection of `Element` structs named `name`, whose fields named in `merge`
+    /// combine concurrent writes by a ``MergePolicy``, as `@Model` properties with that
+    /// policy do.
+    ///
+    /// ```swift
+    /// struct Post: Codable, Identifiable { var id: UUID; var likes: Int; var tags: Set<String>; var best: Int }
+    ///
+    /// let posts = try database.collection(Post.self, merge: ["likes": .counter, "tags": .union, "best": .max])
+    /// if var post = try posts.fetch(id: id) {
+    ///     post.likes += 1
+    ///     try posts.save(post) // an increment: adds up with other replicas' increments
+    /// }
+    /// ```
+    ///
+    /// `merge` names top-level fields by coding key: `.counter` fits an `Int` field, `.max`
+    /// and `.min` a `Comparable` one, `.union` a `Set` or an array of `Hashable` elements (read
+    /// back without duplicates, in the order of first addition). Other fields stay newest
+    /// wins. A save lands the change the struct made since this collection last fetched or
+    /// saved it (else since what is stored) on the stored state: a counter saved one higher
+    /// adds 1 to the increments other replicas made meanwhile, a union field adds the elements
+    /// the struct gained and removes only those it dropped. `replace(_:)` does the same for
+    /// merged fields. Filters and sorts on a merged field run on the structs, never in SQL.
+    ///
+    /// Every process that writes the collection must pass the same policies: they are not
+    /// recorded in the file.
+    ///
+    /// Throws ``CollectionError/invalidMergePolicy(collection:key:reason:)`` when a key names
+    /// no stored property of `Element` or a field whose type the policy does not fit.
+    public func collection<Element: Codable & Identifiable>(
+        _ type: Element.Type,
+        name: String? = nil,
+        indexes: [PartialKeyPath<Element>] = [],
+        defaults: [String: any DatabaseValue] = [:],
+        merge: [String: MergePolicy]
+    ) throws(CollectionError) -> CodableCollection<Element> where Element.ID: CollectionIdentifier {
+        let name = name ?? String(describing: Element.self)
+        var fields: [String: any MergedField] = [:]
+        for (key, policy) in merge.sorted(by: { $0.key < $1.key }) {
+            fields[key] = try MergedFields.make(policy, key: key, of: Element.self, collection: name)
+        }
+        return CodableCollection(database: self, name: name, indexes: indexes, defaults: defaults, mergedFields: fields)
     }
 }

@@ -36,6 +36,11 @@ public enum CollectionError: Error, Equatable, LocalizedError {
     /// An instance in the catalog or an integer id generator is not what it should be.
     case idGeneratorExhausted(collection: String)
 
+    /// A merge policy names no top-level stored field of the struct, or a field whose type
+    /// the policy does not fit (a counter on a field that is not `Int`, a union on one that
+    /// is neither a `Set` nor an array).
+    case invalidMergePolicy(collection: String, key: String, reason: String)
+
     /// What went wrong, naming the collection, the instance and the key concerned.
     public var errorDescription: String? {
         switch self {
@@ -55,6 +60,8 @@ public enum CollectionError: Error, Equatable, LocalizedError {
             "\(collection) can't be stored as a collection: \(reason)"
         case let .idGeneratorExhausted(collection):
             "The generated ids of \(collection) on this replica are used up."
+        case let .invalidMergePolicy(collection, key, reason):
+            "The merge policy of '\(key)' in \(collection) can't be used: \(reason)."
         }
     }
 }

@@ -9,6 +9,13 @@ final class CollectionLayout: @unchecked Sendable {
     /// Values read for keys without a stored value (fields added after data was stored).
     let defaults: [String: any DatabaseValue]
 
+    /// The fields with a merge policy, by property key; empty for most collections, which
+    /// then read and write every field as it is.
+    let mergedFields: [PropertyKey: any MergedField]
+
+    /// The coding keys of ``mergedFields``: conditions and sorts on them run on the structs.
+    let mergedKeys: Set<String>
+
     /// The property keys of the struct's own field names, computed once: every decoded or
     /// encoded field looks its key up here first, without a lock or a hash (short names are
     /// compared in two words).
@@ -20,11 +27,13 @@ final class CollectionLayout: @unchecked Sendable {
     /// The key each property key was derived from, to detect two keys sharing one.
     private var owners: [PropertyKey: String] = [:]
 
-    init(name: String, fieldNames: [String], defaults: [String: any DatabaseValue]) {
+    init(name: String, fieldNames: [String], defaults: [String: any DatabaseValue], mergedFields: [String: any MergedField] = [:]) {
         self.name = name
         self.model = CollectionKeys.model(named: name)
         self.defaults = defaults
         self.fieldProperties = fieldNames.map { ($0, CollectionKeys.property(forKey: $0, inCollection: name)) }
+        self.mergedFields = Dictionary(mergedFields.map { (CollectionKeys.property(forKey: $0.key, inCollection: name), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.mergedKeys = Set(mergedFields.keys)
     }
 
     /// How many fields the struct type has.
@@ -67,6 +76,15 @@ final class CollectionLayout: @unchecked Sendable {
                 return key
             }
             if owner != key { throw .fieldKeyCollision(collection: name, key: key, otherKey: owner) }
+        }
+    }
+
+    /// Checks that every merged field of an encoded struct has the field's type (a custom
+    /// `encode(to:)` may encode another).
+    func checkMergedValues(of fields: [(key: String, value: FieldValue)]) throws(CollectionError) {
+        for field in fields {
+            guard let merged = mergedFields[property(forKey: field.key)], !merged.accepts(field.value.value) else { continue }
+            throw .invalidMergePolicy(collection: name, key: field.key, reason: "the struct encodes it as \(type(of: field.value.value)), not as the type the policy was checked for")
         }
     }
 

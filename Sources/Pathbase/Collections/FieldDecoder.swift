@@ -97,7 +97,9 @@ final class FieldDecoder: Decoder {
     func read<Value: DatabaseValue>(_ type: Value.Type, key: String) -> Value? {
         let property = layout.property(forKey: key, from: &fieldPosition)
         let value: Value? =
-            if let values {
+            if !layout.mergedFields.isEmpty, let merged = layout.mergedFields[property] {
+                merged.value(of: property, at: layout.path(instance, property), values: values, in: database) as? Value
+            } else if let values {
                 values.value(of: property)
             } else {
                 database.get(layout.path(instance, property))
