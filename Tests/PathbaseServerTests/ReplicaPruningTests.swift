@@ -165,4 +165,53 @@ struct ReplicaPruningTests {
         #expect(writer.records(at: path).map(\.timestamp) == [imported[2]])
         #expect(writer.records(at: own).count == 1)
     }
+
+    @Test(
+        "keeping 2 versions per path: nothing goes before the first push; writes made while the server is down all stay and reach the restarted server; pushed versions go by the policy; the current value stays",
+        arguments: DatabaseKind.allCases)
+    func retentionKeepsUnpushed(kind: DatabaseKind) async throws {
+        let (store, token) = try newStore()
+        var serve = try ServeProcess(store: store)
+        defer { serve.kill() }
+        let retention = HistoryRetention(versions: 2)
+        let writer: any HistoryDatabase =
+            switch kind {
+            case .sqlite: try SQLiteDatabase(path: ServerTestFiles.newPath(), options: SQLiteDatabase.Options(retention: retention))
+            case .memory: InMemoryHistoryDatabase(retention: retention)
+            }
+        var replica = try Replica(database: writer, transport: HTTPSyncTransport(server: serve.url, token: token))
+        func values() -> [String] { writer.records(at: path).compactMap { $0.value as? String } }
+        let versions = (0 ..< 234).map { "v\($0)" }
+
+        // No push has found records yet: every version stays (the in-memory database trims
+        // once a column holds retentionPassSize records).
+        for value in versions[..<70] { writer.set(value, for: path) }
+        #expect(values() == Array(versions[..<70]))
+        #expect(try await replica.push().acknowledged == 70)
+
+        // Offline: 100 versions written while the server is down stay (none is pushed);
+        // those pushed before go but for the newest of them (the state at the watermark).
+        serve.kill()
+        for value in versions[70 ..< 170] { writer.set(value, for: path) }
+        await #expect(throws: URLError.self) { try await replica.push() }
+        if kind == .sqlite { #expect(values() == Array(versions[70 ..< 170])) }
+        #expect(values().suffix(100) == versions[70 ..< 170])
+        #expect(writer.get(path) as String? == "v169")
+
+        // Back online (the same store, a new process): every version reaches the server.
+        serve = try ServeProcess(store: store)
+        replica = try Replica(database: writer, transport: HTTPSyncTransport(server: serve.url, token: token))
+        #expect(try await replica.push().acknowledged == 100)
+        let reader = try await pulledCopy(from: serve.url, token: token)
+        #expect(reader.records(at: path).compactMap { $0.value as? String } == Array(versions[..<170]))
+
+        // Later writes are not pushed: they stay; the pushed versions before them go (the
+        // in-memory database once its column holds twice what its last pass kept).
+        for value in versions[170 ..< 200] { writer.set(value, for: path) }
+        #expect(values() == Array(versions[170 ..< 200]))
+        #expect(try await replica.push().acknowledged == 30)
+        for value in versions[200...] { writer.set(value, for: path) }
+        #expect(values() == Array(versions[200...]))
+        #expect(writer.get(path) as String? == "v233")
+    }
 }

@@ -15,6 +15,7 @@ enum ObjectBenchmark {
         try writeLines(count: count, names: names)
         try readLines(count: count, names: names)
         try growthLine(names: names)
+        try retentionLine(count: count, names: names)
         try bytesLine(count: count, names: names)
     }
 
@@ -118,6 +119,38 @@ enum ObjectBenchmark {
                 writeObjects(in: small, ids: next.small ..< next.small + written, names: names)
                 next.small += written
             })
+    }
+
+    /// One existing object updated (two properties), each in its own transaction, in a file
+    /// keeping two versions per path (``HistoryRetention``) against one keeping everything:
+    /// from the second round on, each update of the retaining file also deletes the two
+    /// versions it supersedes beyond the policy.
+    private static func retentionLine(count: Int, names: [String]) throws {
+        guard BenchScale.runs("sqlite.object-update.retention") else { return }
+        func filled(_ name: String, retention: HistoryRetention) throws -> SQLiteDatabase {
+            let database = try SQLiteBenchmark.freshDatabase(name, options: SQLiteDatabase.Options(retention: retention))
+            try database.batch { writeObjectsUnbatched(in: database, ids: 0 ..< count, names: names) }
+            return database
+        }
+        let retaining = try filled("retention", retention: HistoryRetention(versions: 2))
+        let keeping = try filled("retention-everything", retention: .everything)
+        func update(_ database: SQLiteDatabase, round: inout Int) {
+            round += 1
+            for id in 0 ..< count {
+                let object = BenchObject(database: database, id: id)
+                mustSucceed {
+                    try database.batch {
+                        object.count = id &+ round
+                        object.name = names[(id &+ round) % names.count]
+                    }
+                }
+            }
+        }
+        var rounds = (retaining: 0, keeping: 0)
+        compare(
+            "sqlite.object-update.retention", operations: count, rounds: 7, goal: 1.3,
+            { update(retaining, round: &rounds.retaining) },
+            baseline: { update(keeping, round: &rounds.keeping) })
     }
 
     /// File bytes per object, each written once with history, against the GRDB table plus

@@ -220,6 +220,33 @@ class HistoryColumn {
         compact(keeping: keep)
     }
 
+    /// How many records the column held after its last ``retain(_:through:horizon:)``:
+    /// ``InMemoryHistoryDatabase`` trims it again once it holds twice as many.
+    final var retainedCount = 0
+
+    /// Removes the superseded records of each instance that `retention` keeps neither by
+    /// count nor by age (records after `horizon`, and the newest one at or before it) and
+    /// that are at or before `bound`; the current records stay.
+    final func retain(_ retention: HistoryRetention, through bound: Timestamp, horizon: Timestamp?) {
+        var keep = [Bool](repeating: false, count: entries.count)
+        heads.forEach { _, head in
+            var index = head
+            var newer = 0
+            var passedHorizon = false
+            while index >= 0 {
+                let timestamp = entries[index].timestamp
+                let keptByAge = horizon.map { timestamp > $0 || !passedHorizon } ?? false
+                if let horizon, timestamp <= horizon { passedHorizon = true }
+                let keptByCount = retention.versions.map { newer < $0 } ?? false
+                keep[index] = newer == 0 || timestamp > bound || keptByAge || keptByCount
+                newer += 1
+                index = entries[index].older
+            }
+        }
+        compact(keeping: keep)
+        retainedCount = entries.count
+    }
+
     /// The record of an instance with exactly this timestamp, if there is one.
     final func record(of instance: InstanceKey, exactlyAt timestamp: Timestamp) -> Int? {
         guard let index = record(of: instance, at: timestamp), entries[index].timestamp == timestamp else { return nil }

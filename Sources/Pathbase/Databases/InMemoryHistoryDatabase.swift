@@ -1,3 +1,5 @@
+import Foundation
+
 /// A database that keeps every write in memory, as timestamped records.
 ///
 /// It answers everything ``InMemoryDatabase`` does, plus what any path held at any time,
@@ -35,9 +37,22 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
         unsafeMutableAddress { columnStorage.pointer }
     }
 
-    /// Creates an empty database whose writes are stamped by `clock`.
-    public init(clock: HybridLogicalClock = HybridLogicalClock()) {
+    /// How much superseded history the database keeps by itself (``HistoryRetention``).
+    ///
+    /// A column of records (one property of one model) is trimmed once it holds twice as
+    /// many records as after its last trim (and at least ``retentionPassSize``), in one pass
+    /// over it: a write costs amortised constant time, and a path may hold up to that many
+    /// superseded records beyond the policy in between.
+    public let retention: HistoryRetention
+
+    /// The fewest records a column holds before it is trimmed to ``retention``.
+    public static let retentionPassSize = 64
+
+    /// Creates an empty database whose writes are stamped by `clock`, keeping the history
+    /// `retention` keeps (every record by default).
+    public init(clock: HybridLogicalClock = HybridLogicalClock(), retention: HistoryRetention = .everything) {
         self.clock = clock
+        self.retention = retention
     }
 
     public func get<Value: DatabaseValue>(_ path: Path, at timestamp: Timestamp?) -> Timestamped<Value>? {
@@ -65,16 +80,36 @@ public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked 
     }
 
     public func set<Value: DatabaseValue>(_ value: Value, for path: Path, timestamp: Timestamp) {
-        lock.withLock {
+        let column = lock.withLock {
             let key = ModelProperty(path)
             if let column = columns[key] {
                 column.insert(value, for: path.instance, timestamp: timestamp)
+                return column
             } else {
                 let column = TypedHistoryColumn<Value>()
                 column.insert(value, for: path.instance, timestamp: timestamp)
                 columns.add(column, for: key)
+                return column
             }
         }
+        guard !retention.keepsEverything, lock.withLock({ column.entries.count >= max(Self.retentionPassSize, 2 * column.retainedCount) }) else { return }
+        trim(column)
+    }
+
+    /// Trims one column to ``retention``, keeping what the replica syncing the database has
+    /// not pushed (``HistoryDatabase/retentionBound``, read before taking the lock: it reads
+    /// the database).
+    private func trim(_ column: HistoryColumn) {
+        let bound: Timestamp
+        switch retentionBound {
+        case .unbounded: bound = Timestamp(time: .max, counter: .max, replica: .max)
+        case .nothing:
+            lock.withLock { column.retainedCount = column.entries.count }
+            return
+        case .through(let limit): bound = limit
+        }
+        let horizon = retention.age.map { Timestamp(latestAt: Date().addingTimeInterval(-$0)) }
+        lock.withLock { column.retain(retention, through: bound, horizon: horizon) }
     }
 
     public func all<T>(model: ModelKey, at timestamp: Timestamp?, where predicate: (InstanceKey, InstanceStatus) -> T?) -> [T] {

@@ -53,7 +53,10 @@ extension SQLiteDatabase {
 
     private func runTransaction<Result>(begin: Statement, writing: Bool, _ body: () throws -> Result) throws -> Result {
         // What the transaction saw of the file may change once it ends.
-        defer { listingColumns.transactionEnded() }
+        defer {
+            listingColumns.transactionEnded()
+            retainedPaths.removeAll()
+        }
         try execute(begin)
         if writing {
             // The write lock is held: stamps from here on follow every committed record.
@@ -75,6 +78,7 @@ extension SQLiteDatabase {
         }
         do throws(SQLiteDatabaseError) {
             try writePending(try writeHandle(), endingRun: true)
+            if transaction.failure == nil { try applyRetention(to: retainedPaths, handle: try writeHandle()) }
         } catch {
             // The transaction's failure now (writePending recorded it): thrown below.
             transaction.failed(error)

@@ -92,6 +92,17 @@ extension SQLiteDatabase {
         /// take back. See ``Synchronization``.
         public var synchronization: Synchronization
 
+        /// How much superseded history the file keeps by itself:
+        /// ``Pathbase/HistoryRetention/everything`` by default.
+        ///
+        /// Applied to the paths each transaction writes, before it commits (one indexed
+        /// statement per path: a write pays for its own paths only), and with an age, at most
+        /// once a minute to the paths whose records aged out since the last sweep (found by
+        /// the index on their timestamps). On a file that a ``Pathbase/Replica`` syncs, no
+        /// record its server has not answered goes. Belongs to this connection; the file
+        /// stores none. Without history there is nothing to remove.
+        public var retention: HistoryRetention
+
         /// Receives the errors of the non-throwing `Database` methods (`get`, `set`, `all`,
         /// `records`), which can't throw: a failed read returns `nil` or nothing, a failed
         /// write outside a batch stores nothing, and both report here — also every read and
@@ -112,6 +123,7 @@ extension SQLiteDatabase {
             memoryMapSizeInMiB: Int = 1024,
             walSizeInMiB: Int = 24,
             synchronization: Synchronization = .normal,
+            retention: HistoryRetention = .everything,
             errorHandler: @escaping @Sendable (SQLiteDatabaseError) -> Void = Options.printToStandardError
         ) {
             self.keepsHistory = keepsHistory
@@ -122,6 +134,7 @@ extension SQLiteDatabase {
             self.memoryMapSizeInMiB = max(0, memoryMapSizeInMiB)
             self.walSizeInMiB = max(0, walSizeInMiB)
             self.synchronization = synchronization
+            self.retention = retention
             self.errorHandler = errorHandler
         }
 

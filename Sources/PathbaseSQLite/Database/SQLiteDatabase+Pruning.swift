@@ -56,10 +56,7 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
                 }
                 try pruneRuns(before: timestamp, handle: handle)
                 let start = max(try readPrunedBefore(handle) ?? timestamp, timestamp)
-                let store = try Statement(sql: "INSERT OR REPLACE INTO pathbase_meta(key, value) VALUES ('prunedBefore', ?)", connection: handle)
-                defer { store.finalize() }
-                store.bind("\(start.time):\(start.counter):\(start.replica)", at: 1)
-                try execute(store)
+                try writeMetaTimestamp("prunedBefore", start, handle)
                 try run("COMMIT", on: handle)
             } catch {
                 rollback()
@@ -114,14 +111,29 @@ extension SQLiteDatabase: PrunableHistoryDatabase {
 
     /// The history start stored by pruning, if the file was pruned.
     func readPrunedBefore(_ handle: OpaquePointer) throws(SQLiteDatabaseError) -> Timestamp? {
-        let select = try Statement(sql: "SELECT value FROM pathbase_meta WHERE key = 'prunedBefore'", connection: handle)
+        try readMetaTimestamp("prunedBefore", handle)
+    }
+
+    /// A timestamp stored in `pathbase_meta` under `key` (as "time:counter:replica"), if any.
+    func readMetaTimestamp(_ key: String, _ handle: OpaquePointer) throws(SQLiteDatabaseError) -> Timestamp? {
+        let select = try Statement(sql: "SELECT value FROM pathbase_meta WHERE key = ?1", connection: handle)
         defer { select.finalize() }
+        select.bind(key, at: 1)
         guard try select.hasRow() else { return nil }
         let parts = select.string(at: 0).split(separator: ":")
         guard parts.count == 3, let time = Int64(parts[0]), let counter = UInt32(parts[1]), let replica = UInt32(parts[2]) else {
-            throw .corrupt(path: path ?? ":memory:", reason: "the stored history start '\(select.string(at: 0))' is not a timestamp")
+            throw .corrupt(path: path ?? ":memory:", reason: "the stored \(key) '\(select.string(at: 0))' is not a timestamp")
         }
         return Timestamp(time: time, counter: counter, replica: replica)
+    }
+
+    /// Stores a timestamp in `pathbase_meta` under `key`.
+    func writeMetaTimestamp(_ key: String, _ timestamp: Timestamp, _ handle: OpaquePointer) throws(SQLiteDatabaseError) {
+        let store = try Statement(sql: "INSERT OR REPLACE INTO pathbase_meta(key, value) VALUES (?1, ?2)", connection: handle)
+        defer { store.finalize() }
+        store.bind(key, at: 1)
+        store.bind("\(timestamp.time):\(timestamp.counter):\(timestamp.replica)", at: 2)
+        try execute(store)
     }
 
     private func run(_ sql: String, on handle: OpaquePointer) throws(SQLiteDatabaseError) {

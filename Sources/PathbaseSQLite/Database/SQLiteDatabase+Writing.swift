@@ -79,6 +79,7 @@ extension SQLiteDatabase {
         if transaction.inBatch {
             let row = PendingWrites.Row(path: path, timestamp: timestamp ?? clock.now(), tag: encoded.tag, value: encoded.value)
             pendingWrites.append(row)
+            if !retention.keepsEverything { retainedPaths.insert(path) }
             if pendingWrites.isFull { try writePending(handle) }
         } else {
             // Several statements (the body, the record's time, a status's or list's
@@ -89,6 +90,7 @@ extension SQLiteDatabase {
                 let row = PendingWrites.Row(path: path, timestamp: timestamp ?? clock.now(), tag: encoded.tag, value: encoded.value)
                 pendingWrites.append(row)
                 try pendingWrites.write(keepsHistory: keepsHistory, endingRun: true, connection: handle, becameCurrent: becameCurrent)
+                try applyRetention(to: CollectionOfOne(path), handle: handle)
                 try execute(statements.commit)
             } catch {
                 rollback()

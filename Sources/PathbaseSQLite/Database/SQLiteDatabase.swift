@@ -101,6 +101,14 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     let transaction = TransactionState()
     /// Moves the clock past what other connections to the file committed (see ``FileClock``).
     let fileClock = FileClock()
+    /// How much superseded history the file keeps (``Options/retention``).
+    let retention: HistoryRetention
+    /// The paths the running batch wrote, whose history ``retention`` trims before it commits.
+    @exclusivity(unchecked) var retainedPaths: Set<Pathbase.Path> = []
+    /// The statement that trims one path's history to ``retention``, prepared at its first use.
+    @exclusivity(unchecked) var retentionStatement: Statement?
+    /// When this connection last trimmed the paths whose records aged out (``retention``'s age).
+    @exclusivity(unchecked) var retentionSweptAt: Date?
 
     /// Opens (or creates) a database file, in WAL mode.
     ///
@@ -145,6 +153,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         self.keepsHistory = connection.keepsHistory
         self.clock = options.clock
         self.errorHandler = options.errorHandler
+        self.retention = options.retention
         transaction.register(codec)
         transaction.register(activeInstances)
         transaction.register(listingColumns)
@@ -193,6 +202,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         fileClock.finalize()
         pendingWrites.finalize()
         codec.finalize()
+        retentionStatement?.finalize()
+        retentionStatement = nil
         do throws(SQLiteDatabaseError) {
             try connection.close()
         } catch {
