@@ -63,6 +63,21 @@ public final class Replica {
     /// The replica's status as it changes (see ``status``): for a UI, from any thread.
     public let monitor: ReplicaMonitor
 
+    /// Whether pulls record what this replica has seen of the others' records, so that
+    /// ``Database/conflicts(of:)`` can tell its writes made after seeing others' from
+    /// concurrent ones; `false` by default.
+    ///
+    /// ```swift
+    /// let replica = try Replica(database: database, transport: transport)
+    /// replica.recordsProvenance = true
+    /// ```
+    ///
+    /// A pulled page that brings other replicas' data then stores one more record (pushed
+    /// like any other; ``sync()`` pushes it before it returns), and the replica's first pull
+    /// notes when it started. Every replica of an account should record it: the writes of
+    /// one that does not have unknown provenance and are never listed as concurrent.
+    public var recordsProvenance = false
+
     let history: any HistoryDatabase
     let writers: Set<UInt32>
 
@@ -190,6 +205,8 @@ public final class Replica {
         do {
             var report = try await push()
             report.add(try await pull())
+            // What the pull recorded having seen goes up now, so a sync leaves nothing pending.
+            if recordsProvenance { report.add(try await push()) }
             try noteSyncSucceeded(report)
             return report
         } catch {
@@ -274,6 +291,11 @@ public final class Replica {
     /// Pulls pages of ``pageSize`` records until the server has no more, storing each page
     /// with its cursor in one batch; then, with an ``AssetTransport``, downloads the assets
     /// the pulled records reference that this replica lacks.
+    ///
+    /// With ``recordsProvenance``, a page that brings other replicas' data also records, in
+    /// its batch, what this replica has now seen of theirs (one record, pushed like any
+    /// other), so that ``Database/conflicts(of:)`` can tell its later writes from
+    /// concurrent ones.
     @discardableResult
     public func pull() async throws -> SyncReport {
         var report = SyncReport()
@@ -299,6 +321,8 @@ public final class Replica {
             let awaited = assetsToAwait(after: records)
             let progress = pullProgress(after: response, cursor: next)
             try Replica.store(in: history) {
+                // What this replica's later writes had seen (see WriterProvenance).
+                if recordsProvenance { WriterProvenance.recordSeeing(records, in: history) }
                 for record in records { history.apply(record) }
                 if next != cursor { history.set(next, for: ReplicaState.pullCursor) }
                 if let awaited { history.set(awaited, for: ReplicaState.awaitedAssets) }

@@ -48,6 +48,11 @@ package enum ReplicaState {
     /// Whether a pull reached the end of the server's records once (`Bool`).
     package static let initialSyncComplete = Path(model: model, instance: 5, property: 4)
 
+    /// When the replica first pulled with a Pathbase that records what it had seen
+    /// (`Timestamp`, see ``WriterProvenance``): its writes after it had seen nothing of the
+    /// others' before its first frontier, its writes before it are of unknown provenance.
+    package static let provenanceSince = Path(model: model, instance: 6, property: 1)
+
     /// Records of other replicas that came from an import, not from the server, still to
     /// push (`[ImportedRange]`).
     static let imported = Path(model: model, instance: 4, property: 1)
