@@ -27,6 +27,8 @@ import PostgresNIO
 /// - `pathbase_append` (version 5): a function that appends a push in one statement
 ///   (``PostgresSyncServerStore/append(_:to:)``), under the account's row lock; replaced in
 ///   version 6 by one whose cost does not grow with the account.
+/// - `accounts.compacted_through` (version 7): the sequence number through which the
+///   account's log is compacted (``PostgresSyncServerStore/compactStep(of:through:batchSize:)``).
 public enum PostgresSchema {
 
     /// The versions, in order: each a list of statements.
@@ -107,7 +109,9 @@ public enum PostgresSchema {
         [PostgresAppendFunction.definition],
         // The same function with each pushed record looked up by an index probe (issue 49):
         // replaces version 5's, whose joins read every record of the account.
-        [PostgresAppendFunction.definition]
+        [PostgresAppendFunction.definition],
+        // Compaction (issue 49): how far each account's log is compacted.
+        ["ALTER TABLE accounts ADD COLUMN compacted_through BIGINT NOT NULL DEFAULT 0"]
     ]
 
     /// The schema version this program writes.

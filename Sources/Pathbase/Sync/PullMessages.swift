@@ -48,8 +48,9 @@ public struct PullResponse: Codable, Hashable, Sendable {
     /// Whether the server holds records after ``cursor``.
     public var hasMore: Bool
 
-    /// How many records the server holds for the account when it answered (its log's last
-    /// sequence number, as the log has no gaps), or `nil` from a server that does not say:
+    /// The sequence number of the account's latest record when the server answered (how
+    /// many records it was given; a compacted log holds fewer, and a cursor skips the
+    /// gaps), or `nil` from a server that does not say:
     /// a replica's initial-sync progress is ``cursor`` of `total` (see ``ReplicaStatus``).
     /// Omitted from the JSON when `nil`, and ignored by older clients, so old and new
     /// servers and clients work together.

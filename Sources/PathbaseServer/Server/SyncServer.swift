@@ -140,8 +140,9 @@ public final class SyncServer: Sendable {
         let records = page.prefix(limit)
         let cursor = records.last?.sequence ?? request.after
         let hasMore = page.count > limit
-        // The log has no gaps, so its last sequence number is the number of records: the
-        // last page's cursor when nothing follows, one primary-key read otherwise.
+        // The log's last sequence number is the progress's end (a cursor jumps over the gaps
+        // compaction leaves): the last page's cursor when nothing follows, one primary-key
+        // read otherwise.
         let total = hasMore ? max(cursor, try await store.latestSequence(of: account)) : cursor
         let response = PullResponse(records: records.map(\.record), cursor: cursor, hasMore: hasMore, total: total)
         if let replica = request.replica {

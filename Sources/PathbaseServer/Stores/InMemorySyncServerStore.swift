@@ -8,13 +8,29 @@ import Pathbase
 /// ```
 ///
 /// Safe to use from any thread.
-public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore, Sendable {
+public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore, CompactingStore, Sendable {
 
     private struct Account {
         var name: String
         var tokenHash: [UInt8]
-        var log: [SyncRecord] = []
+        /// In sequence order; compaction leaves gaps in the numbers.
+        var log: [SequencedRecord] = []
+        var lastSequence: Int64 = 0
         var sequenceOfKey: [SyncRecord.Key: Int64] = [:]
+        var horizon: Int64 = 0
+        /// The record kept for each path and writer up to the horizon.
+        var keptUpToHorizon: [PathWriter: SequencedRecord] = [:]
+
+        /// The position in the log of the first record numbered after `sequence`.
+        func position(after sequence: Int64) -> Int {
+            var low = 0
+            var high = log.count
+            while low < high {
+                let middle = (low + high) / 2
+                if log[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
         var commands: [(command: RelayedCommand, response: Data?)] = []
         var assets: [String: (size: Int64, content: Data, isComplete: Bool)] = [:]
     }
@@ -44,10 +60,11 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
             var copy = accounts[index]
             let outcomes = records.map { record -> AppendOutcome in
                 if let sequence = copy.sequenceOfKey[record.key] {
-                    return copy.log[Int(sequence - 1)] == record ? .alreadyStored(sequence: sequence) : .conflicting
+                    return copy.log[copy.position(after: sequence - 1)].record == record ? .alreadyStored(sequence: sequence) : .conflicting
                 }
-                copy.log.append(record)
-                let sequence = Int64(copy.log.count)
+                copy.lastSequence += 1
+                let sequence = copy.lastSequence
+                copy.log.append(SequencedRecord(sequence: sequence, record: record))
                 copy.sequenceOfKey[record.key] = sequence
                 return .appended(sequence: sequence)
             }
@@ -58,16 +75,46 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
 
     public func records(of account: AccountID, after sequence: Int64, limit: Int) throws -> [SequencedRecord] {
         try accounts.withLock { accounts in
-            let log = accounts[try Self.index(of: account, in: accounts)].log
-            let start = Int(max(0, min(sequence, Int64(log.count))))
-            return log[start...].prefix(max(0, limit)).enumerated().map { offset, record in
-                SequencedRecord(sequence: Int64(start + offset + 1), record: record)
-            }
+            let stored = accounts[try Self.index(of: account, in: accounts)]
+            return Array(stored.log[stored.position(after: sequence)...].prefix(max(0, limit)))
         }
     }
 
     public func latestSequence(of account: AccountID) throws -> Int64 {
-        try accounts.withLock { accounts in Int64(accounts[try Self.index(of: account, in: accounts)].log.count) }
+        try accounts.withLock { accounts in accounts[try Self.index(of: account, in: accounts)].lastSequence }
+    }
+
+    public func compactionHorizon(of account: AccountID) throws -> Int64 {
+        try accounts.withLock { accounts in accounts[try Self.index(of: account, in: accounts)].horizon }
+    }
+
+    public func compactStep(of account: AccountID, through end: Int64, batchSize: Int) throws -> CompactionStep {
+        try accounts.withLock { accounts in
+            let index = try Self.index(of: account, in: accounts)
+            var copy = accounts[index]
+            let start = copy.horizon
+            let (batchEnd, overflow) = start.addingReportingOverflow(Int64(max(1, batchSize)))
+            let stepEnd = min(end, copy.lastSequence, overflow ? .max : batchEnd)
+            guard stepEnd > start else { return CompactionStep(horizon: start, removed: 0) }
+            // Each record of the step meets the record kept for its path and writer so far:
+            // the older of the two goes.
+            var removed: Set<Int64> = []
+            for entry in copy.log[copy.position(after: start)...] where entry.sequence <= stepEnd {
+                let writer = PathWriter(entry.record)
+                guard let kept = copy.keptUpToHorizon[writer] else {
+                    copy.keptUpToHorizon[writer] = entry
+                    continue
+                }
+                let older = kept.record.timestamp < entry.record.timestamp ? kept : entry
+                removed.insert(older.sequence)
+                copy.sequenceOfKey[older.record.key] = nil
+                if older == kept { copy.keptUpToHorizon[writer] = entry }
+            }
+            if !removed.isEmpty { copy.log.removeAll { removed.contains($0.sequence) } }
+            copy.horizon = stepEnd
+            accounts[index] = copy
+            return CompactionStep(horizon: stepEnd, removed: removed.count)
+        }
     }
 
     public func enqueue(_ request: CommandRelayRequest, in account: AccountID) throws -> Int64 {
@@ -113,7 +160,7 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     public func accountSummaries() throws -> [AccountSummary] {
         accounts.withLock { accounts in
             accounts.enumerated().map { index, account in
-                AccountSummary(id: AccountID(rawValue: Int64(index + 1)), name: account.name, latestSequence: Int64(account.log.count))
+                AccountSummary(id: AccountID(rawValue: Int64(index + 1)), name: account.name, latestSequence: account.lastSequence)
             }
         }
     }
@@ -168,5 +215,17 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
         let index = Int(account.rawValue) - 1
         guard accounts.indices.contains(index) else { throw SyncServerError.unknownAccount(account) }
         return index
+    }
+}
+
+/// A path and the replica that wrote a record of it (its timestamp's replica): compaction
+/// keeps the newest record of each.
+private struct PathWriter: Hashable {
+    var path: Path
+    var replica: UInt32
+
+    init(_ record: SyncRecord) {
+        path = record.path
+        replica = record.timestamp.replica
     }
 }

@@ -13,7 +13,7 @@ import Pathbase
 /// Every append is one transaction: after a crash, a push is stored entirely or not at all,
 /// and a client that repeats it gets the same sequence numbers. Asset content goes in the same
 /// file, in chunks (see ``AssetContentStore``). Safe to use from any thread.
-public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
+public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore, CompactingStore {
 
     let queue: DatabaseQueue
 
@@ -105,6 +105,9 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
                     CREATE UNIQUE INDEX commands_by_number ON commands(account, number);
                     """)
         }
+        migrator.registerMigration("v5: compaction horizon") { db in
+            try db.execute(sql: "ALTER TABLE accounts ADD COLUMN compacted_through INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -189,6 +192,52 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore {
                     return SequencedRecord(sequence: row["sequence"], record: record)
                 }
             }
+        }
+    }
+
+    public func compactionHorizon(of account: AccountID) throws -> Int64 {
+        try run {
+            try queue.read { db in
+                guard let horizon = try Int64.fetchOne(db, sql: "SELECT compacted_through FROM accounts WHERE id = ?", arguments: [account.rawValue]) else {
+                    throw SyncServerError.unknownAccount(account)
+                }
+                return horizon
+            }
+        }
+    }
+
+    public func compactStep(of account: AccountID, through end: Int64, batchSize: Int) throws -> CompactionStep {
+        try run {
+            var step = CompactionStep(horizon: 0, removed: 0)
+            try queue.inTransaction(.immediate) { db in
+                guard let row = try Row.fetchOne(db, sql: "SELECT compacted_through, last_sequence FROM accounts WHERE id = ?", arguments: [account.rawValue]) else {
+                    throw SyncServerError.unknownAccount(account)
+                }
+                let start: Int64 = row["compacted_through"]
+                let (batchEnd, overflow) = start.addingReportingOverflow(Int64(max(1, batchSize)))
+                let stepEnd = min(end, row["last_sequence"], overflow ? .max : batchEnd)
+                step.horizon = start
+                guard stepEnd > start else { return .commit }
+                // Each record of the step meets the records of its path and writer up to the
+                // step's end (at most one before the step: the one kept so far); the older
+                // of each pair goes, which leaves the newest of each.
+                let older = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT DISTINCT CASE WHEN o.time < n.time OR (o.time = n.time AND o.counter < n.counter) THEN o.sequence ELSE n.sequence END
+                        FROM records n JOIN records o
+                            ON o.account = n.account AND o.model = n.model AND o.instance = n.instance AND o.property = n.property AND o.replica = n.replica
+                        WHERE n.account = ?1 AND n.sequence > ?2 AND n.sequence <= ?3 AND o.sequence <= ?3 AND o.sequence <> n.sequence
+                        """, arguments: [account.rawValue, start, stepEnd])
+                let remove = try db.cachedStatement(sql: "DELETE FROM records WHERE account = ? AND sequence = ?")
+                for sequence in older {
+                    try remove.execute(arguments: [account.rawValue, sequence])
+                }
+                try db.execute(sql: "UPDATE accounts SET compacted_through = ? WHERE id = ?", arguments: [stepEnd, account.rawValue])
+                step = CompactionStep(horizon: stepEnd, removed: older.count)
+                return .commit
+            }
+            return step
         }
     }
 

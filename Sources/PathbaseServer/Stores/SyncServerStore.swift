@@ -37,9 +37,10 @@ public protocol SyncServerStore: Sendable {
     /// the server's metrics report.
     func accountSummaries() async throws -> [AccountSummary]
 
-    /// The sequence number of an account's latest record, 0 before the first: since an
-    /// account's sequence numbers run 1, 2, 3 … without gaps, also the number of records it
-    /// holds (what a pull reports as `PullResponse.total` for initial-sync progress).
+    /// The sequence number of an account's latest record, 0 before the first: what a pull
+    /// reports as `PullResponse.total` for initial-sync progress. An account's sequence
+    /// numbers run 1, 2, 3 …, so it is also the number of records it was given, those that
+    /// compaction removed included (``CompactingStore``).
     ///
     /// ```swift
     /// let total = try await store.latestSequence(of: account)
@@ -72,7 +73,8 @@ public struct AccountSummary: Hashable, Sendable {
     public var name: String
 
     /// The sequence number of its latest record, 0 before the first; since an account's
-    /// sequence numbers run 1, 2, 3 … without gaps, also the number of its records.
+    /// sequence numbers run 1, 2, 3 …, also the number of records it was given (compaction
+    /// may have removed some since).
     public var latestSequence: Int64
 
     /// An account's summary.
