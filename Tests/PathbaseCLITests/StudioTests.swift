@@ -29,35 +29,18 @@ struct StudioTests {
         return (path, between)
     }
 
-    private static func start(_ arguments: [String]) throws -> ServeProcess {
-        try ServeProcess(arguments: ["studio"] + arguments + ["--port", "0"])
-    }
-
-    private static func page(_ studio: ServeProcess, _ path: String) async throws -> String {
-        let answer = try await Curl.run(["--fail-with-body", studio.url.absoluteString.trimmingSuffix("/") + path])
-        #expect(answer.exitStatus == 0, "\(path): \(answer)")
-        return answer.output
-    }
-
-    /// The part of a page between `<table id="ID"` and its end.
-    private static func table(_ id: String, in page: String) -> String {
-        guard let start = page.range(of: "<table id=\"\(id)\"") else { return "" }
-        let rest = page[start.lowerBound...]
-        return String(rest[..<(rest.range(of: "</table>")?.upperBound ?? rest.endIndex)])
-    }
-
     @Test("a browsing session leaves the file's bytes and modification time unchanged and writes no WAL")
     func neverWrites() async throws {
         let directory = try TemporaryDirectory()
         let (path, between) = try Self.makeFile(in: directory)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
-        let studio = try Self.start([path])
+        let studio = try StudioPages.start([path])
         for page in [
             "/", "/?at=\(between)", "/models/5", "/models/5?status=all", "/models/5?filter=1&value=first", "/models/5?sort=1&order=desc",
             "/models/5/instances/1", "/models/5/instances/1?at=\(between)", "/changes", "/records", "/records?at=\(between)"
         ] {
-            _ = try await Self.page(studio, page)
+            _ = try await StudioPages.page(studio, page)
         }
         #expect(studio.stop() == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
@@ -73,10 +56,10 @@ struct StudioTests {
     func escapesValues() async throws {
         let directory = try TemporaryDirectory()
         let (path, _) = try Self.makeFile(in: directory)
-        let studio = try Self.start([path])
+        let studio = try StudioPages.start([path])
         defer { _ = studio.stop() }
         for page in ["/models/5", "/models/5/instances/2", "/changes", "/records"] {
-            let html = try await Self.page(studio, page)
+            let html = try await StudioPages.page(studio, page)
             #expect(!html.contains("<script>alert"), "\(page)")
             // Markup of ours is never escaped by mistake.
             #expect(!html.contains("&lt;p ") && !html.contains("&lt;a ") && !html.contains("&lt;input "), "\(page)")
@@ -88,21 +71,21 @@ struct StudioTests {
     func timeTravel() async throws {
         let directory = try TemporaryDirectory()
         let (path, between) = try Self.makeFile(in: directory)
-        let studio = try Self.start([path])
+        let studio = try StudioPages.start([path])
         defer { _ = studio.stop() }
-        let now = Self.table("properties", in: try await Self.page(studio, "/models/5/instances/1"))
+        let now = StudioPages.table("properties", in: try await StudioPages.page(studio, "/models/5/instances/1"))
         #expect(now.contains("second") && !now.contains("first"), "\(now)")
-        let then = Self.table("properties", in: try await Self.page(studio, "/models/5/instances/1?at=\(between)"))
+        let then = StudioPages.table("properties", in: try await StudioPages.page(studio, "/models/5/instances/1?at=\(between)"))
         #expect(then.contains("first") && !then.contains("second"), "\(then)")
-        let history = try await Self.page(studio, "/models/5/instances/1")
+        let history = try await StudioPages.page(studio, "/models/5/instances/1")
         let order = ["second", "first"].compactMap { history.range(of: "<span class=\"value\">\($0)</span>")?.lowerBound }
         #expect(order.count == 2 && order[0] < order[1], "newest first")
         // The same moment as an ISO 8601 date.
         let date = Self.isoMicroseconds(between)
-        let byDate = Self.table("properties", in: try await Self.page(studio, "/models/5/instances/1?at=\(date)"))
+        let byDate = StudioPages.table("properties", in: try await StudioPages.page(studio, "/models/5/instances/1?at=\(date)"))
         #expect(byDate.contains("first") && !byDate.contains("second"), "\(byDate)")
         // The table at that moment: instance 3 was already deleted, instance 1 still "first".
-        let table = Self.table("instances", in: try await Self.page(studio, "/models/5?status=all&at=\(between)"))
+        let table = StudioPages.table("instances", in: try await StudioPages.page(studio, "/models/5?status=all&at=\(between)"))
         #expect(table.contains("<td class=\"value\">first</td>") && !table.contains("second"), "\(table)")
     }
 
@@ -110,13 +93,13 @@ struct StudioTests {
     func changes() async throws {
         let directory = try TemporaryDirectory()
         let (path, between) = try Self.makeFile(in: directory)
-        let studio = try Self.start([path])
+        let studio = try StudioPages.start([path])
         defer { _ = studio.stop() }
-        let changes = Self.table("changes", in: try await Self.page(studio, "/changes?from=\(between)"))
+        let changes = StudioPages.table("changes", in: try await StudioPages.page(studio, "/changes?from=\(between)"))
         #expect(changes.contains("<td>changed</td>"), "\(changes)")
         #expect(changes.contains("<td class=\"value\">first</td><td class=\"value\">second</td>"), "\(changes)")
         #expect(!changes.contains("script"), "instance 2 did not change after 'from'")
-        let all = Self.table("changes", in: try await Self.page(studio, "/changes"))
+        let all = StudioPages.table("changes", in: try await StudioPages.page(studio, "/changes"))
         #expect(all.contains("<td>created</td>") && all.contains("<td>created and deleted</td>"), "\(all)")
     }
 
@@ -124,26 +107,26 @@ struct StudioTests {
     func tableFilterAndSort() async throws {
         let directory = try TemporaryDirectory()
         let (path, _) = try Self.makeFile(in: directory)
-        let studio = try Self.start([path])
+        let studio = try StudioPages.start([path])
         defer { _ = studio.stop() }
         // As a browser's form sends it: a space as '+', and a filter on all statuses checked per instance.
-        let spaced = Self.table("instances", in: try await Self.page(studio, "/models/5?status=all&filter=1&value=%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E+it%27s"))
+        let spaced = StudioPages.table("instances", in: try await StudioPages.page(studio, "/models/5?status=all&filter=1&value=%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E+it%27s"))
         #expect(spaced.contains("instances/2\"") && !spaced.contains("instances/1\""), "\(spaced)")
-        let none = try await Self.page(studio, "/models/5?filter=1&value=nothing")
+        let none = try await StudioPages.page(studio, "/models/5?filter=1&value=nothing")
         #expect(none.contains("<p class=\"muted\" id=\"no-rows\">"))
-        let deletedFirst = Self.table("instances", in: try await Self.page(studio, "/models/5?status=all&filter=1&value=first"))
+        let deletedFirst = StudioPages.table("instances", in: try await StudioPages.page(studio, "/models/5?status=all&filter=1&value=first"))
         #expect(deletedFirst.contains("instances/3\"") && !deletedFirst.contains("instances/1\""), "\(deletedFirst)")
-        let filtered = try await Self.page(studio, "/models/5?filter=1&value=second")
+        let filtered = try await StudioPages.page(studio, "/models/5?filter=1&value=second")
         #expect(filtered.contains("id=\"pushed-down\""))
-        let rows = Self.table("instances", in: filtered)
+        let rows = StudioPages.table("instances", in: filtered)
         #expect(rows.contains("instances/1\"") && !rows.contains("instances/2\"") && !rows.contains("instances/3\""), "\(rows)")
-        let sorted = Self.table("instances", in: try await Self.page(studio, "/models/5?sort=1&order=desc"))
+        let sorted = StudioPages.table("instances", in: try await StudioPages.page(studio, "/models/5?sort=1&order=desc"))
         let positions = ["instances/1\"", "instances/2\""].compactMap { sorted.range(of: $0)?.lowerBound }
         // Descending: "second" before "<script>…".
         #expect(positions.count == 2 && positions[0] < positions[1], "\(sorted)")
-        let active = Self.table("instances", in: try await Self.page(studio, "/models/5"))
+        let active = StudioPages.table("instances", in: try await StudioPages.page(studio, "/models/5"))
         #expect(!active.contains("instances/3\""))
-        let deleted = Self.table("instances", in: try await Self.page(studio, "/models/5?status=deleted"))
+        let deleted = StudioPages.table("instances", in: try await StudioPages.page(studio, "/models/5?status=deleted"))
         #expect(deleted.contains("instances/3\"") && !deleted.contains("instances/1\""), "\(deleted)")
     }
 
@@ -151,14 +134,13 @@ struct StudioTests {
     func badInput() async throws {
         let directory = try TemporaryDirectory()
         let (path, _) = try Self.makeFile(in: directory)
-        let studio = try Self.start([path])
+        let studio = try StudioPages.start([path])
         defer { _ = studio.stop() }
-        let base = studio.url.absoluteString.trimmingSuffix("/")
         for (page, status, reason) in [
             ("/?at=yesterday", "400", "at must be a date"), ("/models/5?status=gone", "400", "status must be active"),
             ("/records?after=1", "400", "after must be time.counter.replica"), ("/models/5/instances/99", "404", "no such instance")
         ] {
-            let answer = try await Curl.run(["-w", "\n%{http_code}", base + page])
+            let answer = try await Curl.run(["-w", "\n%{http_code}", StudioPages.address(studio, page)])
             #expect(answer.output.hasSuffix(status), "\(page): \(answer)")
             #expect(answer.output.contains(reason), "\(page): \(answer)")
         }
@@ -168,7 +150,7 @@ struct StudioTests {
     func tokenOffLoopback() async throws {
         let directory = try TemporaryDirectory()
         let (path, _) = try Self.makeFile(in: directory)
-        let studio = try Self.start([path, "--host", "0.0.0.0"])
+        let studio = try StudioPages.start([path, "--host", "0.0.0.0"])
         defer { _ = studio.stop() }
         let token = try #require(URLComponents(url: studio.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
         let base = "http://127.0.0.1:\(try #require(studio.url.port))"
@@ -183,11 +165,5 @@ struct StudioTests {
         let date = Date(timeIntervalSince1970: Double(microseconds / 1_000_000))
         let digits = String(microseconds % 1_000_000)
         return String(date.formatted(.iso8601).dropLast()) + "." + String(repeating: "0", count: 6 - digits.count) + digits + "Z"
-    }
-}
-
-private extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }
