@@ -7,6 +7,15 @@ import Testing
 
 // Model ids 5110–5119: merge policies through a server.
 
+/// A Codable struct whose fields merge by policy (`collection(_:merge:)`).
+private struct ServedArticle: Codable, Identifiable, Equatable {
+    var id: String
+    var title: String
+    var likes: Int
+    var tags: Set<String>
+    var best: Int
+}
+
 @Model(id: 5110)
 final class ServedPost {
     @Property(id: 1, merge: .counter)
@@ -66,5 +75,56 @@ struct MergePolicyServeTests {
         // The file reopened (a new process would): the sum is what was stored.
         let reopened = try SQLiteDatabase(path: file)
         #expect((reopened.get(id: 1) as ServedPost?)?.likes == expectedLikes)
+    }
+
+    @Test("two replicas save a Codable struct concurrently, sync, and both read the sum, the union and the maximum", arguments: [StoreKind.sqlite, .postgres])
+    func concurrentCollectionSaves(kind: StoreKind) async throws {
+        let (serve, token) = try await kind.serveProcess(account: "alice")
+        defer { serve.kill() }
+        let file = ServerTestFiles.newPath()
+        let first = try SQLiteDatabase(path: file)
+        let second = InMemoryHistoryDatabase()
+        let firstReplica = try Replica(database: first, transport: HTTPSyncTransport(server: serve.url, token: token))
+        let secondReplica = try Replica(database: second, transport: HTTPSyncTransport(server: serve.url, token: token))
+        let policies: [String: MergePolicy] = ["likes": .counter, "tags": .union, "best": .max]
+        let a = try first.collection(ServedArticle.self, name: "articles", merge: policies)
+        let b = try second.collection(ServedArticle.self, name: "articles", merge: policies)
+        try a.save(ServedArticle(id: "x", title: "first", likes: 1, tags: ["a"], best: 3))
+        try b.save(ServedArticle(id: "x", title: "second", likes: 2, tags: ["b"], best: 5))
+        var expectedLikes = 3
+        for round in 1 ... 4 {
+            // Both save from the copy they last read, before seeing the other's save.
+            var onA = try #require(try a.fetch(id: "x"))
+            var onB = try #require(try b.fetch(id: "x"))
+            onA.likes += round
+            onA.tags.insert("a\(round)")
+            onA.best = round
+            onB.likes += 2 * round
+            onB.tags.insert("b\(round)")
+            onB.best = 10 * round
+            try a.save(onA)
+            try b.save(onB)
+            expectedLikes += 3 * round
+            let order = round % 2 == 0 ? [firstReplica, secondReplica] : [secondReplica, firstReplica]
+            for replica in order { try await replica.sync() }
+        }
+        for _ in 0 ..< 3 {
+            try await firstReplica.sync()
+            try await secondReplica.sync()
+        }
+        let expectedTags: Set<String> = ["a", "b", "a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"]
+        for articles in [a, b] {
+            let article = try #require(try articles.fetch(id: "x"))
+            #expect(article.likes == expectedLikes)
+            #expect(article.tags == expectedTags)
+            #expect(article.best == 40)
+        }
+        #expect(try a.fetch(id: "x")?.title == b.fetch(id: "x")?.title)
+        let settled = try await firstReplica.sync()
+        #expect(settled.pushed == 0 && settled.pulled == 0, "\(settled)")
+
+        // The file reopened: the sum is what was stored.
+        let reopened = try SQLiteDatabase(path: file)
+        #expect(try reopened.collection(ServedArticle.self, name: "articles", merge: policies).fetch(id: "x")?.likes == expectedLikes)
     }
 }

@@ -66,6 +66,8 @@ struct CollectionMergePolicyTests {
         #expect(values.compactMap { ($0 as? MinimumValue<Double>)?.value } == [100])
         #expect(values.compactMap { ($0 as? UnionValue<String>)?.elements } == [[], ["x"]] || values.compactMap { ($0 as? UnionValue<String>)?.elements } == [["x"], []])
         #expect(values.contains { $0 as? String == "t1" })
+        // Opened without the policies, a merged field is undecodable, never a wrong value.
+        #expect(throws: CollectionError.self) { try database.collection(MergedArticle.self, name: "mergedArticles").fetch(id: 1) }
     }
 
     @Test("concurrent saves on two replicas combine whatever the order, also as encoded sync records", arguments: HistoryDatabaseKind.allCases, [false, true])
