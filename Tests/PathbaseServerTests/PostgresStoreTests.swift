@@ -95,6 +95,7 @@ struct PostgresStoreTests {
         // As a version-5 server left it: its own function (stood in for by one that fails, so
         // that only a replaced function lets appends through) and no version 6.
         _ = try await TestPostgres.query("DELETE FROM pathbase_schema WHERE version > 5", on: url)
+        _ = try await TestPostgres.query("ALTER TABLE accounts DROP COLUMN compacted_through", on: url)
         _ = try await TestPostgres.query(
             """
             CREATE OR REPLACE FUNCTION pathbase_append(
