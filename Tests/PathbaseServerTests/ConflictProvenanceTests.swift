@@ -187,7 +187,7 @@ struct ConflictProvenanceTests {
     }
 }
 
-/// The README's "Conflicts" example, as it stands there.
+/// The README's "Conflicts" example through a real `pathbase serve`: its syncs and loop.
 @Suite("README: Conflicts")
 struct ConflictsReadmeExampleTests {
 
@@ -205,7 +205,7 @@ struct ConflictsReadmeExampleTests {
         let laptopWrite = try #require(laptopNote.history(of: .text, as: String.self).last?.timestamp)
         let kept = laptopWrite > phoneWrite ? "laptop" : "phone"
         // README "Conflicts", from here:
-        // The phone and the laptop both had the note; each changed its text before syncing again.
+        // (The README sets the replicas up on an in-process server; its sync and loop follow.)
         try await phoneReplica.sync()
         try await laptopReplica.sync()
         try await phoneReplica.sync()

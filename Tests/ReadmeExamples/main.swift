@@ -307,6 +307,37 @@ if let rating = try myRatings.fetch(id: 1) {
     print(rating.votes, rating.voters.sorted(), rating.best) // 3 ["ada", "grace"] 5
 }
 
+@Model(id: 9)
+final class Note {
+    @Property(id: 1)
+    var text: String
+}
+
+let notesServer = SyncServer(store: InMemorySyncServerStore())
+let notesToken = try await notesServer.addAccount(named: "notes")
+let phone = InMemoryHistoryDatabase(), tablet = InMemoryHistoryDatabase()
+let phoneReplica = try Replica(database: phone, transport: InProcessTransport(server: notesServer, token: notesToken))
+let tabletReplica = try Replica(database: tablet, transport: InProcessTransport(server: notesServer, token: notesToken))
+phoneReplica.recordsProvenance = true
+tabletReplica.recordsProvenance = true
+let note = Note.create(in: phone, id: 1, text: "Draft")
+try await phoneReplica.sync()
+try await tabletReplica.sync()
+// Both have the note; each changes its text before syncing again.
+note.text = "Phone's"
+(tablet.get(id: 1) as Note?)?.text = "Tablet's"
+try await phoneReplica.sync()
+try await tabletReplica.sync()
+try await phoneReplica.sync()
+for conflict in phone.conflicts(of: note) {
+    for write in conflict.writes {
+        print(write.value, "by replica", write.replica, "at", write.timestamp.date, write.isKept ? "(kept)" : "")
+    }
+    if let lost = conflict.losingWrites.first {
+        phone.restore(lost) // written back as a new write: it wins, on every replica once synced
+    }
+}
+
 // Conditions on stored properties, named by key path: they run in SQL on SQLite.
 let adults = QueryDescriptor<Person>(where: \.age >= 18 && .hasPrefix(\.name, "A"), sortBy: \.name, limit: 20)
 let results = database.fetch(adults)                    // on any database
