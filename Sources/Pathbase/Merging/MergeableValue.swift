@@ -34,11 +34,15 @@ extension MergeableValue {
     }
 }
 
-/// The identity that a database's own contributions to a ``CounterValue`` are kept under:
-/// the replica id of its clock, or 0 for a database without history (which does not
-/// synchronize).
+/// The identity that a database's own contributions to a ``CounterValue`` (and additions to
+/// a ``UnionValue``) are kept under: the replica id of its clock, or 0 for a database without
+/// history (which does not synchronize). An editing context keeps no history of its own but
+/// writes its states to its database, so its changes are that database's: were they kept
+/// under 0, two replicas' first increments made in contexts would share one contribution and
+/// merge to the larger instead of the sum.
 func mergeReplica(of database: any Database) -> UInt32 {
-    database.historyDatabase?.clock.replica ?? 0
+    if let context = database as? EditingContext { return mergeReplica(of: context.database) }
+    return database.historyDatabase?.clock.replica ?? 0
 }
 
 extension HistoryDatabase {
