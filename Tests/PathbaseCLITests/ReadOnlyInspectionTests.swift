@@ -147,12 +147,11 @@ struct ReadOnlyInspectionTests {
         try Self.fill(database)
         database.close()
         // SQLite keeps PRAGMA user_version, Pathbase's format version, big-endian at byte 60
-        // of the header. Format 8 lacks only the instance counts, which a read-only open does
-        // without: two less is what a file of an older format says.
+        // of the header: one less is what a file of the previous format says.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let format = bytes[60 ..< 64].reduce(0) { $0 << 8 | Int($1) }
-        #expect(format > 2)
-        let older = format - 2
+        #expect(format > 1)
+        let older = format - 1
         bytes.replaceSubrange(60 ..< 64, with: [UInt8(older >> 24 & 0xFF), UInt8(older >> 16 & 0xFF), UInt8(older >> 8 & 0xFF), UInt8(older & 0xFF)])
         try bytes.write(to: URL(fileURLWithPath: path))
         let before = Self.states(path)

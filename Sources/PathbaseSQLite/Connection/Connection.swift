@@ -89,7 +89,7 @@ final class Connection {
                 var fileKeepsHistory = wanted ?? existing ?? true
                 if readOnly {
                     let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-                    guard (Schema.oldestReadOnlyFormat ... Schema.formatVersion).contains(version) else {
+                    guard version == Schema.formatVersion else {
                         // Bringing it to the current format would write.
                         throw SQLiteDatabaseError.cannotOpen(
                             path: displayPath, reason: "it has the older storage format \(version); open it once for writing to bring it to format \(Schema.formatVersion)")

@@ -61,8 +61,6 @@ final class PendingWrites: RowMirror {
     private var deleteRecordTime: Statement?
     /// (?1 time, ?2 counter, ?3 replica, ?4 end time, ?5 records): stores a run of records.
     private var insertRun: Statement?
-    /// (?1 model, ?2 status, ?3 change): adds to the number of a model's instances with a status.
-    private var addInstanceCount: Statement?
 
     /// The bodies listed in the running transaction: a flush reads the bodies it merges
     /// into from there when it can, and writes the merged ones through to it.
@@ -132,7 +130,6 @@ final class PendingWrites: RowMirror {
             for row in rows { runRecords.append(RecordRun.Record(path: row.path, timestamp: row.timestamp)) }
             if endingRun || runRecords.count >= Self.maximumRunRecords { try writeRuns(connection: connection) }
         }
-        try countStatusChanges(merges, connection: connection)
         var times: [(path: Path, timestamp: Pathbase.Timestamp)] = []
         var superseded: [Row] = []
         for merge in merges {
@@ -193,36 +190,6 @@ final class PendingWrites: RowMirror {
         }
     }
 
-    /// Keeps `instance_counts` equal to the current statuses: one statement per (model,
-    /// status) whose number changed in this flush.
-    private func countStatusChanges(_ merges: [BodyMerge], connection: OpaquePointer) throws(SQLiteDatabaseError) {
-        var changes: [(model: ModelKey, status: Int64, change: Int64)] = []
-        for merge in merges {
-            for change in merge.statusChanges {
-                for (status, step) in [(change.from, Int64(-1)), (change.to, 1)] {
-                    guard let status else { continue }
-                    if let index = changes.firstIndex(where: { $0.model == merge.instance.model && $0.status == status }) {
-                        changes[index].change += step
-                    } else {
-                        changes.append((merge.instance.model, status, step))
-                    }
-                }
-            }
-        }
-        for change in changes where change.change != 0 {
-            let statement = try prepared(
-                &addInstanceCount,
-                """
-                INSERT INTO instance_counts(model, status, count) VALUES (?1, ?2, ?3)
-                ON CONFLICT(model, status) DO UPDATE SET count = count + excluded.count
-                """, connection: connection)
-            statement.bind(change.model, at: 1)
-            statement.bind(change.status, at: 2)
-            statement.bind(change.change, at: 3)
-            try run(statement, connection: connection)
-        }
-    }
-
     /// The stored body of an instance; empty when it has none.
     private func readBody(_ instance: ModelInstance, connection: OpaquePointer) throws(SQLiteDatabaseError) -> InstanceBody {
         if let kept = listing.keptBody(of: instance) { return InstanceBody(bytes: Array(kept)) }
@@ -266,8 +233,6 @@ final class PendingWrites: RowMirror {
         deleteRecordTime = nil
         insertRun?.finalize()
         insertRun = nil
-        addInstanceCount?.finalize()
-        addInstanceCount = nil
         insertRecordTimes = Array(repeating: nil, count: Self.maximumRows)
         upsertBodies = Array(repeating: nil, count: Self.maximumRows)
         insertSuperseded = Array(repeating: nil, count: Self.maximumRows)
@@ -336,9 +301,6 @@ private struct BodyMerge {
     private(set) var superseded: [PendingWrites.Row] = []
     /// Stored entries replaced (their times go, without history).
     private(set) var replacedTimes: [(path: Path, timestamp: Pathbase.Timestamp)] = []
-    /// The instance's current status before and after each status row that became current
-    /// (raw values; `nil`: none, or a value that is not a status), for `instance_counts`.
-    private(set) var statusChanges: [(from: Int64?, to: Int64?)] = []
 
     struct Slot {
         let property: PropertyKey
@@ -370,7 +332,6 @@ private struct BodyMerge {
         guard position < slots.count, slots[position].property == row.path.property else {
             slots.insert(slot, at: position)
             isChanged = true
-            if row.path.property == PropertyKey.instanceId { statusChanges.append((nil, Self.status(of: row))) }
             if row.isMirrored { try becameCurrent(row) }
             return
         }
@@ -384,31 +345,19 @@ private struct BodyMerge {
             if keepsHistory { superseded.append(row) }
             return
         }
-        let replaced: PendingWrites.Row?
         switch existing.source {
         case .stored(let range):
-            let isStatus = row.path.property == PropertyKey.instanceId
-            let record = keepsHistory || isStatus ? stored.record(InstanceBody.Entry(property: existing.property, timestamp: existing.timestamp, range: range), path: row.path) : nil
-            if keepsHistory, let record {
-                superseded.append(record)
+            if keepsHistory {
+                superseded.append(stored.record(InstanceBody.Entry(property: existing.property, timestamp: existing.timestamp, range: range), path: row.path))
             } else {
                 replacedTimes.append((row.path, existing.timestamp))
             }
-            replaced = record
         case .row(let earlier):
             if keepsHistory { superseded.append(rows[earlier]) }
-            replaced = rows[earlier]
         }
-        if row.path.property == PropertyKey.instanceId { statusChanges.append((replaced.flatMap(Self.status(of:)), Self.status(of: row))) }
         slots[position] = slot
         isChanged = true
         if row.isMirrored { try becameCurrent(row) }
-    }
-
-    /// The raw status a row holds, or `nil` when its value is not a status.
-    private static func status(of row: PendingWrites.Row) -> Int64? {
-        guard row.tag == ValueTag.status.rawValue, case .integer(let raw) = row.value else { return nil }
-        return raw
     }
 
     /// The index of `property`'s slot, or where it goes.

@@ -35,20 +35,14 @@ extension SQLiteDatabase {
     /// let summaries = try database.modelSummaries()
     /// ```
     ///
-    /// For tools such as `pathbase inspect`. It reads the counts the file keeps as statuses
-    /// are written, a few rows per model; a file of format 8 opened read-only has none, and
-    /// is counted by scanning every instance's status. Its SQL is compiled per call.
+    /// For tools such as `pathbase inspect`; it scans the current values, and its SQL is
+    /// compiled per call.
     public func modelSummaries() throws(SQLiteDatabaseError) -> [ModelSummary] {
-        let countTables = try query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'instance_counts'") { _ in
-        } row: { _ in
-            ()
-        }
-        let keepsCounts = !countTables.isEmpty
-        let counts = keepsCounts ? "instance_counts" : "(\(Schema.countStatusesSQL))"
-        return try query(
+        try query(
             """
-            SELECT model, sum(count * (status = \(InstanceStatus.created.rawValue))), sum(count * (status = \(InstanceStatus.deleted.rawValue)))
-            FROM \(counts) GROUP BY model HAVING sum(count) > 0 ORDER BY model
+            SELECT model, sum(value = \(InstanceStatus.created.rawValue)), sum(value = \(InstanceStatus.deleted.rawValue))
+            FROM current_values WHERE property = 0 AND type = \(ValueTag.status.rawValue)
+            GROUP BY model ORDER BY model
             """
         ) { _ in
         } row: { statement in

@@ -21,9 +21,6 @@ import Pathbase
 ///   history, every current record; with history, the records written before format 7.
 /// - `value_types`: the Swift type names of JSON-encoded `Codable` values (see ``ValueTag``).
 /// - `pathbase_meta`: settings fixed at creation (`keepsHistory`).
-/// - `instance_counts` (format 9): how many instances of each model have each current
-///   status, (model, status, count), kept by the writes that change a status (in their
-///   transaction), so that tools count instances without reading every one.
 ///
 /// A record is stored once, with its value: in its instance's body while it is its path's
 /// newest, in `superseded_records` once a newer one replaced it. A write reads the bodies
@@ -54,11 +51,7 @@ enum Schema {
 
     /// The storage format this version writes and reads. Raise it for any incompatible
     /// change of tables or value encoding, and migrate older files on open.
-    static let formatVersion = 9
-
-    /// The oldest format a read-only open accepts: format 8 lacks only `instance_counts`,
-    /// which readers do without (``SQLiteDatabase/modelSummaries()`` counts by scanning).
-    static let oldestReadOnlyFormat = 8
+    static let formatVersion = 8
 
     static let metaTable = "pathbase_meta"
 
@@ -132,7 +125,6 @@ enum Schema {
         try createInstanceValues(in: db)
         try createHistoryTables(in: db)
         try createListMembers(in: db)
-        try createInstanceCounts(in: db)
         try db.execute(sql: "INSERT OR IGNORE INTO pathbase_meta(key, value) VALUES ('keepsHistory', ?)", arguments: [keepsHistory])
         try db.execute(sql: "PRAGMA application_id = \(applicationId)")
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
@@ -219,30 +211,6 @@ enum Schema {
                 """)
     }
 
-    /// `instance_counts` (format version 9 and later).
-    private static func createInstanceCounts(in db: GRDB.Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS instance_counts (
-                    model INTEGER NOT NULL,
-                    status INTEGER NOT NULL,
-                    count INTEGER NOT NULL,
-                    PRIMARY KEY (model, status)
-                ) WITHOUT ROWID;
-                """)
-    }
-
-    /// The SQL that counts the current statuses of every instance, by (model, status):
-    /// what `instance_counts` holds. It reads each body's status only, so that a damaged
-    /// body (which has none) does not stop it.
-    static var countStatusesSQL: String {
-        let status = valueExpressions(property: PropertyKey.instanceId, body: "body")
-        return """
-            SELECT model, \(status.value) AS status, count(*) AS count FROM instance_values
-            WHERE \(status.type) = \(ValueTag.status.rawValue) GROUP BY model, status
-            """
-    }
-
     /// Brings a file of an older format version to ``formatVersion``, inside the opening
     /// transaction: version 1 gets the list members, filled from its current values;
     /// version 2 loses the trigger that kept them; versions up to 3 get their value tables
@@ -252,8 +220,7 @@ enum Schema {
     /// indexes of declared collection indexes come back on the bodies; models' value indexes
     /// come back when queries need them); versions up to 6 get `record_runs`, their
     /// `record_times` kept as it is; versions 6 and 7 get their bodies, and version 7 its
-    /// runs, rewritten against a base (format 8); versions up to 8 get `instance_counts`,
-    /// counted from the bodies (format 9).
+    /// runs, rewritten against a base (format 8).
     static func migrate(_ db: GRDB.Database, from version: Int, keepsHistory: Bool) throws {
         guard version < formatVersion else { return }
         // `collection_index_M_P` (format 3) and `value_index_M_P` (formats 4 and 5).
@@ -348,11 +315,6 @@ enum Schema {
         }
         // Format 7 adds `record_runs`; the times in `record_times` stay and are read with it.
         try createHistoryTables(in: db)
-        if version < 9 {
-            // Format 9 keeps the instances' counts: counted once here, from the bodies.
-            try createInstanceCounts(in: db)
-            try db.execute(sql: "DELETE FROM instance_counts; INSERT INTO instance_counts(model, status, count) \(countStatusesSQL)")
-        }
         try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
     }
 
@@ -383,6 +345,6 @@ enum Schema {
             version >= 7
             ? ["superseded_records", "record_times", "record_runs"]
             : version >= 5 ? ["superseded_records", "record_times"] : ["records"]
-        return first.union(history).union(version >= 2 ? ["list_members"] : []).union(version >= 9 ? ["instance_counts"] : [])
+        return first.union(history).union(version >= 2 ? ["list_members"] : [])
     }
 }
