@@ -93,12 +93,12 @@ extension SQLiteDatabase {
         public var synchronization: Synchronization
 
         /// How much superseded history the file keeps by itself:
-        /// ``Pathbase/HistoryRetention/everything`` by default.
+        /// `HistoryRetention.everything` by default.
         ///
         /// Applied to the paths each transaction writes, before it commits (one indexed
         /// statement per path: a write pays for its own paths only), and with an age, at most
         /// once a minute to the paths whose records aged out since the last sweep (found by
-        /// the index on their timestamps). On a file that a ``Pathbase/Replica`` syncs, no
+        /// the index on their timestamps). On a file that a `Replica` syncs, no
         /// record its server has not answered goes. Belongs to this connection; the file
         /// stores none. Without history there is nothing to remove.
         public var retention: HistoryRetention
