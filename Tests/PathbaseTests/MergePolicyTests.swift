@@ -326,6 +326,19 @@ struct MergePolicyTests {
         let joined: MaximumValue<AppVersion>? = second.get(path)
         #expect(joined?.value.major == 3)
     }
+
+    @Test(".max and .min states are stored as the plain value, and each keeps its own extreme")
+    func extremeStates() throws {
+        let encoder = JSONEncoder()
+        #expect(String(decoding: try encoder.encode(MaximumValue(7)), as: UTF8.self) == "7")
+        #expect(String(decoding: try encoder.encode(MinimumValue("b")), as: UTF8.self) == "\"b\"")
+        #expect(try JSONDecoder().decode(MinimumValue<Int>.self, from: Data("4".utf8)) == MinimumValue(4))
+        #expect(MaximumValue(3).merged(with: MaximumValue(5)).value == 5)
+        #expect(MaximumValue(5).merged(with: MaximumValue(3)).value == 5)
+        #expect(MinimumValue(3).merged(with: MinimumValue(5)).value == 3)
+        #expect(MinimumValue(5).merged(with: MinimumValue(3)).value == 3)
+        #expect(MaximumValue(3) != MaximumValue(4))
+    }
 }
 
 /// A `Comparable` type of the app's own, for a `.max` state.

@@ -9,7 +9,7 @@
 ///
 /// Setting the property to a smaller value keeps the larger one; replicas that wrote
 /// different values concurrently all end with the largest. Stored as the plain value.
-public struct MaximumValue<Value: Codable & Comparable>: MergeableValue {
+public struct MaximumValue<Value: Codable & Comparable>: ExtremeValue {
 
     /// The largest value written.
     public var value: Value
@@ -19,24 +19,9 @@ public struct MaximumValue<Value: Codable & Comparable>: MergeableValue {
         self.value = value
     }
 
-    /// The larger of the two values.
-    public func merged(with other: Self) -> Self {
-        other.value > value ? other : self
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.value == rhs.value
-    }
-
-    /// Encodes just the value, as the property would store it without a policy.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
-
-    /// Decodes the value.
-    public init(from decoder: any Decoder) throws {
-        value = try decoder.singleValueContainer().decode(Value.self)
+    /// Whether `candidate` is the larger value.
+    public static func isPreferred(_ candidate: Value, over kept: Value) -> Bool {
+        candidate > kept
     }
 }
 

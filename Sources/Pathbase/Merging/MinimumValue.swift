@@ -9,7 +9,7 @@
 ///
 /// Setting the property to a larger value keeps the smaller one; replicas that wrote
 /// different values concurrently all end with the smallest. Stored as the plain value.
-public struct MinimumValue<Value: Codable & Comparable>: MergeableValue {
+public struct MinimumValue<Value: Codable & Comparable>: ExtremeValue {
 
     /// The smallest value written.
     public var value: Value
@@ -19,24 +19,9 @@ public struct MinimumValue<Value: Codable & Comparable>: MergeableValue {
         self.value = value
     }
 
-    /// The smaller of the two values.
-    public func merged(with other: Self) -> Self {
-        other.value < value ? other : self
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.value == rhs.value
-    }
-
-    /// Encodes just the value, as the property would store it without a policy.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
-
-    /// Decodes the value.
-    public init(from decoder: any Decoder) throws {
-        value = try decoder.singleValueContainer().decode(Value.self)
+    /// Whether `candidate` is the smaller value.
+    public static func isPreferred(_ candidate: Value, over kept: Value) -> Bool {
+        candidate < kept
     }
 }
 

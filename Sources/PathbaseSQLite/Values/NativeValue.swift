@@ -2,7 +2,7 @@ import Foundation
 import Pathbase
 
 /// A Swift type that SQLite stores natively, under its own ``ValueTag``: the types of
-/// ``NativeValueType``, each of which ``NativeValueType/storedType`` requires to conform.
+/// ``NativeValueType``, each of which conforms (NativeValueTypeTests checks it).
 protocol NativeValue: NativeDatabaseValue {
     /// The value as SQLite stores it.
     var stored: StoredValue { get }
@@ -104,28 +104,10 @@ extension NativeValue {
 }
 
 extension NativeValueType {
-    /// The type with its SQLite encoding.
-    var storedType: any NativeValue.Type {
-        switch self {
-        case .bool: Bool.self
-        case .int: Int.self
-        case .int8: Int8.self
-        case .int16: Int16.self
-        case .int32: Int32.self
-        case .int64: Int64.self
-        case .uint: UInt.self
-        case .uint8: UInt8.self
-        case .uint16: UInt16.self
-        case .uint32: UInt32.self
-        case .uint64: UInt64.self
-        case .double: Double.self
-        case .float: Float.self
-        case .string: String.self
-        case .data: Data.self
-        case .date: Date.self
-        case .instanceStatus: InstanceStatus.self
-        case .integerArray: [Int].self
-        }
+    /// The type with its SQLite encoding: ``type``, which conforms to ``NativeValue`` for every
+    /// case (NativeValueTypeTests checks each), so the table of types is written once.
+    var storedType: (any NativeValue.Type)? {
+        type as? any NativeValue.Type
     }
 }
 
