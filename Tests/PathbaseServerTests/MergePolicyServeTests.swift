@@ -35,13 +35,10 @@ struct MergePolicyServeTests {
 
     @Test("two replicas increment and bid concurrently, sync, and both read the sum and the maximum", arguments: [StoreKind.sqlite, .postgres])
     func concurrentIncrements(kind: StoreKind) async throws {
-        let (serve, token) = try await kind.serveProcess(account: "alice")
-        defer { serve.kill() }
-        let file = ServerTestFiles.newPath()
-        let first = try SQLiteDatabase(path: file)
-        let second = InMemoryHistoryDatabase()
-        let firstReplica = try Replica(database: first, transport: HTTPSyncTransport(server: serve.url, token: token))
-        let secondReplica = try Replica(database: second, transport: HTTPSyncTransport(server: serve.url, token: token))
+        let pair = try await ServedReplicas(kind: kind)
+        defer { pair.serve.kill() }
+        let (file, first, second) = (pair.file, pair.first, pair.second)
+        let (firstReplica, secondReplica) = (pair.firstReplica, pair.secondReplica)
         let a = ServedPost.create(in: first, id: 1, title: "first")
         let b = ServedPost.create(in: second, id: 1, title: "second")
         var expectedLikes = 0
@@ -79,13 +76,10 @@ struct MergePolicyServeTests {
 
     @Test("two replicas save a Codable struct concurrently, sync, and both read the sum, the union and the maximum", arguments: [StoreKind.sqlite, .postgres])
     func concurrentCollectionSaves(kind: StoreKind) async throws {
-        let (serve, token) = try await kind.serveProcess(account: "alice")
-        defer { serve.kill() }
-        let file = ServerTestFiles.newPath()
-        let first = try SQLiteDatabase(path: file)
-        let second = InMemoryHistoryDatabase()
-        let firstReplica = try Replica(database: first, transport: HTTPSyncTransport(server: serve.url, token: token))
-        let secondReplica = try Replica(database: second, transport: HTTPSyncTransport(server: serve.url, token: token))
+        let pair = try await ServedReplicas(kind: kind)
+        defer { pair.serve.kill() }
+        let (file, first, second) = (pair.file, pair.first, pair.second)
+        let (firstReplica, secondReplica) = (pair.firstReplica, pair.secondReplica)
         let policies: [String: MergePolicy] = ["likes": .counter, "tags": .union, "best": .max]
         let a = try first.collection(ServedArticle.self, name: "articles", merge: policies)
         let b = try second.collection(ServedArticle.self, name: "articles", merge: policies)
@@ -126,5 +120,26 @@ struct MergePolicyServeTests {
         // The file reopened: the sum is what was stored.
         let reopened = try SQLiteDatabase(path: file)
         #expect(try reopened.collection(ServedArticle.self, name: "articles", merge: policies).fetch(id: "x")?.likes == expectedLikes)
+    }
+}
+
+/// A real `pathbase serve` and two replicas of one account on it: an SQLite file and an
+/// in-memory history database.
+private struct ServedReplicas {
+    let serve: ServeProcess
+    let file: String
+    let first: SQLiteDatabase
+    let second: InMemoryHistoryDatabase
+    let firstReplica: Replica
+    let secondReplica: Replica
+
+    init(kind: StoreKind) async throws {
+        let (serve, token) = try await kind.serveProcess(account: "alice")
+        self.serve = serve
+        file = ServerTestFiles.newPath()
+        first = try SQLiteDatabase(path: file)
+        second = InMemoryHistoryDatabase()
+        firstReplica = try Replica(database: first, transport: HTTPSyncTransport(server: serve.url, token: token))
+        secondReplica = try Replica(database: second, transport: HTTPSyncTransport(server: serve.url, token: token))
     }
 }
