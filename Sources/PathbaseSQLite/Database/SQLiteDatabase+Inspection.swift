@@ -35,18 +35,31 @@ extension SQLiteDatabase {
     /// let summaries = try database.modelSummaries()
     /// ```
     ///
-    /// For tools such as `pathbase inspect`; it scans the current values, and its SQL is
-    /// compiled per call.
+    /// For tools such as `pathbase inspect` and Studio's overview. The first call reads the
+    /// status of every instance (one scan of the instance table); later calls answer from
+    /// memory until this connection writes a status or another connection commits.
     public func modelSummaries() throws(SQLiteDatabaseError) -> [ModelSummary] {
-        try query(
-            """
-            SELECT model, sum(value = \(InstanceStatus.created.rawValue)), sum(value = \(InstanceStatus.deleted.rawValue))
-            FROM current_values WHERE property = 0 AND type = \(ValueTag.status.rawValue)
-            GROUP BY model ORDER BY model
-            """
-        ) { _ in
-        } row: { statement in
-            ModelSummary(model: Int(statement.int64(at: 0)), created: Int(statement.int64(at: 1)), deleted: Int(statement.int64(at: 2)))
+        let status = Schema.valueExpressions(property: PropertyKey.instanceId, body: "body")
+        let tag = ValueTag.status.rawValue
+        return try locked { () throws(SQLiteDatabaseError) -> [ModelSummary] in
+            let handle = try openHandle()
+            return try instanceCounts.summaries(handle: handle) { () throws(SQLiteDatabaseError) -> [ModelSummary] in
+                let statement = try Statement(
+                    sql: """
+                        SELECT model, sum(type = \(tag) AND value = \(InstanceStatus.created.rawValue)),
+                            sum(type = \(tag) AND value = \(InstanceStatus.deleted.rawValue))
+                        FROM (SELECT model, \(status.type) AS type, \(status.value) AS value FROM instance_values)
+                        GROUP BY model HAVING sum(type = \(tag)) > 0 ORDER BY model
+                        """,
+                    connection: handle
+                )
+                defer { statement.finalize() }
+                var summaries: [ModelSummary] = []
+                while try statement.hasRow() {
+                    summaries.append(ModelSummary(model: Int(statement.int64(at: 0)), created: Int(statement.int64(at: 1)), deleted: Int(statement.int64(at: 2))))
+                }
+                return summaries
+            }
         }
     }
 

@@ -104,6 +104,7 @@ extension SQLiteDatabase {
     func becameCurrent(_ row: PendingWrites.Row) throws(SQLiteDatabaseError) {
         if row.path.property == PropertyKey.instanceId {
             activeInstances.statusWritten(row.path, tag: row.tag, value: row.value)
+            instanceCounts.statusWritten()
         } else if row.tag == ValueTag.integerArray.rawValue, case .blob(let bytes) = row.value {
             try replaceListMembers(of: row.path, with: ListMembers.decode(bytes))
         }

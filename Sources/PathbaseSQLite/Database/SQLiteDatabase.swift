@@ -90,6 +90,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     @exclusivity(unchecked) var codec: ValueCodec
     let queryStatements = QueryStatementCache()
     let activeInstances = ActiveInstances()
+    /// The counts of ``modelSummaries()``, kept until the file changes.
+    let instanceCounts = InstanceCounts()
     /// The properties of models listed in the running transaction, one scan each.
     let listingColumns = ListingColumns()
     /// The reader of kept values handed to a collection decoding a struct (guarded by the
@@ -156,6 +158,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         self.retention = options.retention
         transaction.register(codec)
         transaction.register(activeInstances)
+        transaction.register(instanceCounts)
         transaction.register(listingColumns)
         transaction.register(pendingWrites)
         transaction.register(valueIndexes)
@@ -198,6 +201,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         statements.finalize()
         queryStatements.finalize()
         activeInstances.finalize()
+        instanceCounts.finalize()
         listingColumns.finalize()
         fileClock.finalize()
         pendingWrites.finalize()
