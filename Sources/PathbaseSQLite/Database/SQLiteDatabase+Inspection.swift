@@ -95,20 +95,25 @@ extension SQLiteDatabase {
     }
 
     private func instanceRecords(table: String, model: ModelKey, instance: InstanceKey, order: String) throws(SQLiteDatabaseError) -> [Record] {
-        try query(
-            """
+        let sql = """
             SELECT property, time, counter, replica, type, value FROM \(table)
             WHERE model = ?1 AND instance = ?2 ORDER BY \(order)
             """
-        ) { statement in
+        return try locked { () throws(SQLiteDatabaseError) -> [Record] in
+            let statement = try queryStatements.fixed(sql, connection: try openHandle())
+            defer { statement.reset() }
             statement.bind(model, at: 1)
             statement.bind(instance, at: 2)
-        } row: { statement throws(SQLiteDatabaseError) in
-            Record(
-                path: Path(model: model, instance: instance, property: Int(statement.int64(at: 0))),
-                timestamp: statement.timestamp(at: 1),
-                value: try codec.anyValue(from: statement, tag: 4, value: 5)
-            )
+            var records: [Record] = []
+            while try statement.hasRow() {
+                records.append(
+                    Record(
+                        path: Path(model: model, instance: instance, property: Int(statement.int64(at: 0))),
+                        timestamp: statement.timestamp(at: 1),
+                        value: try codec.anyValue(from: statement, tag: 4, value: 5)
+                    ))
+            }
+            return records
         }
     }
 

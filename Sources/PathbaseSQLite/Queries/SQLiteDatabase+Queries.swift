@@ -211,6 +211,7 @@ final class QueryStatementCache {
     private let capacity = 64
     private var queries: [QueryShape: PreparedQuery] = [:]
     private var referrers: [ModelProperty: Statement] = [:]
+    private var fixedTexts: [String: Statement] = [:]
 
     /// Queries and inverse lookups answered (``SQLiteDatabase/queriesAnsweredInSQL``).
     var answered = 0
@@ -250,10 +251,23 @@ final class QueryStatementCache {
         return statement
     }
 
+    /// The statement of a tool's query of fixed text (an instance's records for Studio and
+    /// `pathbase history`), compiled once: a page reading hundreds of instances compiled it
+    /// hundreds of times.
+    func fixed(_ sql: String, connection: OpaquePointer) throws(SQLiteDatabaseError) -> Statement {
+        if let statement = fixedTexts[sql] { return statement }
+        if fixedTexts.count >= capacity { finalize() }
+        let statement = try Statement(sql: sql, connection: connection)
+        fixedTexts[sql] = statement
+        return statement
+    }
+
     func finalize() {
         for prepared in queries.values { prepared.statement.finalize() }
         for statement in referrers.values { statement.finalize() }
+        for statement in fixedTexts.values { statement.finalize() }
         queries.removeAll()
         referrers.removeAll()
+        fixedTexts.removeAll()
     }
 }
