@@ -17,23 +17,13 @@ import Pathbase
 /// Used only while holding the database's lock.
 final class FileClock: @unchecked Sendable {
 
-    private var dataVersion: Statement?
+    private var dataVersion = DataVersion()
     private var lastSeenVersion: Int64?
 
     /// Moves `clock` past the newest record of the file if another connection committed
     /// since the last call. Call right after `BEGIN IMMEDIATE`.
     func catchUp(_ clock: HybridLogicalClock, handle: OpaquePointer) throws(SQLiteDatabaseError) {
-        let statement: Statement
-        if let dataVersion {
-            statement = dataVersion
-        } else {
-            statement = try Statement(sql: "PRAGMA data_version", connection: handle)
-            dataVersion = statement
-        }
-        defer { statement.reset() }
-        guard try statement.hasRow() else { return }
-        let version = statement.int64(at: 0)
-        guard version != lastSeenVersion else { return }
+        guard let version = try dataVersion.read(handle: handle), version != lastSeenVersion else { return }
         lastSeenVersion = version
         if let newest = try Self.newestTimestamp(handle) {
             clock.receive(newest)
@@ -42,8 +32,7 @@ final class FileClock: @unchecked Sendable {
 
     /// Finalizes the statement before the connection closes.
     func finalize() {
-        dataVersion?.finalize()
-        dataVersion = nil
+        dataVersion.finalize()
         lastSeenVersion = nil
     }
 

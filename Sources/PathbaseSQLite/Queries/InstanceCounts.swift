@@ -14,14 +14,14 @@ final class InstanceCounts: RowMirror {
 
     private var summaries: [ModelSummary]?
     private var countedVersion: Int64?
-    private var dataVersion: Statement?
+    private var dataVersion = DataVersion()
 
     /// The counts, from memory when nothing changed since they were counted, else from
     /// `count`, which runs after the version is read (a commit in between only makes the
     /// next call count again).
     func summaries(handle: OpaquePointer, count: () throws(SQLiteDatabaseError) -> [ModelSummary]) throws(SQLiteDatabaseError) -> [ModelSummary] {
-        let version = try currentVersion(handle: handle)
-        if let summaries, version == countedVersion { return summaries }
+        let version = try dataVersion.read(handle: handle)
+        if let summaries, let version, version == countedVersion { return summaries }
         let counted = try count()
         summaries = counted
         countedVersion = version
@@ -38,21 +38,7 @@ final class InstanceCounts: RowMirror {
     }
 
     func finalize() {
-        dataVersion?.finalize()
-        dataVersion = nil
+        dataVersion.finalize()
         summaries = nil
-    }
-
-    private func currentVersion(handle: OpaquePointer) throws(SQLiteDatabaseError) -> Int64 {
-        let statement: Statement
-        if let dataVersion {
-            statement = dataVersion
-        } else {
-            statement = try Statement(sql: "PRAGMA data_version", connection: handle)
-            dataVersion = statement
-        }
-        defer { statement.reset() }
-        guard try statement.hasRow() else { return -1 }
-        return statement.int64(at: 0)
     }
 }
