@@ -186,6 +186,34 @@ struct MergePolicyTests {
         #expect(post.likes == 17)
     }
 
+    @Test("a commit with onConflict: .fail merges the context's increments and bids with those made meanwhile; only a newest-wins property is a conflict", arguments: HistoryDatabaseKind.allCases)
+    func failPolicyMerges(kind: HistoryDatabaseKind) throws {
+        let database = kind.make()
+        let post = MergedPost.create(in: database, id: 1, title: "first")
+        post.likes = 5
+        let context = database.createEditingContext()
+        let edited = try #require(context.get(id: 1) as MergedPost?)
+        edited.likes += 2
+        edited.highestBid = 8
+        // Meanwhile, in the database: another increment and another bid.
+        post.likes += 10
+        post.highestBid = 9
+        try context.commitChanges(onConflict: .fail)
+        #expect(post.likes == 17)
+        #expect(post.highestBid == 9)
+
+        // A newest-wins property changed meanwhile is still a conflict, and nothing is written.
+        edited.likes += 1
+        edited.title = "from the context"
+        post.title = "from the database"
+        post.likes += 100
+        #expect(throws: EditingContextError.conflicts([Path(model: MergedPost.modelId, instance: 1, property: 4)])) {
+            try context.commitChanges(onConflict: .fail)
+        }
+        #expect(post.likes == 117)
+        #expect(post.title == "from the database")
+    }
+
     @Test("undo takes back the change, not the state: increments made since stay", arguments: HistoryDatabaseKind.undoableBases)
     func undo(kind: HistoryDatabaseKind) throws {
         let database = kind.makeUndoable()

@@ -23,7 +23,9 @@ import Foundation
 /// (such as `SQLiteDatabase`) the commit is one batch: all or nothing, also across a crash.
 /// By default the commit's writes are the newest, so they win over changes the database got
 /// meanwhile; ``commitChanges(onConflict:)`` with ``ConflictPolicy/fail`` instead refuses to
-/// commit if the database changed a path after the context first read or wrote it. Telling
+/// commit if the database changed a path after the context first read or wrote it (a
+/// property with a merge policy that the context wrote is no conflict: its change merges with
+/// the database's, as a counter's increments add up). Telling
 /// needs the records' timestamps, so conflicts are detected on a ``HistoryDatabase`` only;
 /// on other databases (also an ``ObservableDatabase`` over one that keeps no history)
 /// `.fail` commits like `.newestWins`. A commit inside a batch of the database joins that
@@ -257,12 +259,14 @@ public final class EditingContext: Database, @unchecked Sendable {
         }
     }
 
-    /// The paths whose newest record changed since the context first used them.
+    /// The paths whose newest record changed since the context first used them, except
+    /// those it wrote a mergeable state to: their changes merge with the database's (a
+    /// counter's increments add up), so a write meanwhile is no conflict.
     private func conflictingPaths() -> [Path] {
         guard let history else { return [] }
-        let used = lock.withLock { seen }
+        let (used, merged) = lock.withLock { (seen, Set(edits.lazy.filter(\.isMergeable).map(\.path))) }
         return used.compactMap { path, timestamp in
-            history.latestRecord(at: path)?.timestamp == timestamp ? nil : path
+            merged.contains(path) || history.latestRecord(at: path)?.timestamp == timestamp ? nil : path
         }.sorted()
     }
 }
