@@ -398,6 +398,22 @@ struct UnionMergePolicyTests {
         #expect(again?.related.map(\.id) == [2, 4])
     }
 
+    @Test("referrers(through:) a union reference list finds the instances whose list holds this one, and follows removals and deletions", arguments: DatabaseKind.allCases)
+    func inverseLookup(kind: DatabaseKind) {
+        let database = kind.make()
+        let posts = (1 ... 4).map { MergedPost.create(in: database, id: $0) }
+        posts[0].related = [posts[3], posts[1]]
+        posts[2].related = [posts[3]]
+        posts[1].related = [posts[2]]
+        #expect(posts[3].referrers(through: \MergedPost.related).map(\.id).sorted() == [1, 3])
+        #expect(posts[1].referrers(through: \MergedPost.related).map(\.id) == [1])
+        #expect(posts[0].referrers(through: \MergedPost.related).isEmpty)
+        posts[0].related.removeAll { $0.id == 4 }
+        posts[2].delete()
+        #expect(posts[3].referrers(through: \MergedPost.related).isEmpty)
+        #expect(posts[1].referrers(through: \MergedPost.related).map(\.id) == [1])
+    }
+
     @Test("concurrent additions both survive; a removal removes only the additions its replica had seen", arguments: HistoryDatabaseKind.allCases, [false, true])
     func addWins(kind: HistoryDatabaseKind, encoded: Bool) throws {
         let (a, b, c) = (kind.make(), kind.make(), kind.make())
