@@ -149,6 +149,23 @@ struct MergePolicyTests {
         #expect(MergedPost(database: second, id: 1).likes == 5)
     }
 
+    @Test("first increments made through wrappers over editing contexts on two replicas add up", arguments: HistoryDatabaseKind.allCases)
+    func firstIncrementsThroughWrappedContexts(kind: HistoryDatabaseKind) throws {
+        let first = kind.make()
+        let second = kind.make()
+        for (database, increment) in [(first, 3), (second, 2)] {
+            let context = database.createEditingContext()
+            let wrapped = ObservableDatabase(wrapping: UndoableDatabase(wrapping: context))
+            MergedPost(database: wrapped, id: 1).likes += increment
+            context.commitChanges()
+        }
+        let fromFirst = try MergeTransfer.records(of: first, encoded: true)
+        for record in try MergeTransfer.records(of: second, encoded: true) { first.apply(record) }
+        for record in fromFirst { second.apply(record) }
+        #expect(MergedPost(database: first, id: 1).likes == 5)
+        #expect(MergedPost(database: second, id: 1).likes == 5)
+    }
+
     @Test("a record without a policy is applied as before: newest wins, nothing else written", arguments: HistoryDatabaseKind.allCases)
     func newestWinsStaysForOtherProperties(kind: HistoryDatabaseKind) throws {
         let first = kind.make()

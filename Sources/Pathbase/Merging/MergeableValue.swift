@@ -41,8 +41,7 @@ extension MergeableValue {
 /// under 0, two replicas' first increments made in contexts would share one contribution and
 /// merge to the larger instead of the sum.
 func mergeReplica(of database: any Database) -> UInt32 {
-    if let context = database as? EditingContext { return mergeReplica(of: context.database) }
-    return database.historyDatabase?.clock.replica ?? 0
+    database.writeClock?.replica ?? 0
 }
 
 extension HistoryDatabase {

@@ -98,7 +98,10 @@ extension Database {
     /// contexts (whose commits the database stamps); `nil` for a database without history.
     var writeClock: HybridLogicalClock? {
         if let context = self as? EditingContext { return context.database.writeClock }
-        return historyDatabase?.clock
+        if let history = self as? any HistoryDatabase { return history.clock }
+        if let erased = self as? any ErasedDatabaseWrapper { return erased.erasedBase.writeClock }
+        if let wrapper = self as? any DatabaseWrapper { return wrapper.base.writeClock }
+        return nil
     }
 
     /// The database that keeps this one's assets, looking through wrappers, editing
