@@ -8,7 +8,7 @@ struct PathbaseCommand: AsyncParsableCommand {
         commandName: "pathbase",
         abstract: "Work with Pathbase databases.",
         version: PathbaseCommand.version,
-        subcommands: [Demo.self, Inspect.self, History.self, Check.self, Export.self, Import.self, Serve.self, Accounts.self, Sync.self, Status.self, Studio.self]
+        subcommands: [Demo.self, Inspect.self, History.self, Check.self, Export.self, Import.self, Serve.self, Accounts.self, Compact.self, Sync.self, Status.self, Studio.self]
     )
 
     /// What `pathbase --version` prints.

@@ -57,8 +57,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The largest encoded value of one record, in bytes.")
     var maximumValueSize: Int = 1 << 20
 
+    @Option(name: .customLong("compact-every"), help: "Seconds between compactions of every account's log, as pathbase compact does; none when not given.")
+    var compactEvery: Double?
+
+    @OptionGroup var compaction: CompactionOptions
+
     func validate() throws {
         try store.validate()
+        try compaction.validate()
+        if let compactEvery, !(compactEvery > 0 && compactEvery <= 31_536_000) {
+            throw ValidationError("--compact-every must be a number of seconds above 0 and at most a year")
+        }
         guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maximumClockDrift >= 0 else { throw ValidationError("--maximum-clock-drift must not be negative") }
         _ = try knownModels()
@@ -112,14 +121,25 @@ struct Serve: AsyncParsableCommand {
         let requestLimits = self.requestLimits
         // From the environment, not an option: a command line is visible to every user.
         let metricsToken = ProcessInfo.processInfo.environment["PATHBASE_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let compactEvery = self.compactEvery
+        let keepWhole = compaction.keepWhole
+        let compactionLogger = logger
         try await store.withStore(logger: logger) { store in
             let server = SyncServer(store: store, maximumClockDrift: maximumClockDrift, maximumValueSize: requestLimits.maximumValueSize, knownModels: knownModels)
             let http = SyncHTTPServer(server: server, host: host, port: port, metricsToken: metricsToken, connectionLimits: connectionLimits, requestLimits: requestLimits, tls: tls, logger: logger)
             let scheme = tls == nil ? "http" : "https"
-            try await http.run { port in
-                // Tests and scripts read this line to find the port.
-                // Written unbuffered: a script or test reading it must see it now.
-                FileHandle.standardOutput.write(Data("pathbase serve: listening on \(scheme)://\(host):\(port) (\(description))\n".utf8))
+            let compacting = try compactEvery.map { _ in try CompactionOptions.compacting(store) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                if let compacting, let compactEvery {
+                    group.addTask { await CompactionOptions.compactPeriodically(compacting, every: compactEvery, keepWhole: keepWhole, logger: compactionLogger) }
+                }
+                try await http.run { port in
+                    // Tests and scripts read this line to find the port.
+                    // Written unbuffered: a script or test reading it must see it now.
+                    FileHandle.standardOutput.write(Data("pathbase serve: listening on \(scheme)://\(host):\(port) (\(description))\n".utf8))
+                }
+                // Stopped (SIGTERM, SIGINT): so is the compaction.
+                group.cancelAll()
             }
         }
         print("pathbase serve: stopped")

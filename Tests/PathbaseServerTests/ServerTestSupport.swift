@@ -70,11 +70,25 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible {
     /// A `pathbase serve` process on a new store of this kind (SQLite or PostgreSQL), with
     /// an account named `account`, and the account's token.
     func serveProcess(account: String) async throws -> (serve: ServeProcess, token: String) {
-        let store = self == .postgres ? ["--postgres", try await TestPostgres.newDatabase()] : ["--database", ServerTestFiles.newPath()]
-        let added = try ServeProcess.run(["accounts", "add", account] + store)
-        guard added.status == 0 else { throw HTTPTestFailure("pathbase accounts add failed: \(added.errors)") }
-        return (try ServeProcess(store: store), added.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        let store = try await newStoreArguments()
+        let token = try ServeProcess.addAccount(account, store: store)
+        return (try ServeProcess(store: store), token)
+    }
+
+    /// The arguments of a new, empty store of this kind: `--database FILE` or `--postgres URL`.
+    func newStoreArguments() async throws -> [String] {
+        self == .postgres ? ["--postgres", try await TestPostgres.newDatabase()] : ["--database", ServerTestFiles.newPath()]
     }
 
     var description: String { rawValue }
+}
+
+extension ServeProcess {
+
+    /// Runs `pathbase accounts add NAME` on `store` and returns the token it printed.
+    static func addAccount(_ name: String, store: [String]) throws -> String {
+        let added = try run(["accounts", "add", name] + store)
+        guard added.status == 0 else { throw HTTPTestFailure("pathbase accounts add failed: \(added.errors)") }
+        return added.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }
