@@ -9,7 +9,7 @@ struct HelpTests {
     /// Every subcommand, as a user types it.
     private static let subcommands: [[String]] = [
         ["demo"], ["inspect"], ["history"], ["check"], ["export"], ["import"], ["serve"],
-        ["accounts"], ["accounts", "add"], ["sync"], ["status"]
+        ["accounts"], ["accounts", "add"], ["compact"], ["sync"], ["status"], ["studio"]
     ]
 
     /// Help is the usage on standard output, nothing on standard error, and exit code 0.
