@@ -5,7 +5,7 @@ import PathbaseTestSupport
 /// `pathbase-bench sync [--postgres URL]`: real `pathbase serve` processes on loopback and
 /// clients using `HTTPSyncTransport`, the replicas' own transport (the load: ``SyncLoad``).
 ///
-/// - `sync.push`, `sync.pull`, `sync.initial-1e6`, `sync.server-rss`: one server on an
+/// - `sync.push`, `sync.pull`, `sync.initial-1e6`, `sync.initial-history`, `sync.server-rss`: one server on an
 ///   SQLite file in a temporary directory; 50 clients × 1000 records.
 /// - With `--postgres URL`: the same SQLite lines with 100 clients × 1000 records, then
 ///   `sync.postgres.push`, `sync.postgres.pull`, `sync.postgres.initial-1e6` and
@@ -44,8 +44,9 @@ enum SyncBenchmark {
     /// `PATHBASE_BENCH_ONLY` skips the load or the initial sync when it names neither.
     private static func measure(prefix: String, store: [String], servers count: Int, clients: Int, directory: URL) async throws {
         let runsLoad = BenchScale.runs("\(prefix).push") || BenchScale.runs("\(prefix).pull")
-        let runsInitial = BenchScale.runs("\(prefix).initial")
-        guard runsLoad || runsInitial else { return }
+        let runsInitial = BenchScale.runs("\(prefix).initial-1e6")
+        let runsHistory = BenchScale.runs("\(prefix).initial-history")
+        guard runsLoad || runsInitial || runsHistory else { return }
         // Names unique to the run: a PostgreSQL database may hold an earlier run's accounts.
         let run = "\(getpid())-\(Int(Date().timeIntervalSince1970))"
         // PATHBASE_BENCH_SYNC_ACCOUNTS=each gives every client its own account: appends
@@ -72,6 +73,9 @@ enum SyncBenchmark {
                 try await load.initialSync(
                     count: BenchScale.count(1_000_000, smoke: 2_000), load: initial[0], pull: initial[initial.count - 1],
                     replicaFile: directory.appendingPathComponent("\(prefix)-replica.sqlite").path)
+            }
+            if runsHistory {
+                try await SyncInitialHistory.run(prefix: prefix, store: store, server: serves[0].url, run: run, directory: directory)
             }
         } catch {
             // Say whether the servers still run: a crashed server shows as reset connections.
