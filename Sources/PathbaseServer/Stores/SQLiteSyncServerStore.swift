@@ -220,12 +220,14 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore, 
                 guard stepEnd > start else { return .commit }
                 // Each record of the step meets the records of its path and writer up to the
                 // step's end (at most one before the step: the one kept so far); the older
-                // of each pair goes, which leaves the newest of each.
+                // of each pair goes, which leaves the newest of each. The path's index finds
+                // them: without `INDEXED BY` SQLite read every record up to the step's end for
+                // each record of the step (10^6 records did not compact in 10 minutes).
                 let older = try Int64.fetchAll(
                     db,
                     sql: """
                         SELECT DISTINCT CASE WHEN o.time < n.time OR (o.time = n.time AND o.counter < n.counter) THEN o.sequence ELSE n.sequence END
-                        FROM records n JOIN records o
+                        FROM records n JOIN records o INDEXED BY records_by_key
                             ON o.account = n.account AND o.model = n.model AND o.instance = n.instance AND o.property = n.property AND o.replica = n.replica
                         WHERE n.account = ?1 AND n.sequence > ?2 AND n.sequence <= ?3 AND o.sequence <= ?3 AND o.sequence <> n.sequence
                         """, arguments: [account.rawValue, start, stepEnd])
