@@ -40,6 +40,21 @@ struct StudioMoment: Equatable, Sendable {
         return "\(base).\(String(repeating: "0", count: 6 - digits.count))\(digits)Z"
     }
 
+    /// A record's timestamp as a page's `?after=` cursor: `time.counter.replica`.
+    static func cursor(_ timestamp: Timestamp) -> String {
+        "\(timestamp.time).\(timestamp.counter).\(timestamp.replica)"
+    }
+
+    /// Parses `?after=` (``cursor(_:)``); `nil` when empty.
+    static func cursor(_ text: String?) throws(StudioInputError) -> Timestamp? {
+        guard let text, !text.isEmpty else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let time = Int64(parts[0]), let counter = UInt32(parts[1]), let replica = UInt32(parts[2]) else {
+            throw StudioInputError("after must be time.counter.replica, such as 1764295805123456.0.17, not '\(text)'")
+        }
+        return Timestamp(time: time, counter: counter, replica: replica)
+    }
+
     private static func parseDate(_ text: String) -> Int64? {
         var text = text
         if text.hasSuffix("Z") { text.removeLast() }

@@ -10,7 +10,9 @@ import PathbaseSQLite
 /// (`InverseLookupDatabase.referrers(of:model:property:inList:)`), once per property of the
 /// catalog that references the instance's model: current values, active referrers only. On
 /// a read-only file that lacks the property's value index, the lookup does not create it
-/// (it never writes there): it scans the referring model's rows instead.
+/// (it never writes there): a `@Reference` is then looked up by a bounded scan of the
+/// referring model's first ``StudioScan/window`` instances, and the result says where the
+/// scan stopped (a reference list's lookup reads `list_members`, which needs no index).
 ///
 /// A file written without the catalog has no reference targets: its references show as
 /// numbers and nothing is "referenced by".
@@ -29,6 +31,9 @@ struct StudioReferences {
         let model: ModelKey
         let property: PropertyKey
         let instances: [InstanceKey]
+        /// When the lookup was a bounded scan that did not reach the referring model's last
+        /// instance: the last instance it read (``instances`` are those up to it).
+        var scannedThrough: InstanceKey? = nil
     }
 
     /// The model `property` of `model` points at, `nil` for a value or an unknown property.
@@ -52,6 +57,16 @@ struct StudioReferences {
                 case .reference: inList = false
                 case .referenceList: inList = true
                 case .property, .referenceDictionary: continue
+                }
+                if !inList, !database.hasValueIndex(model: referring, property: property.id),
+                    let scan = database.scanInstances(
+                        of: referring, where: StudioScan.equality(property.id, Int.self, .integer(Int64(instance))), after: nil, window: StudioScan.window,
+                        limit: .max)
+                {
+                    if !scan.matches.isEmpty || scan.resumeAfter != nil {
+                        found.append(Referrers(model: referring, property: property.id, instances: scan.matches, scannedThrough: scan.resumeAfter))
+                    }
+                    continue
                 }
                 let instances = database.referrers(of: instance, model: referring, property: property.id, inList: inList) ?? []
                 if !instances.isEmpty { found.append(Referrers(model: referring, property: property.id, instances: instances)) }

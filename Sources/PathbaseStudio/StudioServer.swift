@@ -93,12 +93,14 @@ public struct StudioServer: Sendable {
         router.get("/changes") { request, _ in
             let from = try Self.checked { () throws(StudioInputError) in try StudioMoment(parameter: Self.parameter(request, "from"), name: "from") }
             let to = try Self.checked { () throws(StudioInputError) in try StudioMoment(parameter: Self.parameter(request, "to"), name: "to") }
-            return try Self.answer(request, reader: reader, path: "/changes", keeping: [("from", Self.parameter(request, "from")), ("to", Self.parameter(request, "to"))]) { layout in
-                try ChangesPage(reader: reader, layout: layout, from: from, to: to).render()
+            let after = try Self.checked { () throws(StudioInputError) in try StudioMoment.cursor(Self.parameter(request, "after")) }
+            let kept = [("from", Self.parameter(request, "from")), ("to", Self.parameter(request, "to")), ("after", Self.parameter(request, "after"))]
+            return try Self.answer(request, reader: reader, path: "/changes", keeping: kept) { layout in
+                try ChangesPage(reader: reader, layout: layout, from: from, to: to, after: after).render()
             }
         }
         router.get("/records") { request, _ in
-            let after = try Self.checked { () throws(StudioInputError) in try RecordsPage.cursor(Self.parameter(request, "after")) }
+            let after = try Self.checked { () throws(StudioInputError) in try StudioMoment.cursor(Self.parameter(request, "after")) }
             return try Self.answer(request, reader: reader, path: "/records", keeping: [("after", Self.parameter(request, "after"))]) { layout in
                 try RecordsPage(reader: reader, layout: layout, after: after).render()
             }

@@ -43,6 +43,8 @@ struct QuerySQL {
         /// The first string after every string that starts with that condition's prefix.
         case successor(condition: Int)
         case sortDefault, limit, offset
+        /// The window of a bounded scan: the instance it starts after, the last it reads.
+        case windowStart, windowEnd
     }
 
     /// The properties whose value index the statement starts from: create them before
@@ -70,8 +72,26 @@ struct QuerySQL {
     /// each match with a statement of its own. Such a statement does not page: the caller
     /// pages, and checks each match's status from its body. Without a sort it is not
     /// ordered either: the caller sorts the ids.
-    init?(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, readingValues: Bool = false) {
-        readsValues = readingValues
+    ///
+    /// `inWindow`: the statement reads only the instances of a window of ids (the bounds
+    /// are parameters, ``ParameterSource/windowStart`` and ``ParameterSource/windowEnd``)
+    /// from the model's rows, in id order, never from a value index: a bounded scan
+    /// (``SQLiteDatabase/scanInstances(of:where:after:window:limit:)``). It has no sort and
+    /// does not read values.
+    init?(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, readingValues: Bool = false, inWindow: Bool = false) {
+        readsValues = readingValues && !inWindow
+        if inWindow {
+            guard sort == nil else { return nil }
+            var builder = Builder(model: model, startsFromCondition: false)
+            guard let condition = builder.condition(for: predicate, topLevel: true) else { return nil }
+            text = """
+                SELECT s.instance FROM instance_values s
+                WHERE s.model = \(model) AND s.instance > ? AND s.instance <= ? AND \(ActiveStatus.sql(body: "s.body")) AND \(condition)
+                ORDER BY s.instance LIMIT ? OFFSET ?
+                """
+            sources = [.windowStart, .windowEnd] + builder.whereParameters + [.limit, .offset]
+            return
+        }
         var builder = Builder(model: model, startsFromCondition: Self.hasRequiredCondition(predicate))
         guard var condition = builder.condition(for: predicate, topLevel: true) else { return nil }
         if builder.startsFromCondition, builder.startProperty == nil, builder.innerJoins.isEmpty {
@@ -151,8 +171,9 @@ struct QuerySQL {
         Builder.successor(of: prefix) != nil
     }
 
-    /// The parameters to bind for a query of this statement's shape.
-    func parameters(predicate: StoredPredicate?, sort: StoredSort?, offset: Int, limit: Int?) -> [QueryOperand] {
+    /// The parameters to bind for a query of this statement's shape (`window`: the bounds
+    /// of a statement made `inWindow`).
+    func parameters(predicate: StoredPredicate?, sort: StoredSort?, offset: Int, limit: Int?, window: (after: InstanceKey, through: InstanceKey)? = nil) -> [QueryOperand] {
         var conditions: [StoredCondition] = []
         predicate?.collectConditions(into: &conditions)
         return sources.map { source in
@@ -168,6 +189,8 @@ struct QuerySQL {
             case .sortDefault: return sort?.defaultValue ?? .integer(0)
             case .limit: return .integer(Int64(limit ?? -1))
             case .offset: return .integer(Int64(offset))
+            case .windowStart: return .integer(Int64(window?.after ?? .min))
+            case .windowEnd: return .integer(Int64(window?.through ?? .max))
             }
         }
     }

@@ -3,16 +3,16 @@ import Pathbase
 /// What the SQL of a query depends on: its model, the tree of its predicate with each
 /// condition's property, type, operator and what it evaluates to without a value, the count
 /// of its operands and the kind of a prefix, and its sort — everything but the operands'
-/// values — and whether its statement returns the matches' values. Two queries of one
+/// values — and whether its statement returns the matches' values or scans a window. Two queries of one
 /// shape run the same statement (``QuerySQL``) with other parameters.
 struct QueryShape: Hashable {
 
     private let model: ModelKey
     private let codes: [Int]
 
-    init(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, readingValues: Bool) {
+    init(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, readingValues: Bool, inWindow: Bool = false) {
         self.model = model
-        var codes: [Int] = [readingValues ? 1 : 0]
+        var codes: [Int] = [readingValues ? 1 : 0, inWindow ? 1 : 0]
         Self.append(predicate, to: &codes)
         if let sort {
             codes += [1, sort.property, Self.code(of: sort.valueType), sort.reverse ? 1 : 0]

@@ -219,10 +219,12 @@ final class QueryStatementCache {
     /// The statement for a query's shape; `nil` when it can't run in SQL (a value type
     /// without native storage, or an `isIn` list longer than SQLite's 32766 parameters):
     /// the caller evaluates it on the models.
-    func prepared(model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, readingValues: Bool, connection: OpaquePointer) throws(SQLiteDatabaseError) -> PreparedQuery? {
-        let shape = QueryShape(model: model, predicate: predicate, sort: sort, readingValues: readingValues)
+    func prepared(
+        model: ModelKey, predicate: StoredPredicate?, sort: StoredSort?, readingValues: Bool, inWindow: Bool = false, connection: OpaquePointer
+    ) throws(SQLiteDatabaseError) -> PreparedQuery? {
+        let shape = QueryShape(model: model, predicate: predicate, sort: sort, readingValues: readingValues, inWindow: inWindow)
         if let prepared = queries[shape] { return prepared }
-        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, readingValues: readingValues),
+        guard let query = QuerySQL(model: model, predicate: predicate, sort: sort, readingValues: readingValues, inWindow: inWindow),
             query.sources.count < 32_000
         else { return nil }
         if queries.count >= capacity { finalize() }

@@ -3,16 +3,29 @@ import Pathbase
 import PathbaseSQLite
 
 /// `/changes?from=A&to=B`: what changed between two moments: instances created and deleted,
-/// properties changed with old value → new value.
+/// properties changed with their value at A → their value at B.
+///
+/// A page reads at most ``recordLimit`` records after A (or after its `?after=` cursor) and
+/// lists the paths whose first change after A is among them, so a path is on one page only,
+/// and the next page starts after the last record read.
 struct ChangesPage {
 
-    /// At most this many records after A are read for one page.
+    /// At most this many records are read for one page.
     static let recordLimit = 2000
 
     let reader: StudioReader
     let layout: StudioLayout
     let from: StudioMoment?
     let to: StudioMoment?
+    /// The last record the previous page read; `nil` on the first page.
+    var after: Timestamp?
+
+    /// One changed path: its value at A and at B, `nil` where it had none.
+    private struct Change {
+        let path: Path
+        let old: Record?
+        let new: Record
+    }
 
     func render() throws -> HTMLText {
         let span = layout.span
@@ -27,46 +40,71 @@ struct ChangesPage {
         guard start.microseconds < end.microseconds else {
             return layout.page(title: "Changes", "\(form)<p class=\"error\">'from' must be before 'to'.</p>")
         }
-        let scanned = reader.database.records(after: start.timestamp, limit: Self.recordLimit)
-        let newest = Dictionary(scanned.filter { $0.timestamp <= end.timestamp }.map { ($0.path, $0) }) { first, second in
-            first.timestamp < second.timestamp ? second : first
-        }
-        var before: [ModelInstance: StudioReader.Values] = [:]
-        for instance in Set(newest.keys.map { ModelInstance(model: $0.model, instance: $0.instance) }) {
-            before[instance] = try reader.values(model: instance.model, instance: instance.instance, at: start)
-        }
-        let rows = HTMLText(
-            joining: newest.values.sorted { ($0.path, $0.timestamp) < ($1.path, $1.timestamp) }.map { record in
-                let path = record.path
-                let old = before[ModelInstance(model: path.model, instance: path.instance)]?[path.property]
-                let change: String
-                if path.isStatus, let status = record.value as? InstanceStatus {
-                    switch (old, status) {
-                    case (nil, .deleted): change = "created and deleted"
-                    case (nil, _): change = "created"
-                    case (_, .deleted): change = "deleted"
-                    default: change = "restored"
-                    }
-                } else {
-                    change = old == nil ? "set" : "changed"
-                }
-                let link = "/models/\(path.model)/instances/\(path.instance)" + HTML.query([("at", String(end.microseconds))])
-                return """
-                    <tr class="\(change)"><td>\(change)</td><td>\(reader.modelName(path.model))</td><td><a href="\(link)">\(path.instance)</a></td>\
-                    <td>\(reader.propertyName(path.property, of: path.model))</td><td class="value">\(old.map { ValueText.describe($0.value) } ?? "")</td>\
-                    <td class="value">\(ValueText.describe(record.value))</td><td>\(StudioMoment.format(record.timestamp.time))</td></tr>
-                    """
-            })
-        let cut: HTMLText =
-            scanned.count == Self.recordLimit && (scanned.last?.timestamp).map({ $0 <= end.timestamp }) == true
-            ? "<p class=\"muted\">Only the first \(Self.recordLimit) records after 'from' were compared: narrow the span to see the rest.</p>" : ""
+        let pageStart = max(start.timestamp, after ?? start.timestamp)
+        let scanned = reader.database.records(after: pageStart, limit: Self.recordLimit).filter { $0.timestamp <= end.timestamp }
+        let changes = try self.changes(in: scanned, pageStart: pageStart, start: start, end: end)
+        let rows = HTMLText(joining: changes.map { row($0, end: end) })
+        let next: HTMLText =
+            scanned.count == Self.recordLimit
+            ? scanned.last.map { last in
+                let link = layout.link(to: "/changes", [("from", String(start.microseconds)), ("to", String(end.microseconds)), ("after", StudioMoment.cursor(last.timestamp))])
+                return "<a id=\"next-page\" href=\"\(link)\">next \(Self.recordLimit) records →</a>"
+            } ?? "" : ""
+        let through: HTMLText = after.map { " <span class=\"muted\">(records after \(StudioMoment.format($0.time)))</span>" } ?? ""
         return layout.page(
             title: "Changes",
             """
             \(form)
-            <p>Between \(start.text) and \(end.text): \(newest.count) path\(newest.count == 1 ? "" : "s") changed.</p>
-            \(cut)
+            <p>Between \(start.text) and \(end.text): \(changes.count) path\(changes.count == 1 ? "" : "s") changed\(scanned.count == Self.recordLimit ? " on this page" : "")\(through).</p>
             <table id="changes"><tr><th>change</th><th>model</th><th>instance</th><th>property</th><th>old value</th><th>new value</th><th>at (UTC)</th></tr>\(rows)</table>
+            \(next)
             """)
+    }
+
+    /// The paths of `scanned` whose first record after `start` is after `pageStart` (earlier
+    /// pages list the others), with their values at `start` and at `end`, in path order.
+    private func changes(in scanned: [Record], pageStart: Timestamp, start: StudioMoment, end: StudioMoment) throws -> [Change] {
+        var changes: [Change] = []
+        for instance in Set(scanned.map { ModelInstance(model: $0.path.model, instance: $0.path.instance) }) {
+            // Oldest first: the last record of a property at or before a moment is its value then.
+            let records = try reader.database.records(model: instance.model, instance: instance.instance)
+            var old: [PropertyKey: Record] = [:]
+            var new: [PropertyKey: Record] = [:]
+            var first: [PropertyKey: Timestamp] = [:]
+            for record in records where record.timestamp <= end.timestamp {
+                let property = record.path.property
+                if record.timestamp <= start.timestamp {
+                    old[property] = record
+                } else {
+                    new[property] = record
+                    if first[property] == nil { first[property] = record.timestamp }
+                }
+            }
+            for (property, record) in new where (first[property].map { $0 > pageStart }) ?? false {
+                changes.append(Change(path: record.path, old: old[property], new: record))
+            }
+        }
+        return changes.sorted { $0.path < $1.path }
+    }
+
+    private func row(_ change: Change, end: StudioMoment) -> HTMLText {
+        let path = change.path
+        let kind: String
+        if path.isStatus, let status = change.new.value as? InstanceStatus {
+            switch (change.old, status) {
+            case (nil, .deleted): kind = "created and deleted"
+            case (nil, _): kind = "created"
+            case (_, .deleted): kind = "deleted"
+            default: kind = "restored"
+            }
+        } else {
+            kind = change.old == nil ? "set" : "changed"
+        }
+        let link = "/models/\(path.model)/instances/\(path.instance)" + HTML.query([("at", String(end.microseconds))])
+        return """
+            <tr class="\(kind)"><td>\(kind)</td><td>\(reader.modelName(path.model))</td><td><a href="\(link)">\(path.instance)</a></td>\
+            <td>\(reader.propertyName(path.property, of: path.model))</td><td class="value">\(change.old.map { ValueText.describe($0.value) } ?? "")</td>\
+            <td class="value">\(ValueText.describe(change.new.value))</td><td>\(StudioMoment.format(change.new.timestamp.time))</td></tr>
+            """
     }
 }

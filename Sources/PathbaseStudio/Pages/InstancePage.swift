@@ -115,10 +115,18 @@ struct InstancePage {
                     joining: group.instances.prefix(shownLimit).enumerated().map { index, id -> HTMLText in
                         "\(index == 0 ? "" : ", ")<a class=\"referrer\" href=\"/models/\(group.model)/instances/\(id)\">\(id)</a>"
                     })
-                let more: HTMLText = group.instances.count > shownLimit ? " <span class=\"muted\">and \(group.instances.count - shownLimit) more</span>" : ""
+                var more: HTMLText = group.instances.count > shownLimit ? " <span class=\"muted\">and \(group.instances.count - shownLimit) more</span>" : ""
+                var count: HTMLText = "\(group.instances.count)"
+                if let through = group.scannedThrough {
+                    // A bounded scan (no index of the property in the file): the rest is
+                    // the referring model's table filtered on this instance, from there on.
+                    let rest = layout.link(to: "/models/\(group.model)", [("filter", String(group.property)), ("value", String(instance)), ("after", String(through))])
+                    count = "\(group.instances.count) <span class=\"muted\">up to instance \(through)</span>"
+                    more = "\(more) <a class=\"scan-on\" href=\"\(rest)\">scan the rest of \(reader.modelName(group.model)) →</a>"
+                }
                 return """
                     <tr><td>\(reader.modelName(group.model))</td><td>\(reader.propertyName(group.property, of: group.model))</td>\
-                    <td>\(group.instances.count)</td><td>\(links)\(more)</td></tr>
+                    <td>\(count)</td><td>\(links)\(more)</td></tr>
                     """
             })
         return """

@@ -8,6 +8,10 @@ import PathbaseSQLite
 /// through the same SQL push-down as queries on models (`QueryPushdownDatabase`), paged by
 /// offset; otherwise pages are keyset pages by instance id (`?after=`), and a filter at a
 /// moment is checked on each listed instance's value then.
+///
+/// A filter on a property the file has no value index of is a bounded scan instead
+/// (``StudioScan``): each page reads at most ``StudioScan/window`` instances in id order and
+/// links to the next window.
 struct ModelTablePage {
 
     static let pageSize = 100
@@ -41,9 +45,26 @@ struct ModelTablePage {
         let moment = layout.moment
         var rows: [(instance: InstanceKey, status: InstanceStatus, values: StudioReader.Values)] = []
         var next: (String, String)?
+        var nextLabel = "next \(Self.pageSize) →"
         var note: HTMLText = ""
         let filterOperand = try operand()
-        if moment == nil, query.status == .active, query.sort != nil || filterOperand != nil,
+        if moment == nil, query.status == .active, query.sort == nil, let filterOperand, let property = query.filterProperty,
+            !database.hasValueIndex(model: model, property: property),
+            let window = database.scanInstances(
+                of: model, where: StudioScan.equality(property, filterOperand.type, filterOperand.operand), after: query.after, window: StudioScan.window, limit: Self.pageSize)
+        {
+            for id in window.matches {
+                rows.append((id, .created, try reader.values(model: model, instance: id, at: nil)))
+            }
+            let name = reader.propertyName(property, of: model)
+            let through = window.resumeAfter.map { "up to instance \($0)" } ?? "to the last instance"
+            note = """
+                <p class="muted" id="scanned">The file has no index of \(name) (an app's query on it makes one): \
+                this page scanned at most \(StudioScan.window) instances\(query.after.map { " after \($0)" } ?? ""), \(through).</p>
+                """
+            if let resume = window.resumeAfter { next = ("after", String(resume)) }
+            nextLabel = "scan on →"
+        } else if moment == nil, query.status == .active, query.sort != nil || filterOperand != nil,
             let ids = pushedDown(filter: filterOperand)
         {
             // One more than a page tells whether there is a next page.
@@ -90,7 +111,7 @@ struct ModelTablePage {
             \(HTMLText(joining: rows.map { self.row($0, properties: properties) }))
             </table>
             \(rows.isEmpty ? HTMLText("<p class=\"muted\" id=\"no-rows\">No instances.</p>") : "")
-            \(next.map { next -> HTMLText in "<a id=\"next-page\" href=\"\(layout.link(to: "/models/\(model)", query.parameters + [next]))\">next \(Self.pageSize) →</a>" } ?? "")
+            \(next.map { next -> HTMLText in "<a id=\"next-page\" href=\"\(layout.link(to: "/models/\(model)", query.parameters + [next]))\">\(nextLabel)</a>" } ?? "")
             """)
     }
 
@@ -157,14 +178,7 @@ struct ModelTablePage {
     /// The active instances matching the filter, in the sort's order, one page from the
     /// offset plus one; `nil` when the database cannot run it in SQL.
     private func pushedDown(filter: (type: any QueryableValue.Type, operand: QueryOperand)?) -> [InstanceKey]? {
-        let predicate = filter.flatMap { filter in
-            query.filterProperty.map { property in
-                StoredPredicate.condition(
-                    StoredCondition(
-                        propertyId: property, storedAs: filter.type, operation: .equal, operands: [filter.operand], matchesNil: false, matchesDefault: false
-                    ))
-            }
-        }
+        let predicate = filter.flatMap { filter in query.filterProperty.map { StudioScan.equality($0, filter.type, filter.operand) } }
         let sort = query.sort.flatMap { property -> StoredSort? in
             let sample = try? reader.database.instanceStatuses(model: model, at: nil, status: .created, after: nil, limit: 50).lazy
                 .compactMap { try? reader.database.currentRecords(model: model, instance: $0.instance).first { $0.path.property == property } }

@@ -12,16 +12,6 @@ struct RecordsPage {
     let layout: StudioLayout
     let after: Timestamp?
 
-    /// Parses `?after=`.
-    static func cursor(_ text: String?) throws(StudioInputError) -> Timestamp? {
-        guard let text, !text.isEmpty else { return nil }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let time = Int64(parts[0]), let counter = UInt32(parts[1]), let replica = UInt32(parts[2]) else {
-            throw StudioInputError("after must be time.counter.replica, such as 1764295805123456.0.17, not '\(text)'")
-        }
-        return Timestamp(time: time, counter: counter, replica: replica)
-    }
-
     func render() throws -> HTMLText {
         var records = reader.database.records(after: after, limit: Self.pageSize + 1)
         if let moment = layout.moment { records = records.filter { $0.timestamp <= moment.timestamp } }
@@ -38,8 +28,7 @@ struct RecordsPage {
         let next: HTMLText =
             records.count > Self.pageSize
             ? page.last.map { last in
-                let cursor = "\(last.timestamp.time).\(last.timestamp.counter).\(last.timestamp.replica)"
-                return "<a id=\"next-page\" href=\"\(layout.link(to: "/records", [("after", cursor)]))\">next \(Self.pageSize) →</a>"
+                "<a id=\"next-page\" href=\"\(layout.link(to: "/records", [("after", StudioMoment.cursor(last.timestamp))]))\">next \(Self.pageSize) →</a>"
             } ?? "" : ""
         return layout.page(
             title: "Records",
