@@ -133,30 +133,16 @@ struct MergePolicyTests {
         #expect(titles.count == 1)
     }
 
-    @Test("first increments made in editing contexts on two replicas add up (not kept under one id)", arguments: HistoryDatabaseKind.allCases)
-    func firstIncrementsInContexts(kind: HistoryDatabaseKind) throws {
+    @Test(
+        "first increments made in editing contexts on two replicas add up (not kept under one id), also through wrappers over the contexts",
+        arguments: HistoryDatabaseKind.allCases, [false, true])
+    func firstIncrementsInContexts(kind: HistoryDatabaseKind, wrapped: Bool) throws {
         let first = kind.make()
         let second = kind.make()
         for (database, increment) in [(first, 3), (second, 2)] {
             let context = database.createEditingContext()
-            MergedPost(database: context, id: 1).likes += increment
-            context.commitChanges()
-        }
-        let fromFirst = try MergeTransfer.records(of: first, encoded: true)
-        for record in try MergeTransfer.records(of: second, encoded: true) { first.apply(record) }
-        for record in fromFirst { second.apply(record) }
-        #expect(MergedPost(database: first, id: 1).likes == 5)
-        #expect(MergedPost(database: second, id: 1).likes == 5)
-    }
-
-    @Test("first increments made through wrappers over editing contexts on two replicas add up", arguments: HistoryDatabaseKind.allCases)
-    func firstIncrementsThroughWrappedContexts(kind: HistoryDatabaseKind) throws {
-        let first = kind.make()
-        let second = kind.make()
-        for (database, increment) in [(first, 3), (second, 2)] {
-            let context = database.createEditingContext()
-            let wrapped = ObservableDatabase(wrapping: UndoableDatabase(wrapping: context))
-            MergedPost(database: wrapped, id: 1).likes += increment
+            let writer: any Database = wrapped ? ObservableDatabase(wrapping: UndoableDatabase(wrapping: context)) : context
+            MergedPost(database: writer, id: 1).likes += increment
             context.commitChanges()
         }
         let fromFirst = try MergeTransfer.records(of: first, encoded: true)

@@ -47,7 +47,7 @@ final class StudioBenchItem {
 /// Studio opens the file read-only, so it never creates the value indexes that a filter and
 /// an inverse lookup start from: the file has them when the app that wrote it ran such
 /// queries. The `.no-index` lines measure the filtered table and "referenced by" on the file
-/// as written (no index: each page scans one window of 200 000 items, and links to the
+/// as written (no index: each page scans one window of 100 000 items, and links to the
 /// next; the filtered page a window after a random item); the other lines run after the benchmark has
 /// made them, as the app's `fetch(QueryDescriptor(where: \.rank == r))` and
 /// `owner.referrers(through: \.owner)` would.
