@@ -58,7 +58,7 @@ struct ConvergenceSimulationTests {
         print("Convergence simulation: seeds \(seeds.first ?? 0) … \(seeds.last ?? 0) (replay one with PATHBASE_SIMULATION_SEED)")
         var steps = 0
         var completed = 0
-        var merged = (increments: 0, maximumWrites: 0, minimumWrites: 0, additions: 0, removals: 0)
+        var merged = (increments: 0, maximumWrites: 0, minimumWrites: 0, additions: 0, removals: 0, cardChanges: 0)
         var compacted = (times: 0, records: 0)
         for seed in seeds {
             var schedule = try await Schedule(seed: seed, storage: storage(seed))
@@ -70,6 +70,7 @@ struct ConvergenceSimulationTests {
                 merged.minimumWrites += schedule.oracle.minimumWrites
                 merged.additions += schedule.oracle.additions
                 merged.removals += schedule.oracle.removals
+                merged.cardChanges += schedule.oracle.cardChanges
                 compacted.times += schedule.compactions
                 compacted.records += schedule.compactedRecords
             } catch {
@@ -87,6 +88,9 @@ struct ConvergenceSimulationTests {
         print("[reliability] simulation.\(name).max: \(converged); every replica reads the largest of \(merged.maximumWrites) values written")
         print("[reliability] simulation.\(name).min: \(converged); every replica reads the smallest of \(merged.minimumWrites) values written")
         print("[reliability] simulation.\(name).union: \(converged); every replica holds each of \(merged.additions) elements added unless removed (\(merged.removals) observed removals)")
+        print(
+            "[reliability] simulation.\(name).collection: \(converged); every replica reads each card's counter as the sum of its increments and its set as the elements added unless removed (\(merged.cardChanges) changes saved)"
+        )
         print(
             "[reliability] simulation.\(name).compaction: \(converged); the server compacted the log \(compacted.times) times, removing \(compacted.records) records"
         )
@@ -428,7 +432,18 @@ struct Schedule {
             post.best = random(1000)
         case 8 ..< 10:
             post.lowest = random(1000)
-        case 10 ..< 13:
+        case 12, 16:
+            // A card of a collection with merged fields: fetched, changed, saved.
+            let cards = try setHandle.collection(SimulatedCard.self, merge: SimulatedCard.merge)
+            var card = try cards.fetch(id: post.id) ?? SimulatedCard(id: post.id, likes: 0, tags: [])
+            card.likes += random(9) - 3
+            if random(3) == 0, let element = card.tags.sorted().first {
+                card.tags.remove(element)
+            } else {
+                card.tags.insert("card-m\(member)-s\(step)")
+            }
+            try cards.save(card)
+        case 10 ..< 12:
             if random(3) == 0, let element = tagged.tags.sorted().first {
                 tagged.tags.remove(element)
             } else {
