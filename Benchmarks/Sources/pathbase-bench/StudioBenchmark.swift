@@ -43,6 +43,9 @@ final class StudioBenchItem {
 /// - `studio.instance.referenced-by`: an owner's page, with its 10 referrers (the inverse lookup)
 /// - `studio.instance-at-date`: an item's page as it was after the 5th of the 10 rounds
 /// - `studio.changes`: `/changes` between two moments of the last round
+/// - `studio.sorted-table`: `/models/23?sort=1&offset=K`, a page of the items sorted by title
+///   at a random place (no index sorts by title: the first request reads and sorts every
+///   item, and Studio keeps the order until the file changes)
 ///
 /// Studio opens the file read-only, so it never creates the value indexes that a filter and
 /// an inverse lookup start from: the file has them when the app that wrote it ran such
@@ -92,6 +95,7 @@ enum StudioBenchmark {
         try await measure("studio.instance.referenced-by", studio, requests: requests) { "/models/\(ownerModel)/instances/\(owner())" }
         try await measure("studio.instance-at-date", studio, requests: requests) { "/models/\(itemModel)/instances/\(item())?at=\(moments.middle)" }
         try await measure("studio.changes", studio, requests: requests) { "/changes?from=\(moments.lastRoundStart)&to=\(moments.lastRoundStart + 1000)" }
+        try await measure("studio.sorted-table", studio, requests: requests) { "/models/\(itemModel)?sort=1&offset=\(max(0, item() - 100))" }
     }
 
     /// Writes the file; the moment after the 5th round and the start of the last one.

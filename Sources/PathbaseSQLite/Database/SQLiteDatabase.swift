@@ -92,6 +92,8 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
     let activeInstances = ActiveInstances()
     /// The counts of ``modelSummaries()``, kept until the file changes.
     let instanceCounts = InstanceCounts()
+    /// The sorted orders of a read-only connection's sorted pages, kept until the file changes.
+    let sortedOrders = SortedOrders()
     /// The properties of models listed in the running transaction, one scan each.
     let listingColumns = ListingColumns()
     /// The reader of kept values handed to a collection decoding a struct (guarded by the
@@ -202,6 +204,7 @@ public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Se
         queryStatements.finalize()
         activeInstances.finalize()
         instanceCounts.finalize()
+        sortedOrders.finalize()
         listingColumns.finalize()
         fileClock.finalize()
         pendingWrites.finalize()

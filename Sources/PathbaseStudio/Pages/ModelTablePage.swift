@@ -192,6 +192,11 @@ struct ModelTablePage {
                 }
             return StoredSort(propertyId: property, storedAs: type, defaultValue: empty, reverse: query.descending)
         }
+        if predicate == nil, let sort {
+            // The whole order is read once and kept until the file changes: later pages and
+            // sorts back to it cost no scan.
+            return reader.database.sortedInstanceIds(of: model, sortedBy: sort, offset: query.offset, limit: Self.pageSize + 1)
+        }
         return reader.database.instanceIds(of: model, where: predicate, sortedBy: sort, offset: query.offset, limit: Self.pageSize + 1, readingValues: false)
     }
 
