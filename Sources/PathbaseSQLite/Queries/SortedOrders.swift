@@ -54,7 +54,7 @@ extension SQLiteDatabase {
     /// The active instances of `model` in `sort`'s order, `limit` of them from `offset`, as
     /// ``instanceIds(of:where:sortedBy:offset:limit:readingValues:)`` returns them. On a
     /// read-only connection the whole order is read once and kept until another connection
-    /// commits, so later pages cost no scan (the first costs a full sort, about 0.6 s at 10^6
+    /// commits, so later pages cost no scan (the first costs a full sort, about 1.4 s at 10^6
     /// instances); on a writable one each call runs the query.
     package func sortedInstanceIds(of model: ModelKey, sortedBy sort: StoredSort, offset: Int, limit: Int) -> [InstanceKey]? {
         let key = SortedOrders.Key(shape: QueryShape(model: model, predicate: nil, sort: sort, readingValues: false), defaultValue: sort.defaultValue)
