@@ -30,6 +30,13 @@ enum StudioPages {
         return String(rest[..<(rest.range(of: "</table>")?.upperBound ?? rest.endIndex)])
     }
 
+    /// The `href` of the element with `id` (or the first of `class`), entities decoded.
+    static func link(id: String? = nil, class name: String? = nil, in page: String) -> String? {
+        let marker = id.map { "id=\"\($0)\" href=\"" } ?? "class=\"\(name ?? "")\" href=\""
+        guard let start = page.range(of: marker)?.upperBound, let end = page[start...].firstIndex(of: "\"") else { return nil }
+        return String(page[start ..< end]).replacingOccurrences(of: "&amp;", with: "&")
+    }
+
     /// A download as bytes, with its HTTP status and headers (names lowercased).
     struct Download {
         let status: Int

@@ -55,12 +55,12 @@ struct StudioScanTests {
         #expect(first.contains("id=\"scanned\""), "\(first)")
         let firstRows = StudioPages.table("instances", in: first)
         #expect(firstRows.contains("instances/\(Self.early)\"") && !firstRows.contains("instances/\(Self.late)\""), "\(firstRows)")
-        let next = try #require(Self.link(id: "next-page", in: first), "a link to the next window")
+        let next = try #require(StudioPages.link(id: "next-page", in: first), "a link to the next window")
         #expect(next.contains("after=100000"), "the first window (100 000 instances) ends at item 100000: \(next)")
         let second = try await StudioPages.page(studio, next)
         let secondRows = StudioPages.table("instances", in: second)
         #expect(secondRows.contains("instances/\(Self.late)\"") && !secondRows.contains("instances/\(Self.early)\""), "\(secondRows)")
-        #expect(Self.link(id: "next-page", in: second) == nil, "the second window reached the last item")
+        #expect(StudioPages.link(id: "next-page", in: second) == nil, "the second window reached the last item")
     }
 
     @Test("referenced by without an index lists the first window's referrers and links to the rest, filtered on the instance")
@@ -72,7 +72,7 @@ struct StudioScanTests {
         let owner = try await StudioPages.page(studio, "/models/\(StudioScanOwner.modelId)/instances/1")
         let referrers = StudioPages.table("referenced-by", in: owner)
         #expect(referrers.contains("instances/\(Self.early)\"") && !referrers.contains("instances/\(Self.late)\""), "\(referrers)")
-        let rest = try #require(Self.link(class: "scan-on", in: referrers), "\(referrers)")
+        let rest = try #require(StudioPages.link(class: "scan-on", in: referrers), "\(referrers)")
         let restRows = StudioPages.table("instances", in: try await StudioPages.page(studio, rest))
         #expect(restRows.contains("instances/\(Self.late)\"") && !restRows.contains("instances/\(Self.early)\""), "\(restRows)")
     }
@@ -90,12 +90,5 @@ struct StudioScanTests {
         #expect(page.contains("id=\"pushed-down\"") && !page.contains("id=\"scanned\""), "\(page)")
         let rows = StudioPages.table("instances", in: page)
         #expect(rows.contains("instances/\(Self.early)\"") && rows.contains("instances/\(Self.late)\""), "\(rows)")
-    }
-
-    /// The `href` of the element with `id` (or the first of `class`), entities decoded.
-    private static func link(id: String? = nil, class name: String? = nil, in page: String) -> String? {
-        let marker = id.map { "id=\"\($0)\" href=\"" } ?? "class=\"\(name ?? "")\" href=\""
-        guard let start = page.range(of: marker)?.upperBound, let end = page[start...].firstIndex(of: "\"") else { return nil }
-        return String(page[start ..< end]).replacingOccurrences(of: "&amp;", with: "&")
     }
 }

@@ -135,8 +135,8 @@ struct StudioTests {
                 listed[String(instance), default: 0] += 1
             }
             #expect(!rows.contains("v1 of"), "the value at B, not the page's newest")
-            guard let start = html.range(of: "id=\"next-page\" href=\"")?.upperBound, let end = html[start...].firstIndex(of: "\"") else { break }
-            page = html[start ..< end].replacingOccurrences(of: "&amp;", with: "&")
+            guard let next = StudioPages.link(id: "next-page", in: html) else { break }
+            page = next
         }
         #expect(pages == 2, "3000 records: two pages of 2000")
         #expect(listed.count == instances && listed.values.allSatisfy { $0 == 1 }, "each path once: \(listed.filter { $0.value != 1 }.prefix(5))")

@@ -40,7 +40,7 @@ struct ChangesPage {
         guard start.microseconds < end.microseconds else {
             return layout.page(title: "Changes", "\(form)<p class=\"error\">'from' must be before 'to'.</p>")
         }
-        let pageStart = max(start.timestamp, after ?? start.timestamp)
+        let pageStart = after.map { max(start.timestamp, $0) } ?? start.timestamp
         let scanned = reader.database.records(after: pageStart, limit: Self.recordLimit).filter { $0.timestamp <= end.timestamp }
         let changes = try self.changes(in: scanned, pageStart: pageStart, start: start, end: end)
         let rows = HTMLText(joining: changes.map { row($0, end: end) })
@@ -67,7 +67,7 @@ struct ChangesPage {
         var changes: [Change] = []
         for instance in Set(scanned.map { ModelInstance(model: $0.path.model, instance: $0.path.instance) }) {
             // Oldest first: the last record of a property at or before a moment is its value then.
-            let records = try reader.database.records(model: instance.model, instance: instance.instance)
+            let records = try reader.records(model: instance.model, instance: instance.instance, at: nil)
             var old: [PropertyKey: Record] = [:]
             var new: [PropertyKey: Record] = [:]
             var first: [PropertyKey: Timestamp] = [:]
