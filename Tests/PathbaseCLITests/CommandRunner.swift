@@ -1,4 +1,5 @@
 import Foundation
+import PathbaseTestSupport
 
 /// What one run of the `pathbase` executable printed, and how it exited.
 struct CommandResult {
@@ -39,33 +40,8 @@ enum CommandRunner {
 
     static func run(_ arguments: [String], environment: [String: String] = [:], in directory: TemporaryDirectory) throws -> CommandResult {
         guard let executable else { throw NotBuilt() }
-        let outputPath = directory.file("stdout-\(UUID().uuidString)")
-        let errorPath = directory.file("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try outputHandle.close()
-        try errorHandle.close()
-        defer {
-            try? FileManager.default.removeItem(atPath: outputPath)
-            try? FileManager.default.removeItem(atPath: errorPath)
-        }
-        return CommandResult(
-            status: process.terminationStatus,
-            output: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outputPath)), as: UTF8.self),
-            errorOutput: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errorPath)), as: UTF8.self)
-        )
+        let result = try ChildProcess.run(executable.path, arguments, environment: environment, directory: directory.path)
+        return CommandResult(status: result.status, output: result.output, errorOutput: result.errors)
     }
 }
 

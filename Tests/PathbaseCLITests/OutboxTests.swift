@@ -1,6 +1,7 @@
 import Foundation
 import Pathbase
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 /// The outbox rule through a real `pathbase serve`: every record written locally — before a
@@ -104,14 +105,7 @@ struct OutboxTests {
         let other = Task.detached { () throws -> [Int32] in
             var statuses: [Int32] = []
             for _ in 0 ..< 6 {
-                let process = Process()
-                process.executableURL = executable
-                process.arguments = ["demo", "--path", file]
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                process.waitUntilExit()
-                statuses.append(process.terminationStatus)
+                statuses.append(try ChildProcess.run(executable.path, ["demo", "--path", file]).status)
             }
             return statuses
         }

@@ -21,8 +21,13 @@ final class CrashWriterReports {
     /// Lines that were not a batch number (a bug in the writer or the reading).
     private(set) var garbage: [String] = []
 
-    init(_ pipe: Pipe) {
-        descriptor = pipe.fileHandleForReading.fileDescriptor
+    /// Kept open while the reports are read.
+    private let handle: FileHandle
+
+    /// Reads the reports from `handle`, the reading end of the writer's standard output.
+    init(_ handle: FileHandle) {
+        self.handle = handle
+        descriptor = handle.fileDescriptor
     }
 
     /// Reads until at least `count` batches are reported in all; whether that happened

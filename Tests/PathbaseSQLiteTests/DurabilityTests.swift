@@ -30,17 +30,13 @@ struct DurabilityTests {
 
     /// A running writer and the batches it reported.
     private struct RunningWriter {
-        let process: Process
+        let process: ChildProcess
         let reports: CrashWriterReports
     }
 
     private static func launch(_ writer: URL, _ arguments: [String]) throws -> RunningWriter {
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = writer
-        process.arguments = arguments
-        process.standardOutput = output
-        try process.run()
+        let process = try ChildProcess(writer.path, arguments, output: .pipe, errors: .inherit)
+        guard let output = process.output else { throw ChildProcessError.cannotStart(writer.path, errno: EPIPE) }
         return RunningWriter(process: process, reports: CrashWriterReports(output))
     }
 
@@ -104,11 +100,10 @@ struct DurabilityTests {
             let running = try launch(writer, [file, "\(round * 1_000_000)", "\(Int.max / 2)", mode])
             let started = await running.reports.waitFor(batchesBeforeKill, timeout: 60)
             if started { usleep(delay) }
-            kill(running.process.processIdentifier, SIGKILL)
-            running.process.waitUntilExit()
+            running.process.kill9()
             running.reports.readRemaining()
             try #require(started, "round \(round): the writer reported \(running.reports.batches.count) of \(batchesBeforeKill) batches before it ended or timed out; \(replay)")
-            #expect(running.process.terminationReason == .uncaughtSignal, "round \(round): the writer exited by itself; \(replay)")
+            #expect(running.process.endedBySignal == true, "round \(round): the writer exited by itself; \(replay)")
             #expect(running.reports.garbage.isEmpty, "round \(round): unreadable reports \(running.reports.garbage)")
             reported.formUnion(running.reports.batches)
 
@@ -136,9 +131,9 @@ struct DurabilityTests {
         // The writer may not write files past 256 KiB: its WAL reaches that after a few dozen
         // batches (the first checkpoint comes at 24 MiB), and the next commit fails.
         let running = try Self.launch(writer, [file, "1", "100000", "limit:262144"])
-        running.process.waitUntilExit()
+        let status = try running.process.wait(timeout: 300)
         running.reports.readRemaining()
-        #expect(running.process.terminationStatus == 0, "the writer could not read its batches back after the failure")
+        #expect(status == 0, "the writer could not read its batches back after the failure")
         let failure = running.reports.garbage.first { $0.hasPrefix("failed ") }
         let failed = try #require(failure.flatMap { Int(String($0.dropFirst("failed ".count))) }, "no batch failed: \(running.reports.garbage)")
         #expect(failed > 2, "the limit left no room for batches before it")
@@ -172,10 +167,8 @@ struct DurabilityTests {
         let second = try Self.launch(writer, [file, "1000000", "300"])
         #expect(await first.reports.waitFor(300, timeout: 300))
         #expect(await second.reports.waitFor(300, timeout: 300))
-        first.process.waitUntilExit()
-        second.process.waitUntilExit()
-        #expect(first.process.terminationStatus == 0)
-        #expect(second.process.terminationStatus == 0)
+        #expect(try first.process.wait(timeout: 60) == 0)
+        #expect(try second.process.wait(timeout: 60) == 0)
         let check = try Self.check(file)
         #expect(check.wholeBatches == Set(first.reports.batches + second.reports.batches))
         #expect(check.wholeBatches.count == 600)

@@ -2,13 +2,14 @@ import Foundation
 import GRDBSQLite
 import Pathbase
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 /// Another process — the `sqlite3` shell in `BEGIN EXCLUSIVE` — holds the file's write lock
 /// until it is told to end its transaction.
 private final class LockHoldingProcess {
-    let process = Process()
-    private let input = Pipe()
+    let process: ChildProcess
+    private let input: FileHandle
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -25,13 +26,10 @@ private final class LockHoldingProcess {
         guard let shell = Self.shell else {
             throw Failure(description: "the test needs the sqlite3 shell as the other process (apt-get install sqlite3)")
         }
-        process.executableURL = shell
-        process.arguments = [file]
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data("BEGIN EXCLUSIVE;\n".utf8))
+        process = try ChildProcess(shell.path, [file], input: .pipe)
+        guard let input = process.input else { throw Failure(description: "no pipe to the sqlite3 process") }
+        self.input = input
+        try input.write(contentsOf: Data("BEGIN EXCLUSIVE;\n".utf8))
         // Held once a connection of this process cannot take the write lock itself.
         let deadline = Date().addingTimeInterval(60)
         while !Self.isWriteLocked(file) {
@@ -59,14 +57,9 @@ private final class LockHoldingProcess {
 
     /// Ends the transaction (writing nothing) and the process; kills it if it does not end.
     func release() {
-        try? input.fileHandleForWriting.write(contentsOf: Data("ROLLBACK;\n".utf8))
-        try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        try? input.write(contentsOf: Data("ROLLBACK;\n".utf8))
+        try? input.close()
+        _ = try? process.wait(timeout: 10)
     }
 
     deinit { if process.isRunning { release() } }

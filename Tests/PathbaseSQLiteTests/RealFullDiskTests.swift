@@ -2,6 +2,7 @@ import Foundation
 import GRDBSQLite
 import Pathbase
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 /// A small tmpfs mounted for one test: a disk that really fills up (ENOSPC), unlike
@@ -40,20 +41,12 @@ private final class TinyFilesystem {
     deinit { unmount() }
 
     private static func run(_ command: String, _ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [command] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
         do {
-            try process.run()
+            let result = try ChildProcess.run("/usr/bin/env", [command] + arguments)
+            return (result.status, result.output + result.errors)
         } catch {
             return (-1, "\(error)")
         }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }
 

@@ -222,7 +222,7 @@ struct HostileStageTests {
             let arrived = reader.records().filter { $0.path.model == 7 }.count
             let sorted = latencies.sorted()
             let p99 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
-            let crashes = serve.process.isRunning ? 0 : 1
+            let crashes = serve.isRunning ? 0 : 1
             let peak = (ProcessMemory.kibibytes("VmHWM", of: serve.pid) ?? 0) / 1024
             print(
                 "[reliability] hostile \(attack.name): crashes \(crashes), health p99 \(String(format: "%.1f", p99)) ms over \(latencies.count) probes, server peak RSS \(peak) MiB, \(outcome), legitimate records \(arrived)/\(written)"

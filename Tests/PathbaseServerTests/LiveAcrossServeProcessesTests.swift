@@ -60,6 +60,6 @@ struct LiveAcrossServeProcessesTests {
                 database.get(path(instance)) == value
             }
         }
-        #expect(first.process.isRunning && second.process.isRunning)
+        #expect(first.isRunning && second.isRunning)
     }
 }

@@ -15,7 +15,7 @@ struct ServeSignalTests {
         #expect(added.status == 0, "\(added.errors)")
         let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let serve = try ServeProcess(database: serverFile)
-        defer { if serve.process.isRunning { serve.kill() } }
+        defer { if serve.isRunning { serve.kill() } }
         let port = try #require(serve.url.port)
         let phone = InMemoryHistoryDatabase()
         phone.set("before the signal", for: Path(model: 6, instance: 1, property: 1))
@@ -23,10 +23,10 @@ struct ServeSignalTests {
 
         #expect(kill(serve.pid, SIGINT) == 0)
         let deadline = Date().addingTimeInterval(30)
-        while serve.process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!serve.process.isRunning, "still running 30 s after SIGINT")
-        #expect(serve.process.terminationReason == .exit, "ended by a signal, not by exiting")
-        #expect(serve.process.terminationStatus == 0)
+        while serve.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!serve.isRunning, "still running 30 s after SIGINT")
+        #expect(serve.child.endedBySignal == false, "ended by a signal, not by exiting")
+        #expect(serve.child.exitStatus == 0)
         #expect(serve.output.contains("pathbase serve: stopped"), "\(serve.output)")
         // Nothing listens on the port any more.
         #expect(throws: RawConnectionError.self) { _ = try RawConnection(port: port) }

@@ -15,11 +15,10 @@ import Foundation
 ///
 /// Its output goes to a file in the temporary directory (removed by ``stop()`` and
 /// ``kill()``), so that a full pipe never blocks it.
-public final class ServeProcess: @unchecked Sendable {
-    // @unchecked: Process is used from one task at a time; `kill` from another only ends it.
+public final class ServeProcess: Sendable {
 
     /// The child process.
-    public let process = Process()
+    public let child: ChildProcess
 
     /// Where it listens: `http://127.0.0.1:PORT`, or `https://` when started with TLS.
     public let url: URL
@@ -33,24 +32,9 @@ public final class ServeProcess: @unchecked Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Runs `pathbase ARGUMENTS` to its end and returns what it printed.
-    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = try requireExecutable()
-        process.arguments = arguments
-        let errorPath = temporaryPath("err")
-        defer { try? FileManager.default.removeItem(atPath: errorPath) }
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errors
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try errors.close()
-        let errorText = try String(contentsOfFile: errorPath, encoding: .utf8)
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), errorText)
+    /// Runs `pathbase ARGUMENTS` to its end (at most `timeout` seconds) and returns what it printed.
+    public static func run(_ arguments: [String], timeout: Double = 120) throws -> (status: Int32, output: String, errors: String) {
+        try ChildProcess.run(try requireExecutable().path, arguments, timeout: timeout)
     }
 
     /// Starts `pathbase serve --database FILE --port 0` (logging only warnings, plus
@@ -70,17 +54,11 @@ public final class ServeProcess: @unchecked Sendable {
     /// such as `studio FILE --port 0` — and waits (at most 60 s) for that line.
     public init(arguments: [String], environment: [String: String] = [:]) throws {
         outputPath = Self.temporaryPath("out")
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.executableURL = try Self.requireExecutable()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["LOG_LEVEL": "warning"].merging(environment) { $1 }) { $1 }
         // Standard error into the same file (one handle, one offset): a crash's message
         // shows in `output` and in a failure's description.
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        try output.close()
+        child = try ChildProcess(
+            try Self.requireExecutable().path, arguments, environment: ["LOG_LEVEL": "warning"].merging(environment) { $1 },
+            output: .file(outputPath), errors: .sameAsOutput)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
@@ -91,11 +69,10 @@ public final class ServeProcess: @unchecked Sendable {
                 self.url = url
                 return
             }
-            guard process.isRunning else { break }
+            guard child.isRunning else { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        process.terminate()
-        process.waitUntilExit()
+        child.kill9()
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(atPath: outputPath)
         throw ServeProcessError.didNotListen(output: text)
@@ -105,41 +82,35 @@ public final class ServeProcess: @unchecked Sendable {
     public var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
     /// The process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { child.pid }
+
+    /// Whether it has not ended yet.
+    public var isRunning: Bool { child.isRunning }
 
     /// Whether it runs, or how it ended and the last lines it printed: for a failure's
     /// description when requests to it failed.
     public var state: String {
-        if process.isRunning { return "pid \(pid) running" }
-        let how = process.terminationReason == .uncaughtSignal ? "killed by signal" : "exited with status"
+        guard let status = child.exitStatus else { return "pid \(pid) running" }
+        let how = child.endedBySignal == true ? "killed by signal \(status - 128)" : "exited with status \(status)"
         let tail = output.split(separator: "\n").suffix(20).joined(separator: "\n")
-        return "pid \(pid) \(how) \(process.terminationStatus); its last output:\n\(tail)"
+        return "pid \(pid) \(how); its last output:\n\(tail)"
     }
 
-    /// kill -9: no chance to finish anything. Waits (at most 10 s) until it is gone.
+    /// kill -9: no chance to finish anything. Returns once it is gone.
     public func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        waitForExit()
+        child.kill9()
     }
 
-    /// SIGTERM, then waits for it to exit; returns its exit status.
+    /// SIGTERM, then waits (at most 60 s, then kill -9) for it to exit; returns its exit
+    /// status (128 + the signal when one ended it).
+    @discardableResult
     public func stop() -> Int32 {
-        process.terminate()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    /// Waits until Foundation saw the process end, at most 10 s: `waitUntilExit()` can miss
-    /// the exit of a child when other tests start processes at the same time, and wait forever.
-    private func waitForExit() {
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        child.signal(SIGTERM)
+        return (try? child.wait(timeout: 60)) ?? 128 + SIGKILL
     }
 
     deinit {
-        if process.isRunning { kill() }
+        child.kill9()
         try? FileManager.default.removeItem(atPath: outputPath)
     }
 

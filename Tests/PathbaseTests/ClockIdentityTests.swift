@@ -1,6 +1,7 @@
 import Foundation
 import Pathbase
 import PathbaseSQLite
+import PathbaseTestSupport
 import Testing
 
 /// A database file's one replica identity, which every open's default clock adopts.
@@ -34,12 +35,8 @@ struct ClockIdentityTests {
             database.close()
         }
         // As a file written before identities were kept: no identity row.
-        let tool = Process()
-        tool.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        tool.arguments = [path, "DELETE FROM pathbase_meta WHERE key IN ('replica', 'earlierReplicas')"]
-        try tool.run()
-        tool.waitUntilExit()
-        #expect(tool.terminationStatus == 0)
+        let tool = try ChildProcess.run("/usr/bin/sqlite3", [path, "DELETE FROM pathbase_meta WHERE key IN ('replica', 'earlierReplicas')"])
+        #expect(tool.status == 0, "\(tool.errors)")
         var ids: Set<UInt32> = []
         for _ in 0 ..< 3 {
             let database = try SQLiteDatabase(path: path)

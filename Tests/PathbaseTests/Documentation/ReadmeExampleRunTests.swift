@@ -1,4 +1,5 @@
 import Foundation
+import PathbaseTestSupport
 import Testing
 
 @Suite("README: the examples run as one program")
@@ -24,18 +25,11 @@ struct ReadmeExampleRunTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let process = Process()
-        process.executableURL = program
-        process.currentDirectoryURL = folder // the examples create people.sqlite here
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        // In `folder`: the examples create people.sqlite there.
+        let run = try ChildProcess.run(program.path, [], directory: folder.path, timeout: 300)
+        let lines = (run.output + run.errors).split(separator: "\n").map(String.init)
 
-        #expect(process.terminationStatus == 0, "output:\n\(lines.joined(separator: "\n"))")
+        #expect(run.status == 0, "output:\n\(lines.joined(separator: "\n"))")
         // Quick start, caching, observation and queries print these, in this order.
         let expected = ["Bob", "2", "deleted", "Write docs", "ann will change", "name will change", "person 100 changed"]
         let printed = lines.filter { expected.contains($0) }
