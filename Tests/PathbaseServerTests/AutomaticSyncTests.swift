@@ -21,7 +21,7 @@ struct AutomaticSyncTests {
         let states = sync.states
         let found = try await withThrowingTaskGroup(of: AutomaticSync.State?.self) { group in
             group.addTask {
-                for await state in states where predicate(state) { return state }
+                for await status in states where predicate(status.state) { return status.state }
                 return nil
             }
             group.addTask {
@@ -129,7 +129,7 @@ struct AutomaticSyncTests {
             #expect(reason.contains("The token belongs to no account"))
             // A stopped sync's stream ends at once; the replica's records are still pending.
             var states = sync.states.makeAsyncIterator()
-            #expect(await states.next() == stopped)
+            #expect(await states.next()?.state == stopped)
             #expect(await states.next() == nil)
             let replica = try Replica(database: database, transport: HTTPSyncTransport(server: url, token: "wrong"))
             #expect(replica.pendingRecords().count == 1)

@@ -202,13 +202,70 @@ struct ReplicaStatusTests {
         let refused = AutomaticSync(replica: try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: server, token: "wrong")), interval: nil)
         defer { refused.stop() }
         // The in-process server's refusal is no HTTP status: retried, with the reason kept.
-        stateLoop: for await state in refused.states {
-            switch state {
+        stateLoop: for await status in refused.states {
+            switch status.state {
             case .retrying, .stopped: break stateLoop
             case .idle, .syncing: continue
             }
         }
         #expect(refused.replicaStatus.lastError != nil && refused.monitor.status.lastError == refused.replicaStatus.lastError)
+    }
+
+    /// A transport whose requests wait until ``open()``: so a test can follow a sync from
+    /// its first page.
+    private final class GatedTransport: SyncTransport, Sendable {
+        let base: any SyncTransport
+        private let opened = Locked(false)
+
+        init(_ base: any SyncTransport) { self.base = base }
+
+        func open() { opened.withLock { $0 = true } }
+
+        private func waitUntilOpen() async throws {
+            while !opened.current { try await Task.sleep(for: .milliseconds(5)) }
+        }
+
+        func push(_ request: PushRequest) async throws -> PushResponse {
+            try await waitUntilOpen()
+            return try await base.push(request)
+        }
+
+        func pull(_ request: PullRequest) async throws -> PullResponse {
+            try await waitUntilOpen()
+            return try await base.pull(request)
+        }
+    }
+
+    @Test("AutomaticSync.states carries the replica's status: pending count, progress page by page while syncing, then idle, complete, nothing pending")
+    func automaticSyncStatesCarryProgress() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let t = try await server.addAccount(named: "alice")
+        try await seed(40, through: InProcessTransport(server: server, token: t))
+        let database = InMemoryHistoryDatabase()
+        database.set(-1, for: path(1000)) // a local write waiting to be pushed
+        let gate = GatedTransport(InProcessTransport(server: server, token: t))
+        let sync = AutomaticSync(replica: try Replica(database: database, transport: gate, pageSize: 10), interval: nil)
+        defer { sync.stop() }
+        let states = sync.states
+        gate.open()
+        var seen: [AutomaticSync.Status] = []
+        for await status in states {
+            seen.append(status)
+            if case .idle(_?) = status.state { break }
+        }
+        let first = try #require(seen.first)
+        #expect(first.pendingCount == 1 && first.pulledCount == 0 && !first.isInitialSyncComplete, "\(first)")
+        // While the state is `syncing`, the replica's part moves page by page.
+        let syncing = seen.filter { $0.state == .syncing }
+        let pulledWhileSyncing = syncing.map(\.pulledCount)
+        #expect(Set(pulledWhileSyncing).isSuperset(of: [10, 20, 30, 40]), "\(pulledWhileSyncing)")
+        #expect(syncing.contains { ($0.initialSyncProgress ?? 0) > 0 && ($0.initialSyncProgress ?? 1) < 1 }, "\(syncing)")
+        let pulled = seen.map(\.pulledCount)
+        #expect(zip(pulled, pulled.dropFirst()).allSatisfy { $0 <= $1 }, "\(pulled)")
+        let last = try #require(seen.last)
+        #expect(last.isInitialSyncComplete && last.pendingCount == 0 && last.lastSuccessfulSync != nil && last.lastError == nil, "\(last)")
+        #expect(last.pulledCount == 41 && last.serverTotal == 41, "\(last)")
+        #expect(last.replica == sync.replicaStatus && sync.status.replica == sync.replicaStatus)
     }
 
     @Test("pending count follows writes (refreshStatus) and pushes")

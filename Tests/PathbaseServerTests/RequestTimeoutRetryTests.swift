@@ -85,7 +85,8 @@ struct RequestTimeoutRetryTests {
                 retry: SyncRetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(40), jitter: 0))
             let seen = Locked<[AutomaticSync.State]>([])
             let watching = Task {
-                for await state in sync.states {
+                for await status in sync.states {
+                    let state = status.state
                     seen.withLock { $0.append(state) }
                     if case .idle(let report?) = state, report.acknowledged > 0 { return }
                     if case .stopped = state { return }

@@ -8,8 +8,9 @@ import Foundation
 /// let database = ObservableDatabase(wrapping: try SQLiteDatabase(path: "notes.sqlite"))
 /// let replica = try Replica(database: database, transport: HTTPSyncTransport(server: url, token: token))
 /// let sync = AutomaticSync(replica: replica, interval: .seconds(30))
-/// for await state in sync.states {
-///     if case .stopped(let reason?) = state { print("sync stopped:", reason) }
+/// for await status in sync.states {
+///     print("\(status.pendingCount) changes to push")
+///     if case .stopped(let reason?) = status.state { print("sync stopped:", reason) }
 /// }
 /// ```
 ///
@@ -82,7 +83,7 @@ public final class AutomaticSync: Sendable {
     /// ```
     public let monitor: ReplicaMonitor
 
-    private let status: Status
+    private let loop: LoopState
     private let wake: AsyncStream<Wake>.Continuation
     private let work: Task<Void, Never>
     private let ticks: Task<Void, Never>?
@@ -99,8 +100,8 @@ public final class AutomaticSync: Sendable {
         self.debounce = debounce
         self.retry = retry
         self.monitor = replica.monitor
-        let status = Status()
-        self.status = status
+        let loop = LoopState(monitor: replica.monitor)
+        self.loop = loop
         let (wakes, wake) = AsyncStream<Wake>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.wake = wake
         if let observers = replica.database.instanceObservers {
@@ -117,18 +118,18 @@ public final class AutomaticSync: Sendable {
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: interval) } catch { return }
                     // A live line tells of new records; polling is its fallback.
-                    if !status.isLive { wake.yield(.remote) }
+                    if !loop.isLive { wake.yield(.remote) }
                 }
             }
         } else {
             ticks = nil
         }
         liveLine = live.map { live in
-            Task { await Self.listen(to: live, wake: wake, retry: retry, status: status) }
+            Task { await Self.listen(to: live, wake: wake, retry: retry, loop: loop) }
         }
         wake.yield(.remote)
         work = Task {
-            await Self.run(replica, wakes: wakes, debounce: debounce, retry: retry, status: status)
+            await Self.run(replica, wakes: wakes, debounce: debounce, retry: retry, loop: loop)
         }
     }
 
@@ -137,7 +138,7 @@ public final class AutomaticSync: Sendable {
     }
 
     /// What it is doing now.
-    public var state: State { status.current }
+    public var state: State { loop.current }
 
     /// The replica's status now (see ``monitor``): what ``state`` does not tell, such as
     /// the pending count and the initial sync's progress.
@@ -153,20 +154,27 @@ public final class AutomaticSync: Sendable {
 
     /// Whether the live line to the server is up: new records are pulled when the server
     /// tells, and the interval is not polled. Always `false` without `live`.
-    public var isLive: Bool { status.isLive }
+    public var isLive: Bool { loop.isLive }
 
-    /// Every state from now on, starting with the current one; ends after
-    /// ``State/stopped(reason:)``.
+    /// What it is doing and where the replica stands now: ``state`` with ``replicaStatus``.
+    public var status: Status { loop.currentStatus }
+
+    /// Every ``Status`` from now on, starting with the current one: a new one when the
+    /// ``state`` changes and when the replica's status does (after each pulled page, push
+    /// and sync, so an initial sync's progress shows); ends after ``State/stopped(reason:)``.
     ///
     /// ```swift
-    /// for await state in sync.states { print(state) }
+    /// for await status in sync.states {
+    ///     print(status.state, status.pendingCount, status.initialSyncProgress ?? 0)
+    ///     if case .stopped(let reason?) = status.state { print("stopped:", reason) }
+    /// }
     /// ```
-    public var states: AsyncStream<State> { status.stream() }
+    public var states: AsyncStream<Status> { loop.stream() }
 
     /// Syncs as soon as the running sync (if any) ends, without waiting for the interval;
     /// during a retry wait, retries at once.
     public func syncNow() {
-        status.cutRetryWait()
+        loop.cutRetryWait()
         wake.yield(.remote)
     }
 
@@ -179,7 +187,7 @@ public final class AutomaticSync: Sendable {
         liveLine?.cancel()
         work.cancel()
         wake.finish()
-        status.finish(reason: nil)
+        loop.finish(reason: nil)
     }
 
     // MARK: The loop
@@ -190,8 +198,8 @@ public final class AutomaticSync: Sendable {
         case remote
     }
 
-    private static func run(_ replica: Replica, wakes: AsyncStream<Wake>, debounce: Duration, retry: SyncRetryPolicy, status: Status) async {
-        defer { status.finish(reason: nil) }
+    private static func run(_ replica: Replica, wakes: AsyncStream<Wake>, debounce: Duration, retry: SyncRetryPolicy, loop: LoopState) async {
+        defer { loop.finish(reason: nil) }
         for await reason in wakes {
             if reason == .localWrite, debounce > .zero {
                 do { try await Task.sleep(for: debounce) } catch { return }
@@ -199,26 +207,26 @@ public final class AutomaticSync: Sendable {
             var failures = 0
             while true {
                 if Task.isCancelled { return }
-                status.set(.syncing)
+                loop.set(.syncing)
                 do {
                     var report = try await replica.sync()
                     // Commands other replicas left for this one; their changes go out at once.
                     if replica.relaysCommands, try await replica.runReceivedCommands() > 0 {
                         report.add(try await replica.sync())
                     }
-                    status.set(.idle(lastReport: report))
-                    status.notePulled(to: report.cursor)
+                    loop.set(.idle(lastReport: report))
+                    loop.notePulled(to: report.cursor)
                     break
                 } catch {
                     if Task.isCancelled { return }
                     if let reason = stopReason(for: error) {
-                        status.finish(reason: reason)
+                        loop.finish(reason: reason)
                         return
                     }
                     failures += 1
                     let delay = retry.jitteredDelay(afterFailures: failures)
-                    status.set(.retrying(failures: failures, delay: delay, reason: describe(error)))
-                    guard await status.waitForRetry(delay) else { return }
+                    loop.set(.retrying(failures: failures, delay: delay, reason: describe(error)))
+                    guard await loop.waitForRetry(delay) else { return }
                 }
             }
         }
@@ -226,23 +234,23 @@ public final class AutomaticSync: Sendable {
 
     /// Keeps the live line up: wakes the loop when the server tells of records past the
     /// replica's cursor, and reconnects with the retry policy when the line ends.
-    private static func listen(to live: any LiveUpdates, wake: AsyncStream<Wake>.Continuation, retry: SyncRetryPolicy, status: Status) async {
+    private static func listen(to live: any LiveUpdates, wake: AsyncStream<Wake>.Continuation, retry: SyncRetryPolicy, loop: LoopState) async {
         var failures = 0
         while !Task.isCancelled {
             do {
                 try await live.listen(
                     connected: {
-                        status.setLive(true)
+                        loop.setLive(true)
                         // What arrived while the line was down.
                         wake.yield(.remote)
                     },
                     changed: { notice in
-                        if notice.cursor > status.pulledCursor { wake.yield(.remote) }
+                        if notice.cursor > loop.pulledCursor { wake.yield(.remote) }
                     })
             } catch {
                 // A drop, a refusal or no server: polling takes over until the line is back.
             }
-            failures = status.setLive(false) ? 1 : failures + 1
+            failures = loop.setLive(false) ? 1 : failures + 1
             if Task.isCancelled { return }
             wake.yield(.remote)
             do { try await Task.sleep(for: retry.jitteredDelay(afterFailures: failures)) } catch { return }
@@ -279,11 +287,14 @@ public final class AutomaticSync: Sendable {
 
     /// The state, its streams, and the retry wait that ``syncNow()`` cuts short; shared by
     /// the object and its loop so that the loop does not keep the object alive.
-    private final class Status: Sendable {
+    private final class LoopState: Sendable {
 
         private struct Shared {
             var state = State.idle(lastReport: nil)
-            var streams: [Int: AsyncStream<State>.Continuation] = [:]
+            /// The monitor's latest status, copied by its listener: reading the monitor
+            /// under this lock could deadlock with the listener, which runs under its lock.
+            var replica: ReplicaStatus
+            var streams: [Int: AsyncStream<Status>.Continuation] = [:]
             var nextStream = 0
             var retryWait: CheckedContinuation<Void, Never>?
             var retryCut = false
@@ -291,9 +302,34 @@ public final class AutomaticSync: Sendable {
             var pulled: Int64 = 0
         }
 
-        private let shared = Locked(Shared())
+        private let shared: Locked<Shared>
+        private let monitor: ReplicaMonitor
+        private let listener: Int
+
+        init(monitor: ReplicaMonitor) {
+            let shared = Locked(Shared(replica: monitor.status))
+            self.shared = shared
+            self.monitor = monitor
+            listener = monitor.addListener { [weak shared] replica in
+                guard let shared else { return }
+                let (listeners, status): ([AsyncStream<Status>.Continuation], Status) = shared.withLock { shared in
+                    shared.replica = replica
+                    if case .stopped = shared.state { return ([], Status(state: shared.state, replica: replica)) }
+                    return (Array(shared.streams.values), Status(state: shared.state, replica: replica))
+                }
+                for listener in listeners { listener.yield(status) }
+            }
+            // What changed before the listener was there.
+            shared.withLock { $0.replica = monitor.status }
+        }
+
+        deinit {
+            monitor.removeListener(listener)
+        }
 
         var current: State { shared.withLock { $0.state } }
+
+        var currentStatus: Status { shared.withLock { Status(state: $0.state, replica: $0.replica) } }
 
         var isLive: Bool { shared.withLock { $0.live } }
 
@@ -313,10 +349,10 @@ public final class AutomaticSync: Sendable {
             shared.withLock { $0.pulled = max($0.pulled, cursor) }
         }
 
-        func stream() -> AsyncStream<State> {
-            let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .unbounded)
+        func stream() -> AsyncStream<Status> {
+            let (stream, continuation) = AsyncStream<Status>.makeStream(bufferingPolicy: .unbounded)
             let finished: Bool = shared.withLock { shared in
-                continuation.yield(shared.state)
+                continuation.yield(Status(state: shared.state, replica: shared.replica))
                 if case .stopped = shared.state { return true }
                 shared.nextStream += 1
                 let id = shared.nextStream
@@ -332,26 +368,28 @@ public final class AutomaticSync: Sendable {
         }
 
         func set(_ new: State) {
-            let listeners: [AsyncStream<State>.Continuation] = shared.withLock { shared in
-                if case .stopped = shared.state { return [] }
+            let (listeners, status): ([AsyncStream<Status>.Continuation], Status) = shared.withLock { shared in
+                let status = Status(state: new, replica: shared.replica)
+                if case .stopped = shared.state { return ([], status) }
                 shared.state = new
                 // A syncNow() from here on cuts the coming retry wait short.
                 if case .retrying = new { shared.retryCut = false }
-                return Array(shared.streams.values)
+                return (Array(shared.streams.values), status)
             }
-            for listener in listeners { listener.yield(new) }
+            for listener in listeners { listener.yield(status) }
         }
 
         /// Stops for good; the first call wins.
         func finish(reason: String?) {
-            let listeners: [AsyncStream<State>.Continuation] = shared.withLock { shared in
-                if case .stopped = shared.state { return [] }
+            let (listeners, status): ([AsyncStream<Status>.Continuation], Status) = shared.withLock { shared in
+                let status = Status(state: .stopped(reason: reason), replica: shared.replica)
+                if case .stopped = shared.state { return ([], status) }
                 shared.state = .stopped(reason: reason)
                 defer { shared.streams = [:] }
-                return Array(shared.streams.values)
+                return (Array(shared.streams.values), status)
             }
             for listener in listeners {
-                listener.yield(.stopped(reason: reason))
+                listener.yield(status)
                 listener.finish()
             }
         }

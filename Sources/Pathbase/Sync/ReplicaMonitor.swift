@@ -23,6 +23,7 @@ public final class ReplicaMonitor: Observable, Sendable {
     private struct Shared {
         var status: ReplicaStatus
         var streams: [Int: AsyncStream<ReplicaStatus>.Continuation] = [:]
+        var listeners: [Int: @Sendable (ReplicaStatus) -> Void] = [:]
         var nextStream = 0
     }
 
@@ -63,8 +64,24 @@ public final class ReplicaMonitor: Observable, Sendable {
         return stream
     }
 
-    /// Changes the status; observers and streams hear of it when it changed. Streams get
-    /// the states in the order they were made (yielded under the lock).
+    /// Calls `listener` with every status from now on, under the monitor's lock (so in the
+    /// order they were made; it must not call back into the monitor); returns its token
+    /// for ``removeListener(_:)``.
+    func addListener(_ listener: @escaping @Sendable (ReplicaStatus) -> Void) -> Int {
+        shared.withLock { shared in
+            shared.nextStream += 1
+            shared.listeners[shared.nextStream] = listener
+            return shared.nextStream
+        }
+    }
+
+    /// Stops calling the listener of `token`.
+    func removeListener(_ token: Int) {
+        _ = shared.withLock { $0.listeners.removeValue(forKey: token) }
+    }
+
+    /// Changes the status; observers, listeners and streams hear of it when it changed.
+    /// Streams get the states in the order they were made (yielded under the lock).
     func update(_ change: (inout ReplicaStatus) -> Void) {
         var next = shared.current.status
         change(&next)
@@ -73,6 +90,7 @@ public final class ReplicaMonitor: Observable, Sendable {
             shared.withLock { shared in
                 change(&shared.status)
                 for stream in shared.streams.values { stream.yield(shared.status) }
+                for listener in shared.listeners.values { listener(shared.status) }
             }
         }
     }
