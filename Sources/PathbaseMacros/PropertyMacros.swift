@@ -5,15 +5,24 @@ import SwiftSyntaxMacros
 /// Shared expansion of `@Property`, `@Reference`, `@ReferenceList` and `@ReferenceDictionary`:
 /// computed accessors
 /// that read and write the model's database at the property's path.
+/// The accessor bodies of a property with a merge policy: `modify`, when present, is the
+/// call that lands an in-place change (`likes += 1`) as a change from the value read when
+/// the access began, given `old` and `value`.
+struct MergedAccessors {
+    var getter: String
+    var setter: String
+    var modify: String? = nil
+}
+
 protocol StoredPropertyMacro: AccessorMacro {
     static func getter(id: String, initializer: ExprSyntax?) -> String
     static func setter(id: String) -> String
     /// The accessors of a property with a merge policy; only `@Property` takes one.
-    static func mergedAccessors(id: String, initializer: ExprSyntax?, merge: MergePolicyName) -> (getter: String, setter: String)?
+    static func mergedAccessors(id: String, initializer: ExprSyntax?, merge: MergePolicyName) -> MergedAccessors?
 }
 
 extension StoredPropertyMacro {
-    static func mergedAccessors(id: String, initializer: ExprSyntax?, merge: MergePolicyName) -> (getter: String, setter: String)? { nil }
+    static func mergedAccessors(id: String, initializer: ExprSyntax?, merge: MergePolicyName) -> MergedAccessors? { nil }
 
     public static func expansion(
         of node: AttributeSyntax,
@@ -33,6 +42,19 @@ extension StoredPropertyMacro {
             "get { \(raw: merged?.getter ?? getter(id: idText, initializer: property.initializer)) }",
             "set { \(raw: merged?.setter ?? setter(id: idText)) }"
         ]
+        if let modify = merged?.modify {
+            // An in-place change lands as a difference, so that changes made meanwhile
+            // (other threads, pulled records) are kept.
+            accessors.append(
+                """
+                _modify {
+                    var value\(raw: property.type.map { ": \($0)" } ?? "") = \(raw: merged?.getter ?? "")
+                    let old = value
+                    yield &value
+                    \(raw: modify)
+                }
+                """)
+        }
         if property.initializer != nil {
             // The initial value is the default read when nothing is stored; the init
             // accessor lets the declaration keep its `= value` without any storage.
@@ -50,17 +72,20 @@ public struct PropertyMacro: StoredPropertyMacro {
 
     static func setter(id: String) -> String { "_$set(newValue, \(id))" }
 
-    static func mergedAccessors(id: String, initializer: ExprSyntax?, merge: MergePolicyName) -> (getter: String, setter: String)? {
+    static func mergedAccessors(id: String, initializer: ExprSyntax?, merge: MergePolicyName) -> MergedAccessors? {
         // Without an initial value, `.max` and `.min` read the type's natural default, and
         // a counter starts at 0.
         let defaultValue = initializer.map { "\($0)" } ?? "Pathbase._$defaultValue()"
         let initialCount = initializer.map { "\($0)" } ?? "0"
         switch merge {
         case .newestWins: return nil
-        case .max: return ("_$getMaximum(\(id), default: \(defaultValue))", "_$setMaximum(newValue, \(id))")
-        case .min: return ("_$getMinimum(\(id), default: \(defaultValue))", "_$setMinimum(newValue, \(id))")
-        case .counter: return ("_$getCounter(\(id), default: \(initialCount))", "_$setCounter(newValue, \(id), default: \(initialCount))")
-        case .union: return ("_$getUnion(\(id))", "_$setUnion(newValue, \(id))")
+        case .max: return MergedAccessors(getter: "_$getMaximum(\(id), default: \(defaultValue))", setter: "_$setMaximum(newValue, \(id))")
+        case .min: return MergedAccessors(getter: "_$getMinimum(\(id), default: \(defaultValue))", setter: "_$setMinimum(newValue, \(id))")
+        case .counter:
+            return MergedAccessors(
+                getter: "_$getCounter(\(id), default: \(initialCount))", setter: "_$setCounter(newValue, \(id), default: \(initialCount))",
+                modify: "_$modifyCounter(from: old, to: value, \(id))")
+        case .union: return MergedAccessors(getter: "_$getUnion(\(id))", setter: "_$setUnion(newValue, \(id))", modify: "_$modifyUnion(from: old, to: value, \(id))")
         }
     }
 }
@@ -74,8 +99,11 @@ public struct ReferenceListMacro: StoredPropertyMacro {
     static func getter(id: String, initializer: ExprSyntax?) -> String { "_$referenceList(\(id))" }
     static func setter(id: String) -> String { "_$setReferenceList(newValue, \(id))" }
 
-    static func mergedAccessors(id: String, initializer: ExprSyntax?, merge: MergePolicyName) -> (getter: String, setter: String)? {
-        merge == .union ? ("_$referenceListUnion(\(id))", "_$setReferenceListUnion(newValue, \(id))") : nil
+    static func mergedAccessors(id: String, initializer: ExprSyntax?, merge: MergePolicyName) -> MergedAccessors? {
+        guard merge == .union else { return nil }
+        return MergedAccessors(
+            getter: "_$referenceListUnion(\(id))", setter: "_$setReferenceListUnion(newValue, \(id))",
+            modify: "_$modifyReferenceListUnion(from: old, to: value, \(id))")
     }
 }
 

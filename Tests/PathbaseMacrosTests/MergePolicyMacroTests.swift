@@ -5,7 +5,7 @@ import Testing
 @Suite("Merge policy macros")
 struct MergePolicyMacroTests {
 
-    @Test("merge: .counter reads and writes through the counter accessors, with the initial value")
+    @Test("merge: .counter reads and writes through the counter accessors, with the initial value; an in-place change lands as a difference")
     func counter() {
         assertPathbaseExpansion(
             """
@@ -20,7 +20,61 @@ struct MergePolicyMacroTests {
                     set {
                         _$setCounter(newValue, 1, default: 10)
                     }
+                    _modify {
+                        var value: Int = _$getCounter(1, default: 10)
+                        let old = value
+                        yield &value
+                        _$modifyCounter(from: old, to: value, 1)
+                    }
                     init(initialValue) {
+                    }
+                }
+                """
+        )
+    }
+
+    @Test("merge: .union on a Set and on a reference list: an in-place change lands as the elements added and removed")
+    func union() {
+        assertPathbaseExpansion(
+            """
+            @Property(id: 4, merge: .union)
+            var tags: Set<String>
+            """,
+            expandedSource: """
+                var tags: Set<String> {
+                    get {
+                        _$getUnion(4)
+                    }
+                    set {
+                        _$setUnion(newValue, 4)
+                    }
+                    _modify {
+                        var value: Set<String> = _$getUnion(4)
+                        let old = value
+                        yield &value
+                        _$modifyUnion(from: old, to: value, 4)
+                    }
+                }
+                """
+        )
+        assertPathbaseExpansion(
+            """
+            @ReferenceList(id: 5, merge: .union)
+            var members: [Person]
+            """,
+            expandedSource: """
+                var members: [Person] {
+                    get {
+                        _$referenceListUnion(5)
+                    }
+                    set {
+                        _$setReferenceListUnion(newValue, 5)
+                    }
+                    _modify {
+                        var value: [Person] = _$referenceListUnion(5)
+                        let old = value
+                        yield &value
+                        _$modifyReferenceListUnion(from: old, to: value, 5)
                     }
                 }
                 """

@@ -115,12 +115,17 @@ extension HistoryDatabase {
     /// as this database's own newer record.
     public func apply(_ record: Record) {
         clock.receive(record.timestamp)
-        guard let incoming = MergeableTypes.mergeable(record.value), let before = latestRecord(at: record.path) else {
+        guard let incoming = MergeableTypes.mergeable(record.value) else {
             set(erased: record.value, for: record.path, timestamp: record.timestamp)
             return
         }
-        set(erased: record.value, for: record.path, timestamp: record.timestamp)
-        writeJoin(of: incoming, over: before, incomingIsNewer: record.timestamp > before.timestamp)
+        // Atomic with local changes of merged properties: a join written from a state read
+        // before this record was stored would leave it out.
+        AtomicUpdate.run(on: self) {
+            let before = latestRecord(at: record.path)
+            set(erased: record.value, for: record.path, timestamp: record.timestamp)
+            if let before { writeJoin(of: incoming, over: before, incomingIsNewer: record.timestamp > before.timestamp) }
+        }
     }
 
     /// Returns the values a path held, oldest first, skipping records of another type.

@@ -35,17 +35,34 @@ extension ModelProtocol {
         initialValue &+ (_$getMerged(property, as: CounterValue.self)?.value ?? 0)
     }
 
-    /// Writes a `.counter` property: the difference from the value read now is added to
-    /// this replica's own contribution, so `likes += 1` is an increment that adds up with
-    /// other replicas' increments. Writing the value it already has writes nothing.
+    /// Writes a `.counter` property (`likes = 5`): the difference from the value it holds
+    /// now is added to this replica's own contribution. Writing the value it already has
+    /// writes nothing.
     @inlinable
     public func _$setCounter(_ value: Int, _ property: PropertyKey, default initialValue: Int) {
         let database = self.database
         let path = path(of: property)
-        let stored: CounterValue = database.get(path) ?? CounterValue()
-        let delta = value &- (initialValue &+ stored.value)
+        _$atomically(on: database) {
+            let stored: CounterValue = database.get(path) ?? CounterValue()
+            let delta = value &- (initialValue &+ stored.value)
+            guard delta != 0 else { return }
+            database.set(stored.adding(delta, by: _$mergeReplica(of: database)), for: path)
+        }
+    }
+
+    /// Changes a `.counter` property in place (`likes += 1`): adds the change from the value
+    /// read when the access began, so that increments made meanwhile — by other threads,
+    /// or pulled from other replicas — all count.
+    @inlinable
+    public func _$modifyCounter(from old: Int, to new: Int, _ property: PropertyKey) {
+        let delta = new &- old
         guard delta != 0 else { return }
-        database.set(stored.adding(delta, by: _$mergeReplica(of: database)), for: path)
+        let database = self.database
+        let path = path(of: property)
+        _$atomically(on: database) {
+            let stored: CounterValue = database.get(path) ?? CounterValue()
+            database.set(stored.adding(delta, by: _$mergeReplica(of: database)), for: path)
+        }
     }
 
     /// Reads the state of a property with a merge policy, telling observers.
@@ -64,12 +81,14 @@ extension ModelProtocol {
         MergeableTypes.register(State.self)
         let database = self.database
         let path = path(of: property)
-        guard let stored: State = database.get(path) else {
-            database.set(state, for: path)
-            return
+        _$atomically(on: database) {
+            guard let stored: State = database.get(path) else {
+                database.set(state, for: path)
+                return
+            }
+            let merged = stored.merged(with: state)
+            if merged != stored { database.set(merged, for: path) }
         }
-        let merged = stored.merged(with: state)
-        if merged != stored { database.set(merged, for: path) }
     }
 }
 
@@ -127,9 +146,37 @@ extension ModelProtocol {
         MergeableTypes.register(UnionValue<Element>.self)
         let database = self.database
         let path = path(of: property)
-        let stored: UnionValue<Element> = database.get(path) ?? UnionValue()
-        guard let changed = stored.changed(to: elements, by: _$mergeReplica(of: database)) else { return }
-        database.set(changed, for: path)
+        _$atomically(on: database) {
+            let stored: UnionValue<Element> = database.get(path) ?? UnionValue()
+            guard let changed = stored.changed(to: elements, by: _$mergeReplica(of: database)) else { return }
+            database.set(changed, for: path)
+        }
+    }
+
+    /// Changes a `.union` property in place (`tags.insert(x)`, `list.append(item)`): adds
+    /// what was added since the access began and removes what was removed, so that
+    /// elements added meanwhile — by other threads, or pulled — stay.
+    @inlinable
+    public func _$modifyUnion<Element: Hashable & Codable>(from old: some Sequence<Element>, to new: some Sequence<Element>, _ property: PropertyKey) {
+        let before = Set(old), after = Set(new)
+        let added = new.filter { !before.contains($0) }, removed = before.subtracting(after)
+        guard !added.isEmpty || !removed.isEmpty else { return }
+        MergeableTypes.register(UnionValue<Element>.self)
+        let database = self.database
+        let path = path(of: property)
+        _$atomically(on: database) {
+            let stored: UnionValue<Element> = database.get(path) ?? UnionValue()
+            var changed = stored
+            for element in removed { changed = changed.removing(element) }
+            for element in added where !changed.contains(element) { changed = changed.inserting(element, by: _$mergeReplica(of: database)) }
+            if changed != stored { database.set(changed, for: path) }
+        }
+    }
+
+    /// Changes a `.union` reference list in place (see ``_$modifyUnion(from:to:_:)``).
+    @inlinable
+    public func _$modifyReferenceListUnion<List: Sequence>(from old: List, to new: List, _ property: PropertyKey) where List.Element: ModelProtocol {
+        _$modifyUnion(from: old.map(\.id), to: new.map(\.id), property)
     }
 }
 

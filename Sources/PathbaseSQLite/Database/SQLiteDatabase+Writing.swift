@@ -152,3 +152,14 @@ extension SQLiteDatabase {
         }
     }
 }
+
+extension SQLiteDatabase: WriteFailureReporting {
+
+    /// A failed atomic update (a merged property's read-modify-write, run as a batch) goes
+    /// to ``Options/errorHandler`` as a failed `set` does; inside a batch, that batch throws it.
+    package func reportWriteFailure(_ error: any Error) {
+        locked {
+            if !transaction.inBatch, let error = error as? SQLiteDatabaseError { report(error) }
+        }
+    }
+}
