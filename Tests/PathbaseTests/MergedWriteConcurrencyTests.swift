@@ -42,6 +42,35 @@ struct MergedWriteConcurrencyTests {
         #expect(Set(post.related.map(\.id)) == Set(others.map(\.id)), "\(kind): appends lost")
     }
 
+    @Test("threads fetching, incrementing and saving one struct of a Codable collection, each through its own handle, lose nothing", arguments: sharedKinds)
+    func collectionSavesLoseNothing(kind: DatabaseKind) async throws {
+        let database = kind.make()
+        let steps = try Self.steps() / 4
+        try database.mergedArticles().save(MergedArticle(id: 1))
+        let handles = try (0 ..< Self.threadCount).map { _ in try database.mergedArticles() }
+        let failures = Locked<[String]>([])
+        let finished = await TestThread.run(count: Self.threadCount) { thread in
+            do {
+                for step in 0 ..< steps {
+                    guard var article = try handles[thread].fetch(id: 1) else {
+                        failures.withLock { $0.append("thread \(thread): the article is gone") }
+                        return
+                    }
+                    article.likes += 1
+                    article.tags.insert("t\(thread)-\(step)")
+                    try handles[thread].save(article)
+                }
+            } catch {
+                failures.withLock { $0.append("thread \(thread): \(error)") }
+            }
+        }
+        #expect(finished, "a thread did not finish")
+        #expect(failures.current.isEmpty, "\(failures.current)")
+        let article = try #require(try database.mergedArticles().fetch(id: 1))
+        #expect(article.likes == Self.threadCount * steps, "\(kind): increments lost")
+        #expect(article.tags.count == Self.threadCount * steps, "\(kind): insertions lost")
+    }
+
     @Test("a thread incrementing while another applies a second replica's increments: every increment of both counts", arguments: HistoryDatabaseKind.allCases)
     func incrementsWhilePulling(kind: HistoryDatabaseKind) async throws {
         let steps = try Self.steps()

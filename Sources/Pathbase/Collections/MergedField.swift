@@ -58,9 +58,12 @@ private struct StateField<State: MergeableValue, Plain: DatabaseValue>: MergedFi
     func write(_ value: any DatabaseValue, changedFrom base: (any DatabaseValue)?, to database: any Database, at path: Path) {
         guard let value = value as? Plain else { return }
         let replica = mergeReplica(of: database)
-        let old: State? = if let base = base as? Plain { state(base, replica) } else { database.get(path) }
-        guard let landed = database.landedValue(state(value, replica), changedFrom: old, at: path) as? State else { return }
-        database.set(landed, for: path)
+        // Atomic with other threads' saves and pulled states (see AtomicUpdate).
+        AtomicUpdate.run(on: database) {
+            let old: State? = if let base = base as? Plain { state(base, replica) } else { database.get(path) }
+            guard let landed = database.landedValue(state(value, replica), changedFrom: old, at: path) as? State else { return }
+            database.set(landed, for: path)
+        }
     }
 }
 
