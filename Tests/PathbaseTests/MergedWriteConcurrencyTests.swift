@@ -71,8 +71,10 @@ struct MergedWriteConcurrencyTests {
         #expect(article.tags.count == Self.threadCount * steps, "\(kind): insertions lost")
     }
 
-    @Test("a thread incrementing while another applies a second replica's increments: every increment of both counts", arguments: HistoryDatabaseKind.allCases)
-    func incrementsWhilePulling(kind: HistoryDatabaseKind) async throws {
+    @Test(
+        "a thread incrementing while another applies a second replica's increments (to the wrapper, or to the database it wraps): every increment of both counts",
+        arguments: HistoryDatabaseKind.allCases, [false, true])
+    func incrementsWhilePulling(kind: HistoryDatabaseKind, toBase: Bool) async throws {
         let steps = try Self.steps()
         let local = kind.make(), remote = kind.make()
         let mine = MergedPost.create(in: local, id: 1, title: "a")
@@ -84,7 +86,8 @@ struct MergedWriteConcurrencyTests {
         // Every state the other replica wrote, applied one by one as pages would be.
         nonisolated(unsafe) let records = try MergeTransfer.records(of: remote, encoded: false)
         nonisolated(unsafe) let writer = mine
-        nonisolated(unsafe) let target = local
+        // A replica made on the database under the wrapper applies pulled records there.
+        nonisolated(unsafe) let target = toBase ? Self.base(of: local) : local
         let finished = await TestThread.run(count: 2) { thread in
             if thread == 0 {
                 for step in 0 ..< steps {
@@ -101,5 +104,11 @@ struct MergedWriteConcurrencyTests {
         // The other replica reaches the same.
         for record in try MergeTransfer.records(of: local, encoded: false) { remote.apply(record) }
         #expect(theirs.likes == 2 * steps && theirs.tags == mine.tags)
+    }
+
+    /// The history database a wrapper wraps, or `database` itself.
+    private static func base(of database: any HistoryDatabase) -> any HistoryDatabase {
+        func unwrap<Wrapper: DatabaseWrapper>(_ wrapper: Wrapper) -> (any HistoryDatabase)? { wrapper.base as? any HistoryDatabase }
+        return (database as? any DatabaseWrapper).flatMap { unwrap($0) } ?? database
     }
 }

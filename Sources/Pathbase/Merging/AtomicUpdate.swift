@@ -5,21 +5,24 @@ import Foundation
 /// between its read and its write: two threads incrementing a counter at once both count,
 /// and a page pulled meanwhile is not overwritten by a join made without it.
 ///
-/// A database with batches runs it as a batch: on SQLite that holds the connection against
-/// other threads and the file's write lock against other processes (inside a batch, it joins
-/// it). A database without batches (in-memory ones, editing contexts) runs it under a
-/// recursive lock of that database's storage, which its pulled records also take.
+/// It runs under a recursive lock of the storage under the database's wrappers (which pulled
+/// records take too), inside a batch where the database has batches: on SQLite the batch
+/// holds the connection against other threads and the file's write lock against other
+/// processes (inside a batch, it joins it). Locks are always taken batch first, then storage.
 enum AtomicUpdate {
 
     /// Runs `body` atomically on `database` (see above). A failed batch goes where a failed
     /// `set` goes: to the database's error handler, or, inside a batch, out of that batch.
     static func run(on database: any Database, _ body: () -> Void) {
+        // The storage's lock also inside a batch: a wrapper's batch (UndoableDatabase's)
+        // excludes writes through that wrapper only, not records applied to its base.
+        let storageLock = lock(of: database)
         guard let batches = database.batchDatabase else {
-            lock(of: database).withLock(body)
+            storageLock.withLock(body)
             return
         }
         do {
-            try batches.batch(body)
+            try batches.batch { storageLock.withLock(body) }
         } catch {
             (database.storage as? any WriteFailureReporting)?.reportWriteFailure(error)
         }
