@@ -62,12 +62,15 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         let assignments = properties.map { "instance.\($0.name ?? "") = \($0.name ?? "")" }.joined(separator: "\n")
         members.append(
             """
-            /// Creates an instance in a database with every property set.
+            /// Creates an instance in a database with every property set, as one batch
+            /// and one undo step.
             @discardableResult
             \(raw: access)static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey\(raw: parameters)) -> Self {
-                let instance = database.create(id: id, of: Self.self)
-                \(raw: assignments)
-                return instance
+                Pathbase._$inOneStep(database) {
+                    let instance = database.create(id: id, of: Self.self)
+                    \(raw: assignments)
+                    return instance
+                }
             }
             """
         )
@@ -77,8 +80,10 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             """
             /// Writes the default value of every property, then marks the instance deleted.
             \(raw: access)func deleteAndClearProperties() {
-                \(raw: resets)
-                self.delete()
+                Pathbase._$inOneStep(self.database) {
+                    \(raw: resets)
+                    self.delete()
+                }
             }
             """
         )

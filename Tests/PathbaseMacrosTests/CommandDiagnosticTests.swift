@@ -30,18 +30,23 @@ struct CommandDiagnosticTests {
                 }
             }
 
-            /// Creates an instance in a database with every property set.
+            /// Creates an instance in a database with every property set, as one batch
+            /// and one undo step.
             @discardableResult
             static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey) -> Self {
-                let instance = database.create(id: id, of: Self.self)
+                Pathbase._$inOneStep(database) {
+                    let instance = database.create(id: id, of: Self.self)
 
-                return instance
+                    return instance
+                }
             }
 
             /// Writes the default value of every property, then marks the instance deleted.
             func deleteAndClearProperties() {
+                Pathbase._$inOneStep(self.database) {
 
-                self.delete()
+                    self.delete()
+                }
             }
         }
 
@@ -196,9 +201,10 @@ struct CommandDiagnosticTests {
                     }
                 """
             ).replacingOccurrences(
-                of: "        self.delete()\n    }\n}",
+                of: "            self.delete()\n        }\n    }\n}",
                 with: """
-                            self.delete()
+                                self.delete()
+                            }
                         }
 
                         func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {
@@ -246,18 +252,23 @@ struct CommandDiagnosticTests {
                         case name = 3
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.name = name
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.name = name
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.name = Pathbase._$defaultValue()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.name = Pathbase._$defaultValue()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Tool", [("3", "name", "String")]))

@@ -43,18 +43,23 @@ struct CommandMacroTests {
                         case name = 1
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.name = name
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.name = name
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.name = Pathbase._$defaultValue()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.name = Pathbase._$defaultValue()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "SystemPackage", [("1", "name", "String")]))
@@ -134,18 +139,23 @@ struct CommandMacroTests {
                         }
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     public static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
 
-                        return instance
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     public func deleteAndClearProperties() {
+                        Pathbase._$inOneStep(self.database) {
 
-                        self.delete()
+                            self.delete()
+                        }
                     }
 
                     public func _$command(_ command: Pathbase.CommandKey, arguments: inout any Swift.UnkeyedDecodingContainer) throws -> (() throws -> Void)? {

@@ -34,18 +34,23 @@ struct ModelAccessLevelTests {
                         case title = 1
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     public static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, title: String = ("Untitled")) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.title = title
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.title = title
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     public func deleteAndClearProperties() {
-                        self.title = ("Untitled")
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.title = ("Untitled")
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Item", access: "public", [("1", "title", "String")]))
@@ -83,18 +88,23 @@ struct ModelAccessLevelTests {
                         case code = 1
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     fileprivate static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, code: Int = Pathbase._$defaultValue()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.code = code
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.code = code
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     fileprivate func deleteAndClearProperties() {
-                        self.code = Pathbase._$defaultValue()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.code = Pathbase._$defaultValue()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Secret", access: "fileprivate", [("1", "code", "Int")]))
@@ -132,18 +142,23 @@ struct ModelAccessLevelTests {
                         case parent = 1
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     public static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, parent: Base? = nil) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.parent = parent
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.parent = parent
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     public func deleteAndClearProperties() {
-                        self.parent = nil
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.parent = nil
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Base", access: "public", [("1", "parent", "Pathbase.InstanceKey?")]))
@@ -181,18 +196,23 @@ struct ModelAccessLevelTests {
                         case items = 1
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     package static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, items: [Shared] = Pathbase._$emptyList()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.items = items
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.items = items
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     package func deleteAndClearProperties() {
-                        self.items = Pathbase._$emptyList()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.items = Pathbase._$emptyList()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Shared", access: "package", [("1", "items", "[Pathbase.InstanceKey]")]))

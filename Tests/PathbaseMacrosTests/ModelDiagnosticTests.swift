@@ -109,18 +109,23 @@ struct ModelDiagnosticTests {
                         case name = 1
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.name = name
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.name = name
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.name = Pathbase._$defaultValue()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.name = Pathbase._$defaultValue()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Person", [("1", "name", "String")]))
@@ -176,18 +181,23 @@ struct ModelDiagnosticTests {
                         case parent = 2
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, parent: Folder? = nil) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.parent = parent
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.parent = parent
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.parent = nil
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.parent = nil
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Folder", [("2", "parent", "Pathbase.InstanceKey?")]))
@@ -235,18 +245,23 @@ struct ModelDiagnosticTests {
                         case age = 2
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.age = age
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.age = age
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.age = Pathbase._$defaultValue()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.age = Pathbase._$defaultValue()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Person", [("2", "age", "Int")]))
@@ -290,18 +305,23 @@ struct ModelDiagnosticTests {
                         case age = 2
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.age = age
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.age = age
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.age = Pathbase._$defaultValue()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.age = Pathbase._$defaultValue()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Person", [("2", "age", "Int")]))
@@ -346,18 +366,23 @@ struct ModelDiagnosticTests {
                         case age = 2
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, age: Int = Pathbase._$defaultValue()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.age = age
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.age = age
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.age = Pathbase._$defaultValue()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.age = Pathbase._$defaultValue()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Person", [("2", "age", "Int")]))
@@ -401,18 +426,23 @@ struct ModelDiagnosticTests {
                         case y = 2
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, y: Int = Pathbase._$defaultValue()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.y = y
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.y = y
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.y = Pathbase._$defaultValue()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.y = Pathbase._$defaultValue()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Counter", [("2", "y", "Int")]))

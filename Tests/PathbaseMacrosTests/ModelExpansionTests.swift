@@ -70,24 +70,29 @@ struct ModelExpansionTests {
                         case friends = 4
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue(), age: Int = (18), partner: Person? = nil, friends: [Person] = Pathbase._$emptyList()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.name = name
-                        instance.age = age
-                        instance.partner = partner
-                        instance.friends = friends
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.name = name
+                            instance.age = age
+                            instance.partner = partner
+                            instance.friends = friends
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.name = Pathbase._$defaultValue()
-                        self.age = (18)
-                        self.partner = nil
-                        self.friends = Pathbase._$emptyList()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.name = Pathbase._$defaultValue()
+                            self.age = (18)
+                            self.partner = nil
+                            self.friends = Pathbase._$emptyList()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Person", [("1", "name", "String"), ("2", "age", "Int"), ("3", "partner", "Pathbase.InstanceKey?"), ("4", "friends", "[Pathbase.InstanceKey]")]))
@@ -155,22 +160,27 @@ struct ModelExpansionTests {
                         case members = 3
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, tags: [String] = ([]), lead: Person? = (nil), members: Set<Person> = ([])) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.tags = tags
-                        instance.lead = lead
-                        instance.members = members
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.tags = tags
+                            instance.lead = lead
+                            instance.members = members
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.tags = ([])
-                        self.lead = (nil)
-                        self.members = ([])
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.tags = ([])
+                            self.lead = (nil)
+                            self.members = ([])
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Team", [("1", "tags", "[String]"), ("2", "lead", "Pathbase.InstanceKey?"), ("3", "members", "[Pathbase.InstanceKey]")]))
@@ -208,18 +218,23 @@ struct ModelExpansionTests {
                         case count = 1
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, count: Int = Pathbase._$defaultValue()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.count = count
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.count = count
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.count = Pathbase._$defaultValue()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.count = Pathbase._$defaultValue()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Item", [("1", "count", "Int")]))
@@ -265,18 +280,23 @@ struct ModelExpansionTests {
                         case name = 1
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, name: String = Pathbase._$defaultValue()) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.name = name
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.name = name
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.name = Pathbase._$defaultValue()
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.name = Pathbase._$defaultValue()
+                            self.delete()
+                        }
                     }
 
                 \(propertyLookups(model: "Person", [("1", "name", "String")]))

@@ -63,18 +63,23 @@ struct ReferenceDictionaryMacroTests {
                         case rooms = 1
                     }
 
-                    /// Creates an instance in a database with every property set.
+                    /// Creates an instance in a database with every property set, as one batch
+                    /// and one undo step.
                     @discardableResult
                     static func create(in database: any Pathbase.Database, id: Pathbase.InstanceKey, rooms: [Int: Room] = [:]) -> Self {
-                        let instance = database.create(id: id, of: Self.self)
-                        instance.rooms = rooms
-                        return instance
+                        Pathbase._$inOneStep(database) {
+                            let instance = database.create(id: id, of: Self.self)
+                            instance.rooms = rooms
+                            return instance
+                        }
                     }
 
                     /// Writes the default value of every property, then marks the instance deleted.
                     func deleteAndClearProperties() {
-                        self.rooms = [:]
-                        self.delete()
+                        Pathbase._$inOneStep(self.database) {
+                            self.rooms = [:]
+                            self.delete()
+                        }
                     }
 
                     static func _$propertyType(_ property: Pathbase.PropertyKey) -> (any Pathbase.DatabaseValue.Type)? {

@@ -111,6 +111,24 @@ struct UndoTests {
         #expect(database.all(of: Sketch.self).map(\.id) == [1])
     }
 
+    @Test("create(in:id:…) with values and deleteAndClearProperties() are one step each", arguments: HistoryDatabaseKind.undoableBases)
+    func createWithValuesIsOneStep(kind: HistoryDatabaseKind) {
+        let database = kind.makeUndoable()
+        let sketch = Sketch.create(in: database, id: 1, title: "cat", strokes: 12)
+        #expect(database.undo())
+        #expect(database.active(id: 1, of: Sketch.self) == nil)
+        #expect(sketch.title == "" && sketch.strokes == 0)
+        #expect(!database.undo(), "the create was more than one step")
+        #expect(database.redo())
+        #expect(sketch.status == .created && sketch.title == "cat" && sketch.strokes == 12)
+
+        sketch.deleteAndClearProperties()
+        #expect(database.undo())
+        #expect(sketch.status == .created && sketch.title == "cat" && sketch.strokes == 12)
+        #expect(database.undo())
+        #expect(sketch.status == .notCreated)
+    }
+
     @Test("Undoing a delete restores the instance", arguments: HistoryDatabaseKind.undoableBases)
     func undoDelete(kind: HistoryDatabaseKind) {
         let database = kind.makeUndoable()

@@ -11,21 +11,12 @@ import Foundation
 /// processes (inside a batch, it joins it). Locks are always taken batch first, then storage.
 enum AtomicUpdate {
 
-    /// Runs `body` atomically on `database` (see above). A failed batch goes where a failed
-    /// `set` goes: to the database's error handler, or, inside a batch, out of that batch.
+    /// Runs `body` atomically on `database` (see above), as one ``WriteGroup``.
     static func run(on database: any Database, _ body: () -> Void) {
         // The storage's lock also inside a batch: a wrapper's batch (UndoableDatabase's)
         // excludes writes through that wrapper only, not records applied to its base.
         let storageLock = lock(of: database)
-        guard let batches = database.batchDatabase else {
-            storageLock.withLock(body)
-            return
-        }
-        do {
-            try batches.batch { storageLock.withLock(body) }
-        } catch {
-            (database.storage as? any WriteFailureReporting)?.reportWriteFailure(error)
-        }
+        WriteGroup.run(on: database) { storageLock.withLock(body) }
     }
 
     /// One of a fixed set of recursive locks, chosen by the storage under `database`'s
@@ -35,15 +26,6 @@ enum AtomicUpdate {
     }
 
     private static let locks: [NSRecursiveLock] = (0 ..< 64).map { _ in NSRecursiveLock() }
-}
-
-/// A database whose non-throwing writes report failures somewhere (SQLite's error handler):
-/// where a failed atomic update outside a batch goes.
-package protocol WriteFailureReporting: AnyObject {
-
-    /// Reports `error` as a failed non-throwing write would be, unless a batch is under way
-    /// (which then throws it itself).
-    func reportWriteFailure(_ error: any Error)
 }
 
 /// Runs a merged property's read-modify-write atomically, for generated code (see
