@@ -6,11 +6,15 @@ enum WriteGroup {
     /// Runs `body` as one group of writes on `database` and returns what it returns.
     static func run<Result>(on database: any Database, _ body: () -> Result) -> Result {
         guard let batches = database.batchDatabase else { return body() }
+        // Inside a batch of the storage, its writes are already one group: a savepoint per
+        // group would only cost (a bulk create in a batch would write row by row).
+        let storage = database.storage as? any WriteGroupStorage
+        if storage?.isInBatch == true { return body() }
         var result: Result?
         do {
             try batches.batch { result = body() }
         } catch {
-            (database.storage as? any WriteFailureReporting)?.reportWriteFailure(error)
+            storage?.reportWriteFailure(error)
         }
         // The batch could not begin (another process holds the file): each write then
         // meets the failure and reports it, as outside a batch.
@@ -18,9 +22,14 @@ enum WriteGroup {
     }
 }
 
-/// A database whose non-throwing writes report failures somewhere (SQLite's error handler):
-/// where a failed ``WriteGroup`` outside a batch goes.
-package protocol WriteFailureReporting: AnyObject {
+/// A database with batches that says whether one is under way, and whose non-throwing
+/// writes report failures somewhere (SQLite's error handler): where a failed ``WriteGroup``
+/// outside a batch goes.
+package protocol WriteGroupStorage: AnyObject {
+
+    /// Whether a batch is under way (on SQLite: on this connection, which then belongs to
+    /// the thread running it).
+    var isInBatch: Bool { get }
 
     /// Reports `error` as a failed non-throwing write would be, unless a batch is under way
     /// (which then throws it itself).

@@ -153,7 +153,12 @@ extension SQLiteDatabase {
     }
 }
 
-extension SQLiteDatabase: WriteFailureReporting {
+extension SQLiteDatabase: WriteGroupStorage {
+
+    /// Whether a batch is under way; another thread's batch is waited for first.
+    package var isInBatch: Bool {
+        locked { transaction.inBatch }
+    }
 
     /// A failed atomic update (a merged property's read-modify-write, run as a batch) goes
     /// to ``Options/errorHandler`` as a failed `set` does; inside a batch, that batch throws it.
