@@ -238,21 +238,22 @@ let response = producer.process(request: data)
 
 import PathbaseServer // SyncServer, InProcessTransport
 
-// A server holding 2 000 records for the account. With 10^5 records the same loop prints
-// 200 lines at pages of 500, the first after one page arrived.
+// A server holding 10^5 records for the account; a new phone pulls them in pages of 1 000
+// (the server's largest) and prints each page's progress as it arrives: 100 lines.
 let progressServer = SyncServer(store: InMemorySyncServerStore())
 let progressToken = try await progressServer.addAccount(named: "progress")
 let laptop = InMemoryHistoryDatabase()
-for instance in 0 ..< 2_000 { laptop.set("note \(instance)", for: Path(model: 40, instance: instance, property: 1)) }
-try await Replica(database: laptop, transport: InProcessTransport(server: progressServer, token: progressToken)).sync()
+for instance in 0 ..< 100_000 { laptop.set("note \(instance)", for: Path(model: 40, instance: instance, property: 1)) }
+try await Replica(database: laptop, transport: InProcessTransport(server: progressServer, token: progressToken), batchSize: 1_000).sync()
 
-let newPhone = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: progressServer, token: progressToken), pageSize: 500)
+let newPhone = try Replica(database: InMemoryHistoryDatabase(), transport: InProcessTransport(server: progressServer, token: progressToken), pageSize: 1_000)
+let progressUpdates = newPhone.monitor.updates // every status from now on, so no page is missed
 let progressPrinter = Task {
-    for await status in newPhone.monitor.updates {
+    for await status in progressUpdates {
         if let progress = status.initialSyncProgress, status.pulledCount > 0 {
             print("initial sync: \(status.pulledCount) of \(status.serverTotal ?? 0), \(Int(progress * 100)) %")
         }
-        if status.isInitialSyncComplete { break } // 500 of 2000, 25 % … 2000 of 2000, 100 %
+        if status.isInitialSyncComplete { break } // 1000 of 100000, 1 % … 100000 of 100000, 100 %
     }
 }
 try await newPhone.sync()

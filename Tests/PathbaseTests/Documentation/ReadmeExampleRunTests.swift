@@ -38,6 +38,11 @@ struct ReadmeExampleRunTests {
         #expect(lines.contains("true true"), "the asset reads back whole and chunked from its named file")
         #expect(lines.contains("1 1 []"), "the asset goes up with the recorder's sync and comes down with the mixer's: \(lines)")
         #expect(lines.contains { $0.hasSuffix(" Carol") }, "the history example prints Carol's name with its timestamp")
+        // The progress example: a line per pulled page of the 10^5-record initial sync, rising.
+        let progress = lines.filter { $0.hasPrefix("initial sync: ") }
+        #expect(progress.count == 100, "\(progress.prefix(3)) … \(progress.suffix(2))")
+        #expect(progress.first == "initial sync: 1000 of 100000, 1 %" && progress.last == "initial sync: 100000 of 100000, 100 %")
+        #expect(lines.contains("true 0 no error"))
         // The collections example: adults sorted by name, then the count after two deletes.
         #expect(lines.contains(#"["Ada", "Alan"]"#), "output:\n\(lines.joined(separator: "\n"))")
         #expect(lines.contains("1 Ada"), "output:\n\(lines.joined(separator: "\n"))")
