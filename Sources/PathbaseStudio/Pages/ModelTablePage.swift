@@ -153,24 +153,38 @@ struct ModelTablePage {
             """
     }
 
-    /// The filter's value as the type the property is stored as (read from an instance
-    /// that has it), `nil` without a filter.
-    private func operand() throws -> (type: any QueryableValue.Type, operand: QueryOperand)? {
-        guard let property = query.filterProperty, let text = query.filterValue else { return nil }
+    /// How a property's values are stored, read from the first of 50 instances that has
+    /// one: what a filter's text is parsed as and what a sort compares.
+    private enum StoredKind {
+        case integer, real, flag, text
+    }
+
+    private func storedKind(of property: PropertyKey) throws -> StoredKind {
         let sample = try reader.database.instanceStatuses(model: model, at: nil, status: nil, after: nil, limit: 50).lazy
             .compactMap { try? reader.database.currentRecords(model: model, instance: $0.instance).first { $0.path.property == property } }
             .first
         switch sample?.value {
-        case is Int, is Int?:
+        case is Int, is Int?: return .integer
+        case is Double, is Double?: return .real
+        case is Bool, is Bool?: return .flag
+        default: return .text
+        }
+    }
+
+    /// The filter's value as the type the property is stored as, `nil` without a filter.
+    private func operand() throws -> (type: any QueryableValue.Type, operand: QueryOperand)? {
+        guard let property = query.filterProperty, let text = query.filterValue else { return nil }
+        switch try storedKind(of: property) {
+        case .integer:
             guard let number = Int64(text) else { throw StudioInputError("\(reader.propertyName(property, of: model)) holds integers: '\(text)' is not one") }
             return (Int.self, .integer(number))
-        case is Double, is Double?:
+        case .real:
             guard let number = Double(text) else { throw StudioInputError("\(reader.propertyName(property, of: model)) holds numbers: '\(text)' is not one") }
             return (Double.self, .real(number))
-        case is Bool, is Bool?:
+        case .flag:
             guard let flag = Bool(text) else { throw StudioInputError("\(reader.propertyName(property, of: model)) holds true or false, not '\(text)'") }
             return (Bool.self, .integer(flag ? 1 : 0))
-        default:
+        case .text:
             return (String.self, .text(text))
         }
     }
@@ -180,15 +194,12 @@ struct ModelTablePage {
     private func pushedDown(filter: (type: any QueryableValue.Type, operand: QueryOperand)?) -> [InstanceKey]? {
         let predicate = filter.flatMap { filter in query.filterProperty.map { StudioScan.equality($0, filter.type, filter.operand) } }
         let sort = query.sort.flatMap { property -> StoredSort? in
-            let sample = try? reader.database.instanceStatuses(model: model, at: nil, status: .created, after: nil, limit: 50).lazy
-                .compactMap { try? reader.database.currentRecords(model: model, instance: $0.instance).first { $0.path.property == property } }
-                .first
             let (type, empty): (any QueryableValue.Type, QueryOperand) =
-                switch sample?.value {
-                case is Int, is Int?: (Int.self, .integer(0))
-                case is Double, is Double?: (Double.self, .real(0))
-                case is Bool, is Bool?: (Bool.self, .integer(0))
-                default: (String.self, .text(""))
+                switch (try? storedKind(of: property)) ?? .text {
+                case .integer: (Int.self, .integer(0))
+                case .real: (Double.self, .real(0))
+                case .flag: (Bool.self, .integer(0))
+                case .text: (String.self, .text(""))
                 }
             return StoredSort(propertyId: property, storedAs: type, defaultValue: empty, reverse: query.descending)
         }
