@@ -73,9 +73,9 @@ public final class ChildProcess: @unchecked Sendable {
         Self.route(standardError, to: 2, pipeEnd: -1, &actions)
 
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
-        // In another directory through env(1)'s --chdir: posix_spawn's own chdir action is
-        // a GNU extension Swift does not import.
-        let command = directory.map { ["/usr/bin/env", "--chdir=\($0)", executable] } ?? [executable]
+        // In another directory through the shell's cd (POSIX, on Linux and macOS):
+        // posix_spawn's own chdir action is an extension Glibc's Swift module does not import.
+        let command = directory.map { ["/bin/sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", $0, executable] } ?? [executable]
         let argv: [UnsafeMutablePointer<CChar>?] = (command + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
         defer {
