@@ -28,7 +28,10 @@
 ///
 /// Local writes go through the join too: setting a `.max` property keeps the larger of the
 /// stored and the new value; setting a `.counter` adds the difference to this replica's own
-/// contribution (``CounterValue/adding(_:by:)``), so `likes += 1` is an increment. A commit
+/// contribution (``CounterValue/adding(_:by:)``), so `likes += 1` is an increment. An
+/// in-place change (`likes += 1`, `tags.insert(x)`) is one atomic change of the difference
+/// from the value read when the access began, so several threads incrementing one object at
+/// once, or a pull applied meanwhile, lose nothing; a plain assignment sets the value. A commit
 /// of an ``EditingContext`` and an ``UndoableDatabase``'s undo and redo land the change they
 /// carry on the current state (``MergeableValue/landing(changeFrom:to:over:by:)``): a
 /// context's increment adds to the increments committed meanwhile, an undone increment is a
