@@ -319,8 +319,10 @@ public final class AutomaticSync: Sendable {
                 }
                 for listener in listeners { listener.yield(status) }
             }
-            // What changed before the listener was there.
-            shared.withLock { $0.replica = monitor.status }
+            // What changed before the listener was there, read outside this lock: the
+            // listener takes the monitor's lock first, then this one, never the other way.
+            let current = monitor.status
+            shared.withLock { $0.replica = current }
         }
 
         deinit {
