@@ -16,13 +16,11 @@ struct CollectionConcurrencyTests {
 
     static let threadCount = 4
 
-    static let sharedKinds = DatabaseKind.allCases.filter { $0.isThreadSafe && $0.wrappers.count <= 1 }
-
     static func steps() throws -> Int {
         try StressSettings.count("PATHBASE_COLLECTION_STRESS_STEPS", default: 20)
     }
 
-    @Test(arguments: sharedKinds)
+    @Test(arguments: DatabaseKind.threadSafeKinds)
     func generatedIdsSavesAndFetchesFromSeveralThreadsLoseNothing(kind: DatabaseKind) async throws {
         let database = kind.make()
         let steps = try Self.steps()
@@ -63,7 +61,7 @@ struct CollectionConcurrencyTests {
         #expect(try Set(nodes.fetch().map(\.id)) == Set(ids))
     }
 
-    @Test(arguments: sharedKinds)
+    @Test(arguments: DatabaseKind.threadSafeKinds)
     func handlesOnSeveralThreadsNeverGetTheSameId(kind: DatabaseKind) async throws {
         let database = kind.make()
         let count = try StressSettings.count("PATHBASE_COLLECTION_STRESS_IDS", default: 500)
@@ -87,7 +85,7 @@ struct CollectionConcurrencyTests {
         #expect(Set(ids).count == ids.count, "\(ids.count - Set(ids).count) ids were given twice")
     }
 
-    @Test(arguments: sharedKinds)
+    @Test(arguments: DatabaseKind.threadSafeKinds)
     func threadsUpdatingTheSameStructsLeaveEachWhole(kind: DatabaseKind) async throws {
         let database = kind.make()
         let steps = try Self.steps()

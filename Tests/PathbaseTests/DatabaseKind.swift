@@ -131,6 +131,10 @@ struct DatabaseKind: Sendable, Hashable, CustomStringConvertible {
         backend != .minimal && backend != .readmeMinimal
     }
 
+    /// The thread-safe kinds alone and under one wrapper: what the several-threads suites
+    /// run on, one case at a time.
+    static let threadSafeKinds = allCases.filter { $0.isThreadSafe && $0.wrappers.count <= 1 }
+
     /// Whether the data lives in SQLite, which runs queries in SQL.
     var isSQLite: Bool { backend == .sqliteFile || backend == .sqliteMemory }
 

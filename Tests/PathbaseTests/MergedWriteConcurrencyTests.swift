@@ -13,13 +13,11 @@ struct MergedWriteConcurrencyTests {
 
     static let threadCount = 4
 
-    static let sharedKinds = DatabaseKind.allCases.filter { $0.isThreadSafe && $0.wrappers.count <= 1 }
-
     static func steps() throws -> Int {
         try StressSettings.count("PATHBASE_MERGE_STRESS_STEPS", default: 100)
     }
 
-    @Test("threads incrementing one counter, inserting into one set and appending to one reference list lose nothing", arguments: sharedKinds)
+    @Test("threads incrementing one counter, inserting into one set and appending to one reference list lose nothing", arguments: DatabaseKind.threadSafeKinds)
     func threadsLoseNoIncrement(kind: DatabaseKind) async throws {
         let database = kind.make()
         let steps = try Self.steps()
@@ -42,7 +40,7 @@ struct MergedWriteConcurrencyTests {
         #expect(Set(post.related.map(\.id)) == Set(others.map(\.id)), "\(kind): appends lost")
     }
 
-    @Test("threads fetching, incrementing and saving one struct of a Codable collection, each through its own handle, lose nothing", arguments: sharedKinds)
+    @Test("threads fetching, incrementing and saving one struct of a Codable collection, each through its own handle, lose nothing", arguments: DatabaseKind.threadSafeKinds)
     func collectionSavesLoseNothing(kind: DatabaseKind) async throws {
         let database = kind.make()
         let steps = try Self.steps() / 4

@@ -42,6 +42,8 @@ extension ModelProtocol {
     public func _$setCounter(_ value: Int, _ property: PropertyKey, default initialValue: Int) {
         let database = self.database
         let path = path(of: property)
+        // The value it already has: no write, and no batch taking the file's write lock.
+        if value == initialValue &+ ((database.get(path) as CounterValue?)?.value ?? 0) { return }
         _$atomically(on: database) {
             let stored: CounterValue = database.get(path) ?? CounterValue()
             let delta = value &- (initialValue &+ stored.value)
@@ -81,6 +83,8 @@ extension ModelProtocol {
         MergeableTypes.register(State.self)
         let database = self.database
         let path = path(of: property)
+        // Already held (a lower bid on a .max): no batch; states only grow, so it stays held.
+        if let stored: State = database.get(path), stored.merged(with: state) == stored { return }
         _$atomically(on: database) {
             guard let stored: State = database.get(path) else {
                 database.set(state, for: path)
@@ -146,6 +150,8 @@ extension ModelProtocol {
         MergeableTypes.register(UnionValue<Element>.self)
         let database = self.database
         let path = path(of: property)
+        // Exactly the elements it holds: no write, and no batch.
+        if ((database.get(path) as UnionValue<Element>?) ?? UnionValue()).changed(to: elements, by: 0) == nil { return }
         _$atomically(on: database) {
             let stored: UnionValue<Element> = database.get(path) ?? UnionValue()
             guard let changed = stored.changed(to: elements, by: _$mergeReplica(of: database)) else { return }
