@@ -29,6 +29,9 @@ import PostgresNIO
 ///   version 6 by one whose cost does not grow with the account.
 /// - `accounts.compacted_through` (version 7): the sequence number through which the
 ///   account's log is compacted (``PostgresSyncServerStore/compactStep(of:through:batchSize:)``).
+/// - `records_by_writer` (version 8): the records by replica id, for the check that a push
+///   continues from what the server holds of its replica
+///   (``PostgresSyncServerStore/keys(writtenBy:in:after:through:limit:)``).
 public enum PostgresSchema {
 
     /// The versions, in order: each a list of statements.
@@ -111,7 +114,10 @@ public enum PostgresSchema {
         // replaces version 5's, whose joins read every record of the account.
         [PostgresAppendFunction.definition],
         // Compaction (issue 49): how far each account's log is compacted.
-        ["ALTER TABLE accounts ADD COLUMN compacted_through BIGINT NOT NULL DEFAULT 0"]
+        ["ALTER TABLE accounts ADD COLUMN compacted_through BIGINT NOT NULL DEFAULT 0"],
+        // A push is checked against what the server holds of its replica's id (SyncServer's
+        // continuity check): one range of this index per push.
+        ["CREATE INDEX records_by_writer ON records (account, replica, time, counter)"]
     ]
 
     /// The schema version this program writes.

@@ -190,6 +190,33 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
         }
     }
 
+    public func keys(writtenBy writer: UInt32, in account: AccountID, after: Timestamp?, through: Timestamp, limit: Int) async throws -> [SyncRecord.Key] {
+        // `after` may carry another replica's id: compared as a whole timestamp.
+        let start = after ?? Timestamp(time: .min, counter: 0, replica: 0)
+        let inclusive = after == nil
+        let (startCounter, startReplica) = (Int64(start.counter), Int64(start.replica))
+        let (endCounter, endReplica) = (Int64(through.counter), Int64(through.replica))
+        let limit = Int64(max(0, limit))
+        return try await run { [self] in
+            let rows = try await client.query(
+                """
+                SELECT model, instance, property, time, counter FROM records
+                WHERE account = \(account.rawValue) AND replica = \(Int64(writer))
+                  AND ((time, counter, replica) > (\(start.time), \(startCounter), \(startReplica)) OR (\(inclusive) AND (time, counter, replica) = (\(start.time), \(startCounter), \(startReplica))))
+                  AND (time, counter, replica) <= (\(through.time), \(endCounter), \(endReplica))
+                ORDER BY time, counter LIMIT \(limit)
+                """, logger: logger)
+            var keys: [SyncRecord.Key] = []
+            for try await (model, instance, property, time, counter) in rows.decode((Int64, Int64, Int64, Int64, Int64).self) {
+                guard let counter = UInt32(exactly: counter), let model = Int(exactly: model), let instance = Int(exactly: instance), let property = Int(exactly: property) else {
+                    throw SyncServerError.storageFailed("a stored path or timestamp is out of range")
+                }
+                keys.append(SyncRecord.Key(path: Path(model: model, instance: instance, property: property), timestamp: Timestamp(time: time, counter: counter, replica: writer)))
+            }
+            return keys
+        }
+    }
+
     public func accountSummaries() async throws -> [AccountSummary] {
         try await run { [self] in
             let rows = try await client.query("SELECT id, name, last_sequence FROM accounts ORDER BY id", logger: logger)

@@ -43,6 +43,9 @@ public final class HybridLogicalClock: Sendable {
     private struct State {
         var last: Timestamp
         var adoptsIdentity: Bool
+        /// Made without an id: the clock follows its database's identity, also when the
+        /// database takes a new one (``takeNewIdentity(_:)``).
+        var followsDatabase: Bool
         var earlier: [UInt32]
     }
 
@@ -61,7 +64,7 @@ public final class HybridLogicalClock: Sendable {
     }
 
     private init(replica: UInt32, adoptsIdentity: Bool) {
-        self.stateStorage = LockedState(State(last: Timestamp(time: .min, counter: 0, replica: replica), adoptsIdentity: adoptsIdentity, earlier: []))
+        self.stateStorage = LockedState(State(last: Timestamp(time: .min, counter: 0, replica: replica), adoptsIdentity: adoptsIdentity, followsDatabase: adoptsIdentity, earlier: []))
     }
 
     deinit { stateStorage.free() }
@@ -84,6 +87,39 @@ public final class HybridLogicalClock: Sendable {
             state.earlier = earlier.filter { $0 != replica }
             return true
         }
+    }
+
+    /// Takes a new replica id for every later reading, keeping the time: what a database
+    /// does when it finds it is a copy, a moved file or a restored backup of another replica
+    /// (see `SQLiteDatabase`'s identity) or when a sync server answers that another file
+    /// writes under its id. The id it had joins ``earlierReplicas``, so its records stay
+    /// the database's own. Only a clock made without an id follows its database this way;
+    /// one made with an id keeps it and returns `false`.
+    ///
+    /// ```swift
+    /// let clock = HybridLogicalClock()
+    /// clock.adoptIdentity(42)
+    /// clock.takeNewIdentity(43) // true: clock.replica == 43, clock.earlierReplicas == [42]
+    /// ```
+    @discardableResult
+    public func takeNewIdentity(_ replica: UInt32, earlier: [UInt32]? = nil) -> Bool {
+        lock.withLock {
+            guard state.followsDatabase else { return false }
+            let old = state.last.replica
+            guard old != replica else { return true }
+            state.adoptsIdentity = false
+            var earlierIds = earlier ?? state.earlier
+            if earlier == nil, !earlierIds.contains(old) { earlierIds.append(old) }
+            state.earlier = earlierIds.filter { $0 != replica }
+            state.last = Timestamp(time: state.last.time, counter: state.last.counter, replica: replica)
+            return true
+        }
+    }
+
+    /// Whether the clock follows its database's identity: made without an id, so that it
+    /// takes the identity a database keeps, and a new one when the database takes one.
+    public var followsDatabaseIdentity: Bool {
+        lock.withLock { state.followsDatabase }
     }
 
     /// Whether the clock would adopt a database's identity (made without an id, none

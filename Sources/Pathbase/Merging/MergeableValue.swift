@@ -22,9 +22,20 @@ public protocol MergeableValue: DatabaseValue, Equatable {
     /// adds the difference instead, so a context's increment adds to increments made
     /// meanwhile and an undone increment is a decrement.
     static func landing(changeFrom old: Self?, to new: Self?, over current: Self, by replica: UInt32) -> Self?
+
+    /// This state with what replica `old` added since `base` moved to replica `new`: what a
+    /// replica does when it learns that another file wrote under its id (a copy or a restored
+    /// backup, see ``Replica``), so that what it issued under that id after `base` is not
+    /// confused with what the other file issued under it. `base` is the state the server
+    /// acknowledged (`nil`: none). The default returns `self`: states that keep no replica
+    /// ids (``MaximumValue``, ``MinimumValue``) have nothing to move.
+    func rehomed(from old: UInt32, to new: UInt32, since base: Self?) -> Self
 }
 
 extension MergeableValue {
+
+    /// `self`: a state without replica ids has nothing to move.
+    public func rehomed(from old: UInt32, to new: UInt32, since base: Self?) -> Self { self }
 
     /// Merges `new` into `current`; `nil` when `current` already holds it.
     public static func landing(changeFrom old: Self?, to new: Self?, over current: Self, by replica: UInt32) -> Self? {
@@ -93,5 +104,15 @@ extension MergeableValue {
     fileprivate func landedEmptied(at path: Path, in database: some Database) -> (any DatabaseValue)? {
         guard let current: Self = database.get(path) else { return nil }
         return Self.landing(changeFrom: self, to: nil, over: current, by: mergeReplica(of: database))
+    }
+}
+
+extension MergeableValue {
+
+    /// ``rehomed(from:to:since:)`` for a state known only as a mergeable value; `nil` when
+    /// nothing moved (or `base` is of another type, taken as none).
+    func rehomedChange(from old: UInt32, to new: UInt32, since base: (any MergeableValue)?) -> Self? {
+        let moved = rehomed(from: old, to: new, since: base as? Self)
+        return moved == self ? nil : moved
     }
 }

@@ -43,10 +43,10 @@ extension ModelProtocol {
         let database = self.database
         let path = path(of: property)
         // The value it already has: no write, and no batch taking the file's write lock.
-        if value == initialValue &+ ((database.get(path) as CounterValue?)?.value ?? 0) { return }
+        if value == CounterValue.clamped(initialValue, plus: (database.get(path) as CounterValue?)?.value ?? 0) { return }
         _$atomically(on: database) {
             let stored: CounterValue = database.get(path) ?? CounterValue()
-            let delta = value &- (initialValue &+ stored.value)
+            let delta = CounterValue.change(from: CounterValue.clamped(initialValue, plus: stored.value), to: value)
             guard delta != 0 else { return }
             database.set(stored.adding(delta, by: _$mergeReplica(of: database)), for: path)
         }
@@ -57,7 +57,7 @@ extension ModelProtocol {
     /// or pulled from other replicas — all count.
     @inlinable
     public func _$modifyCounter(from old: Int, to new: Int, _ property: PropertyKey) {
-        let delta = new &- old
+        let delta = CounterValue.change(from: old, to: new)
         guard delta != 0 else { return }
         let database = self.database
         let path = path(of: property)

@@ -134,6 +134,29 @@ public struct UnionValue<Element: Hashable & Codable>: MergeableValue {
         return result == current ? nil : result
     }
 
+    /// This set with the additions `old` made since `base` moved to `new`: each of them
+    /// gets a dot of `new` (and keeps where it reads), and `old`'s count goes back to
+    /// `base`'s, so the other file that wrote under `old` can never have issued the same dot
+    /// (see ``MergeableValue/rehomed(from:to:since:)``).
+    public func rehomed(from old: UInt32, to new: UInt32, since base: UnionValue?) -> UnionValue {
+        let kept = base?.context[old] ?? 0
+        guard (context[old] ?? 0) > kept else { return self }
+        var result = self
+        var counter = context[new] ?? 0
+        for (element, dots) in entries {
+            var moved = dots
+            for (dot, position) in dots.sorted(by: { $0.key.counter < $1.key.counter }) where dot.replica == old && dot.counter > kept {
+                moved[dot] = nil
+                counter &+= 1
+                moved[Dot(replica: new, counter: counter)] = position
+            }
+            result.entries[element] = moved
+        }
+        result.context[old] = kept == 0 ? nil : kept
+        result.context[new] = counter
+        return result
+    }
+
     // MARK: Coding
 
     private enum CodingKeys: String, CodingKey {

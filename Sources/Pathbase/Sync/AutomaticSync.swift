@@ -272,7 +272,7 @@ public final class AutomaticSync: Sendable {
         case let failure as ReplicaError:
             switch failure {
             case .storageFailed, .pushUnanswered: return nil
-            case .historyRequired, .undecodableRecord, .notRejected, .invalidLimit, .commandRelayUnsupported, .unknownOwner: return describe(failure)
+            case .historyRequired, .undecodableRecord, .notRejected, .invalidLimit, .commandRelayUnsupported, .unknownOwner, .replicaIdInUse: return describe(failure)
             }
         default:
             return nil // lost connections, timeouts: the network's failures
@@ -300,6 +300,9 @@ public final class AutomaticSync: Sendable {
             var retryCut = false
             var live = false
             var pulled: Int64 = 0
+            /// Whether the monitor's listener stored a status: the one read at start is
+            /// then older and not stored.
+            var heard = false
         }
 
         private let shared: Locked<Shared>
@@ -314,6 +317,7 @@ public final class AutomaticSync: Sendable {
                 guard let shared else { return }
                 let (listeners, status): ([AsyncStream<Status>.Continuation], Status) = shared.withLock { shared in
                     shared.replica = replica
+                    shared.heard = true
                     if case .stopped = shared.state { return ([], Status(state: shared.state, replica: replica)) }
                     return (Array(shared.streams.values), Status(state: shared.state, replica: replica))
                 }
@@ -321,8 +325,9 @@ public final class AutomaticSync: Sendable {
             }
             // What changed before the listener was there, read outside this lock: the
             // listener takes the monitor's lock first, then this one, never the other way.
+            // Stored unless the listener already stored a newer one meanwhile.
             let current = monitor.status
-            shared.withLock { $0.replica = current }
+            shared.withLock { if !$0.heard { $0.replica = current } }
         }
 
         deinit {

@@ -18,6 +18,9 @@ struct OutboxReader {
     /// Other replicas' records that came from an import and are still to push.
     let importedRanges: [ImportedRange]
 
+    /// Own records after the watermark that need no push (see ``ReplicaState/settled``).
+    let settled: Set<SyncRecord.Key>
+
     /// Reads the outbox's state from `history`.
     init(history: any HistoryDatabase, writers: Set<UInt32>) {
         self.history = history
@@ -25,6 +28,7 @@ struct OutboxReader {
         acknowledgedThrough = history.get(ReplicaState.acknowledgedThrough)
         exceptions = history.get(ReplicaState.exceptions) ?? []
         importedRanges = history.get(ReplicaState.imported) ?? []
+        settled = Set(history.get(ReplicaState.settled) ?? [])
     }
 
     /// Whether a record is the replica's own (not its bookkeeping).
@@ -65,7 +69,7 @@ struct OutboxReader {
     /// `limit` (whole groups of one timestamp) or all; the timestamp the scan covered; and
     /// whether it passed records of data (not only the replica's own state).
     func scanPending(limit: Int) -> (records: [Record], scannedThrough: Timestamp?, sawData: Bool) {
-        let excepted = Set(exceptions.map(\.key))
+        let excepted = Set(exceptions.map(\.key)).union(settled)
         var found: [Record] = []
         var after = acknowledgedThrough
         var pageLimit = 256

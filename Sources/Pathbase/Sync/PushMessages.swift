@@ -15,10 +15,34 @@ public struct PushRequest: Codable, Hashable, Sendable {
     /// The records, oldest first.
     public var records: [SyncRecord]
 
+    /// How far the server has answered the replica's own records, by the replica's account,
+    /// so that the server can tell a file that is not the one it has been syncing with under
+    /// this id (a copy, a restored backup); `nil` (a client before 2026-12-01): not checked.
+    public var continuity: Continuity?
+
+    /// What a replica claims of its own records on the server: see ``SyncServer``'s push in
+    /// `PathbaseServer` for the rule.
+    ///
+    /// ```swift
+    /// let request = PushRequest(replica: 7, records: records, continuity: .init(acknowledgedThrough: watermark))
+    /// ```
+    public struct Continuity: Codable, Hashable, Sendable {
+
+        /// The newest timestamp through which every record of the replica was answered
+        /// (``Replica``'s outbox watermark), `nil` before the first answer.
+        public var acknowledgedThrough: Timestamp?
+
+        /// Creates a claim.
+        public init(acknowledgedThrough: Timestamp?) {
+            self.acknowledgedThrough = acknowledgedThrough
+        }
+    }
+
     /// Creates a push request.
-    public init(replica: UInt32, records: [SyncRecord]) {
+    public init(replica: UInt32, records: [SyncRecord], continuity: Continuity? = nil) {
         self.replica = replica
         self.records = records
+        self.continuity = continuity
     }
 }
 
@@ -55,9 +79,16 @@ public struct PushResponse: Codable, Hashable, Sendable {
     /// The records the server refused.
     public var rejected: [Rejection]
 
+    /// Why the server refused the whole push, storing none of it: the server holds records
+    /// under the replica's id that this push does not continue from — another file (a copy,
+    /// a restored backup) writes under the id. A ``Replica`` takes a new id and pushes again;
+    /// `nil` for a push the server took.
+    public var forked: String?
+
     /// Creates a push response.
-    public init(acknowledged: [SyncRecord.Key], rejected: [Rejection] = []) {
+    public init(acknowledged: [SyncRecord.Key], rejected: [Rejection] = [], forked: String? = nil) {
         self.acknowledged = acknowledged
         self.rejected = rejected
+        self.forked = forked
     }
 }

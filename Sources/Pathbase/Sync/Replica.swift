@@ -14,8 +14,23 @@ import Foundation
 /// **Identity.** The replica id is the database's clock's id: an `SQLiteDatabase` file keeps
 /// one for every open, in every process, so a file is one replica for its whole life. It is
 /// stored in the database the first time a `Replica` is made for it. The database's other
-/// clock ids (an explicit clock, the ids an older file was written with) are remembered
-/// too, so their writes stay its own; the list grows only when such a clock appears.
+/// clock ids (an explicit clock, the ids an older file was written with, the ids it retired)
+/// are remembered too, so their writes stay its own; the list grows only when such a clock
+/// appears.
+///
+/// Two files must never write under one id: counter contributions and set additions are
+/// kept per id, so two files issuing them under the same one would be taken for one writer's
+/// and lose each other's. A copied, moved or restored SQLite file takes a new id when it is
+/// opened (see `SQLiteDatabase`'s identity). What the file cannot tell — a backup written over
+/// the live file in place — the server does: each push claims the watermark through which the
+/// replica's records were answered (``PushRequest/continuity``), and a server that holds
+/// records under the id after it that the push does not carry refuses it whole
+/// (``PushResponse/forked``). The replica then takes a new id (stored in the file for every
+/// process, adopted by the clock), moves the merge states it changed under the old id since
+/// the watermark to the new one (``MergeableValue/rehomed(from:to:since:)``), and pushes
+/// again. A pulled record stamped with one of the replica's ids is skipped only when the
+/// database holds it; otherwise (the other copy's, or the file's own later self's before a
+/// restore) it is applied, and never pushed back.
 ///
 /// **Outbox.** Every record the database writes with its own clock — through models,
 /// editing contexts, undo, any wrapper, in any process or session, before or after the
@@ -47,8 +62,10 @@ public final class Replica {
     /// How the server is reached.
     public let transport: any SyncTransport
 
-    /// The replica's id, stored in its database.
-    public let id: UInt32
+    /// The replica's id, stored in its database: the id its database's clock stamps new
+    /// writes with. It changes when the database learns that another file writes under it
+    /// (see **Identity** above).
+    public private(set) var id: UInt32
 
     /// The most records sent in one push request.
     public let batchSize: Int
@@ -79,7 +96,10 @@ public final class Replica {
     public var recordsProvenance = false
 
     let history: any HistoryDatabase
-    let writers: Set<UInt32>
+
+    /// Every id the database wrote its own records with: the current one, the ones it
+    /// retired, those of an older file's opens.
+    private(set) var writers: Set<UInt32>
 
     /// Makes a database a replica; the first time, stores its replica id in it.
     ///
@@ -105,7 +125,10 @@ public final class Replica {
         let clockId = clock.replica
         let storedId: UInt32? = history.get(ReplicaState.id)
         var writers: [UInt32] = history.get(ReplicaState.writers) ?? []
-        self.id = storedId ?? clockId
+        // A database that retired the stored id (a copied or restored file took a new one
+        // when it opened) is a replica under its clock's new id.
+        let retired = storedId.map { $0 != clockId && clock.earlierReplicas.contains($0) } ?? false
+        self.id = retired ? clockId : storedId ?? clockId
         // The clock's id is the database's identity (an SQLite file keeps one for every
         // open), so the list grows only when a database is written with another clock;
         // the ids a file was written with before it had an identity are adopted with it.
@@ -119,10 +142,10 @@ public final class Replica {
         // The first replica of a database: what it holds that none of its ids wrote came
         // from an import (nothing was pulled yet), pushed once.
         let imported = storedId == nil ? ImportedRange.ranges(of: history.records(after: nil), excluding: self.writers) : []
-        if storedId == nil || !newWriters.isEmpty {
+        if storedId == nil || retired || !newWriters.isEmpty {
             let id = self.id
             try Replica.store(in: history) {
-                if storedId == nil { history.set(id, for: ReplicaState.id) }
+                if storedId == nil || retired { history.set(id, for: ReplicaState.id) }
                 history.set(writers, for: ReplicaState.writers)
                 if !imported.isEmpty { history.set(ImportedRange.merged(history.get(ReplicaState.imported) ?? [], imported), for: ReplicaState.imported) }
             }
@@ -184,8 +207,10 @@ public final class Replica {
     /// ```
     public func discard(_ key: SyncRecord.Key) throws(ReplicaError) {
         try changeRejected(key) { _ in }
-        let remaining = exceptions.filter { $0.key != key }
-        try Replica.store(in: history) { history.set(remaining, for: ReplicaState.exceptions) }
+        try Replica.store(in: history) {
+            let stored: [OutboxException] = history.get(ReplicaState.exceptions) ?? []
+            history.set(stored.filter { $0.key != key }, for: ReplicaState.exceptions)
+        }
     }
 
     // MARK: Synchronizing
@@ -224,7 +249,9 @@ public final class Replica {
         var report = SyncReport()
         report.cursor = pullCursor
         try await pushImported(into: &report)
+        var tookNewIdentity = false
         while true {
+            let watermark = acknowledgedThrough
             let retried = exceptions.filter { $0.rejection == nil }.prefix(batchSize).map(\.key)
             let scan = scanPending(limit: batchSize - retried.count)
             let candidates = retried.compactMap(record(at:)) + scan.records
@@ -243,7 +270,14 @@ public final class Replica {
             if !outgoing.isEmpty {
                 // The content of the assets they reference goes first.
                 try await uploadAssets(referencedBy: candidates, into: &report)
-                let response = try await transport.push(PushRequest(replica: id, records: outgoing))
+                let response = try await transport.push(PushRequest(replica: id, records: outgoing, continuity: .init(acknowledgedThrough: watermark)))
+                if let forked = response.forked {
+                    // Another file writes under this id: nothing was stored; a new id, then again.
+                    guard !tookNewIdentity else { throw ReplicaError.replicaIdInUse(id: id, reason: forked) }
+                    try takeNewIdentity(because: forked)
+                    tookNewIdentity = true
+                    continue
+                }
                 let sent = Set(outgoing.map(\.key))
                 var count = 0
                 for key in response.acknowledged where sent.contains(key) && answered[key] == nil {
@@ -275,8 +309,18 @@ public final class Replica {
                 && (through.map { through in acknowledgedThrough.map { through > $0 } ?? true } ?? false)
             if updated != before.1 || movesWatermark {
                 try Replica.store(in: history) {
-                    if updated != before.1 { history.set(updated, for: ReplicaState.exceptions) }
-                    if movesWatermark, let through { history.set(through, for: ReplicaState.acknowledgedThrough) }
+                    // Read again inside the batch: another process syncing the same file may
+                    // have changed the exceptions since they were read above.
+                    let stored: [OutboxException] = history.get(ReplicaState.exceptions) ?? []
+                    var changed = stored.filter { answered[$0.key] == nil }
+                    for (key, answer) in answered {
+                        if let reason = answer { changed.append(OutboxException(key: key, rejection: reason)) }
+                    }
+                    if changed != stored { history.set(changed, for: ReplicaState.exceptions) }
+                    if movesWatermark, let through {
+                        history.set(through, for: ReplicaState.acknowledgedThrough)
+                        forgetSettled(through: through)
+                    }
                 }
             }
             // Stop when nothing was left, or when the server answered nothing new.
@@ -303,11 +347,19 @@ public final class Replica {
             let cursor = pullCursor
             let response = try await transport.pull(PullRequest(after: cursor, limit: pageSize, replica: id))
             var records: [Record] = []
+            var settled: [SyncRecord.Key] = []
+            let watermark = acknowledgedThrough
             for incoming in response.records {
                 if incoming.path.model == ReplicaState.model {
                     throw ReplicaError.undecodableRecord(key: incoming.key, reason: "the path is reserved for the replica's own state")
                 }
-                if writers.contains(incoming.timestamp.replica) { continue } // our own, already here
+                if writers.contains(incoming.timestamp.replica) {
+                    // Stamped with one of our ids: skipped only when the file holds it. A copy
+                    // or a restored backup gets what the other file wrote under an id it
+                    // retired, and never pushes it back as its own.
+                    if holds(incoming.key) { continue }
+                    if watermark.map({ incoming.timestamp > $0 }) ?? true { settled.append(incoming.key) }
+                }
                 do {
                     records.append(try incoming.record())
                 } catch {
@@ -324,6 +376,7 @@ public final class Replica {
                 // What this replica's later writes had seen (see WriterProvenance).
                 if recordsProvenance { WriterProvenance.recordSeeing(records, in: history) }
                 for record in records { history.apply(record) }
+                if !settled.isEmpty { history.set((history.get(ReplicaState.settled) ?? []) + settled, for: ReplicaState.settled) }
                 if next != cursor { history.set(next, for: ReplicaState.pullCursor) }
                 if let awaited { history.set(awaited, for: ReplicaState.awaitedAssets) }
                 progress.store(in: history)
@@ -356,6 +409,7 @@ public final class Replica {
                 }
                 guard !outgoing.isEmpty else { continue }
                 try await uploadAssets(referencedBy: Array(batch), into: &report)
+                // Other replicas' records: no claim on this replica's own.
                 let response = try await transport.push(PushRequest(replica: id, records: outgoing))
                 let sent = Set(outgoing.map(\.key))
                 let acknowledged = Set(response.acknowledged.filter { sent.contains($0) })
@@ -369,11 +423,10 @@ public final class Replica {
                 report.rejected += answered.count - acknowledged.count
                 if answered.count < sent.count { throw ReplicaError.pushUnanswered(records: sent.count - answered.count) }
             }
-            let remaining = importedRanges.filter { $0 != range }
-            let updated = exceptions + rejections
             try Replica.store(in: history) {
-                history.set(remaining, for: ReplicaState.imported)
-                if !rejections.isEmpty { history.set(updated, for: ReplicaState.exceptions) }
+                // Read inside the batch, so that another process's changes are kept.
+                history.set((history.get(ReplicaState.imported) as [ImportedRange]? ?? []).filter { $0 != range }, for: ReplicaState.imported)
+                if !rejections.isEmpty { history.set((history.get(ReplicaState.exceptions) ?? []) + rejections, for: ReplicaState.exceptions) }
             }
         }
     }
@@ -415,13 +468,81 @@ public final class Replica {
         history.records(at: key.path).first { $0.timestamp == key.timestamp }
     }
 
+    /// Whether the database holds the record with this key: its path's newest record (one
+    /// read: what a pull brings back of the replica's own pushes), or one of its history.
+    private func holds(_ key: SyncRecord.Key) -> Bool {
+        if let latest = history.latestRecord(at: key.path), latest.timestamp == key.timestamp { return true }
+        return record(at: key) != nil
+    }
+
+    /// Forgets the settled records the watermark passed (in a batch of the caller's).
+    private func forgetSettled(through: Timestamp) {
+        guard let settled: [SyncRecord.Key] = history.get(ReplicaState.settled), !settled.isEmpty else { return }
+        let remaining = settled.filter { $0.timestamp > through }
+        if remaining.count != settled.count { history.set(remaining, for: ReplicaState.settled) }
+    }
+
+    /// Takes a new id after the server answered that another file pushes under this one (a
+    /// backup written over the live file, or a copy the file could not tell): the database
+    /// stores it (an SQLite file in its identity, for every process) and its clock stamps
+    /// with it from now on. The merge states this replica changed under the old id since the
+    /// server last answered it are moved to the new id (``MergeableValue/rehomed(from:to:since:)``)
+    /// and written anew, and the records that held them are settled, never pushed: so the
+    /// other file's counter contributions and set additions under the old id are not taken
+    /// for ours. Other pending records (plain values, newest wins) are pushed as they are.
+    private func takeNewIdentity(because reason: String) throws(ReplicaError) {
+        let old = id
+        let clock = history.clock
+        // A clock made with an explicit id keeps it: the app chose the id.
+        guard clock.followsDatabaseIdentity else { throw .replicaIdInUse(id: old, reason: reason) }
+        let new: UInt32
+        if let keeper = history.storage as? any ReplicaIdentityKeeping {
+            do {
+                new = try keeper.takeNewReplicaIdentity()
+            } catch {
+                throw .storageFailed("cannot store a new replica id: \(error)")
+            }
+        } else {
+            var candidate = UInt32.random(in: 1 ... .max)
+            while writers.contains(candidate) { candidate = UInt32.random(in: 1 ... .max) }
+            new = candidate
+            clock.takeNewIdentity(new)
+        }
+        let watermark = acknowledgedThrough
+        let pending = outbox.scanPending(limit: .max).records.filter { $0.timestamp.replica == old }
+        let merged = pending.filter { MergeableTypes.mergeable($0.value) != nil }
+        let history = self.history
+        let allWriters = (history.get(ReplicaState.writers) as [UInt32]? ?? writers.sorted()) + [new]
+        try Replica.store(in: history) {
+            for path in Set(merged.map(\.path)).sorted(by: { ($0.model, $0.instance, $0.property) < ($1.model, $1.instance, $1.property) }) {
+                guard let latest = history.latestRecord(at: path), let state = MergeableTypes.mergeable(latest.value) else { continue }
+                let base = watermark.flatMap { watermark in history.records(at: path).last { $0.timestamp <= watermark } }
+                if let moved = state.rehomedChange(from: old, to: new, since: base.flatMap { MergeableTypes.mergeable($0.value) }) {
+                    history.set(erased: moved, for: path, timestamp: clock.now())
+                }
+            }
+            if !merged.isEmpty {
+                let settled = (history.get(ReplicaState.settled) ?? []) + merged.map { SyncRecord.Key(path: $0.path, timestamp: $0.timestamp) }
+                history.set(settled, for: ReplicaState.settled)
+            }
+            history.set(new, for: ReplicaState.id)
+            history.set(allWriters, for: ReplicaState.writers)
+        }
+        id = new
+        writers.insert(new)
+    }
+
     private func changeRejected(_ key: SyncRecord.Key, _ change: (inout OutboxException) -> Void) throws(ReplicaError) {
-        var all = exceptions
-        guard let index = all.firstIndex(where: { $0.key == key && $0.rejection != nil }) else {
+        guard exceptions.contains(where: { $0.key == key && $0.rejection != nil }) else {
             throw .notRejected(key)
         }
-        change(&all[index])
-        try Replica.store(in: history) { history.set(all, for: ReplicaState.exceptions) }
+        // Changed as read inside the batch, so that another process's changes are kept.
+        try Replica.store(in: history) {
+            var all: [OutboxException] = history.get(ReplicaState.exceptions) ?? []
+            guard let index = all.firstIndex(where: { $0.key == key && $0.rejection != nil }) else { return }
+            change(&all[index])
+            history.set(all, for: ReplicaState.exceptions)
+        }
     }
 
     /// Own records after the watermark that are not rejected, oldest first: at least

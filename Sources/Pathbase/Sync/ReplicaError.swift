@@ -39,6 +39,11 @@ public enum ReplicaError: Error, Hashable, Sendable, LocalizedError {
     /// A command for an instance this replica has no record of, so its owner is unknown.
     case unknownOwner(model: ModelKey, instance: InstanceKey)
 
+    /// The server answered that another file pushes under this replica's id (a copy or a
+    /// restored backup), and the database cannot take a new one: its clock was made with
+    /// an explicit id, or it forked again under the new id at once. Nothing was pushed.
+    case replicaIdInUse(id: UInt32, reason: String)
+
     public var errorDescription: String? {
         switch self {
         case .historyRequired(let database):
@@ -57,6 +62,8 @@ public enum ReplicaError: Error, Hashable, Sendable, LocalizedError {
             "\(transport) cannot relay commands; use a CommandRelayTransport such as HTTPSyncTransport"
         case .unknownOwner(let model, let instance):
             "No replica is known to own instance \(instance) of model \(model): sync first, or name the target replica"
+        case .replicaIdInUse(let id, let reason):
+            "Another file pushes under replica id \(id) and this database cannot take a new one (a clock made with an explicit id keeps it); nothing was pushed: \(reason)"
         }
     }
 }

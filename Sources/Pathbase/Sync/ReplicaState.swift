@@ -29,6 +29,12 @@ package enum ReplicaState {
     /// Rejected and retried records (`[OutboxException]`).
     package static let exceptions = Path(model: model, instance: 1, property: 2)
 
+    /// Own records after the watermark that need no push (`[SyncRecord.Key]`): pulled from
+    /// the server (written under an id this file retired, by the copy or the earlier self
+    /// that kept writing under it), or replaced under a new id when the server answered that
+    /// another file writes under the old one. Forgotten once the watermark passes them.
+    static let settled = Path(model: model, instance: 1, property: 3)
+
     /// The server sequence number of the last pulled record (`Int64`).
     package static let pullCursor = Path(model: model, instance: 2, property: 1)
 

@@ -28,6 +28,26 @@ final class FileClock: @unchecked Sendable {
         if let newest = try Self.newestTimestamp(handle) {
             clock.receive(newest)
         }
+        try Self.followIdentity(clock, handle: handle)
+    }
+
+    /// Takes the identity another connection stored when it took a new one (see
+    /// `SQLiteDatabase.takeNewReplicaIdentity()`), so that every open of the file keeps
+    /// stamping with the file's one id.
+    static func followIdentity(_ clock: HybridLogicalClock, handle: OpaquePointer) throws(SQLiteDatabaseError) {
+        guard clock.followsDatabaseIdentity else { return }
+        let statement = try Statement(sql: "SELECT key, value FROM pathbase_meta WHERE key IN ('replica', 'earlierReplicas')", connection: handle)
+        defer { statement.finalize() }
+        var id: UInt32?
+        var earlier: [UInt32] = []
+        while try statement.hasRow() {
+            if statement.string(at: 0) == "replica" {
+                id = UInt32(statement.string(at: 1))
+            } else {
+                earlier = statement.string(at: 1).split(separator: ",").compactMap { UInt32($0) }
+            }
+        }
+        if let id, id != clock.replica { clock.takeNewIdentity(id, earlier: earlier) }
     }
 
     /// Finalizes the statement before the connection closes.

@@ -17,10 +17,12 @@ import Pathbase
 /// nothing. It rejects, each with a reason the client shows: records whose physical time
 /// lies more than ``maximumClockDrift`` ahead of the server's clock, records under the
 /// path replicas reserve for their own state, records of a model outside ``knownModels``
-/// (when given; a model's description in a file's catalog counts as its model's), and a
-/// different value for a key already
-/// stored, and records whose value does not match its type or whose path breaks the
-/// exchange contract. **Pull** returns an account's records after a sequence number, in the order
+/// (when given; a model's description in a file's catalog counts as its model's), records
+/// stamped before 1970, and a different value for a key already stored, and records whose
+/// value does not match its type or whose path breaks the exchange contract. A push that
+/// claims a watermark (``PushRequest/continuity``) and does not continue from what the server
+/// holds under its replica's id is refused whole (``PushResponse/forked``): another file
+/// writes under that id. **Pull** returns an account's records after a sequence number, in the order
 /// they were stored, at most ``maximumPageSize`` at once.
 ///
 /// Safe to use from any thread.
@@ -111,6 +113,9 @@ public final class SyncServer: Sendable {
                 accepted.append(record)
             }
         }
+        if let continuity = request.continuity, let forked = try await forkReason(of: request, claiming: continuity, in: account) {
+            return PushResponse(acknowledged: [], forked: forked)
+        }
         let outcomes = try await store.append(accepted, to: account)
         var newest: Int64?
         for (record, outcome) in zip(accepted, outcomes) {
@@ -173,6 +178,27 @@ public final class SyncServer: Sendable {
             accounts: accounts)
     }
 
+    /// Why a push does not continue from what the server holds under its replica's id, or
+    /// `nil` when it does. The replica claims the watermark through which its own records
+    /// were answered; every record the server holds under the id after it, up to the newest
+    /// own record of the push, must be in the push (a retry of a push whose answer was lost
+    /// sends them again). One that is not was written by another file under the same id: a
+    /// copy of the database, or a backup restored over it, which has just written records
+    /// the id's counter contributions and set additions would confuse with the other's. The
+    /// whole push is refused, nothing stored, and the replica takes a new id.
+    private func forkReason(of request: PushRequest, claiming continuity: PushRequest.Continuity, in account: AccountID) async throws -> String? {
+        let watermark = continuity.acknowledgedThrough
+        let own = request.records.filter { record in
+            record.timestamp.replica == request.replica && watermark.map { record.timestamp > $0 } ?? true
+        }.map(\.key)
+        guard let newest = own.max(by: { $0.timestamp < $1.timestamp }) else { return nil }
+        let sent = Set(own)
+        let held = try await store.keys(writtenBy: request.replica, in: account, after: watermark, through: newest.timestamp, limit: sent.count + 1)
+        guard let missing = held.first(where: { !sent.contains($0) }) else { return nil }
+        return
+            "The server holds a record of replica \(request.replica) (\(missing)) that this push does not continue from: another file — a copy of this database, or a backup restored over it — writes under the same replica id. Nothing of this push was stored; take a new replica id and push again"
+    }
+
     func authenticate(_ token: String) async throws -> AccountID {
         guard let account = try await store.account(tokenHash: AccessToken.hash(token)) else { throw SyncServerError.unauthorized }
         return account
@@ -196,6 +222,9 @@ public final class SyncServer: Sendable {
             _ = try record.record()
         } catch {
             return "The record at \(record.key) is invalid: \(error.localizedDescription)"
+        }
+        if record.timestamp.time < 0 {
+            return "The record at \(record.key) is stamped before 1970, which no clock writes; check this device's date and time"
         }
         if record.timestamp.date > latest {
             let ahead = Int(record.timestamp.date.timeIntervalSince(serverTime).rounded(.up))

@@ -80,6 +80,16 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
         }
     }
 
+    public func keys(writtenBy writer: UInt32, in account: AccountID, after: Timestamp?, through: Timestamp, limit: Int) throws -> [SyncRecord.Key] {
+        try accounts.withLock { accounts in
+            let stored = accounts[try Self.index(of: account, in: accounts)]
+            let keys = stored.sequenceOfKey.keys.filter { key in
+                key.timestamp.replica == writer && key.timestamp <= through && after.map { key.timestamp > $0 } ?? true
+            }
+            return Array(keys.sorted().prefix(max(0, limit)))
+        }
+    }
+
     public func latestSequence(of account: AccountID) throws -> Int64 {
         try accounts.withLock { accounts in accounts[try Self.index(of: account, in: accounts)].lastSequence }
     }

@@ -108,6 +108,11 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore, 
         migrator.registerMigration("v5: compaction horizon") { db in
             try db.execute(sql: "ALTER TABLE accounts ADD COLUMN compacted_through INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v6: records by writer") { db in
+            // A push is checked against what the server holds of its replica's id
+            // (SyncServer's continuity check): one range of this index per push.
+            try db.execute(sql: "CREATE INDEX records_by_writer ON records(account, replica, time, counter)")
+        }
         return migrator
     }
 
@@ -190,6 +195,36 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore, 
                         timestamp: Timestamp(time: row["time"], counter: counter, replica: replica),
                         valueType: row["type"], valueJSON: row["value"])
                     return SequencedRecord(sequence: row["sequence"], record: record)
+                }
+            }
+        }
+    }
+
+    public func keys(writtenBy writer: UInt32, in account: AccountID, after: Timestamp?, through: Timestamp, limit: Int) throws -> [SyncRecord.Key] {
+        // `after` may carry another replica's id: compared as a whole timestamp.
+        let start = after ?? Timestamp(time: .min, counter: 0, replica: 0)
+        return try run {
+            try queue.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT model, instance, property, time, counter FROM records INDEXED BY records_by_writer
+                        WHERE account = ?1 AND replica = ?2
+                          AND (time, counter, replica) \(after == nil ? ">=" : ">") (?3, ?4, ?5)
+                          AND (time, counter, replica) <= (?6, ?7, ?8)
+                        ORDER BY time, counter LIMIT ?9
+                        """,
+                    arguments: [
+                        account.rawValue, Int64(writer), start.time, Int64(start.counter), Int64(start.replica),
+                        through.time, Int64(through.counter), Int64(through.replica), max(0, limit)
+                    ])
+                return try rows.map { row in
+                    guard let counter = UInt32(exactly: row["counter"] as Int64) else {
+                        throw SyncServerError.storageFailed("a stored timestamp is out of range")
+                    }
+                    return SyncRecord.Key(
+                        path: Path(model: row["model"], instance: row["instance"], property: row["property"]),
+                        timestamp: Timestamp(time: row["time"], counter: counter, replica: writer))
                 }
             }
         }

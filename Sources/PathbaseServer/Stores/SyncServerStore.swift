@@ -48,9 +48,28 @@ public protocol SyncServerStore: Sendable {
     ///
     /// The default reads ``accountSummaries()``; the package's stores read one row.
     func latestSequence(of account: AccountID) async throws -> Int64
+
+    /// The keys of the account's records stamped with replica id `writer` after `after`
+    /// (all when `nil`) and at or before `through`, oldest first, at most `limit`: what tells
+    /// ``SyncServer`` whether a push continues from what the server holds of its replica, or
+    /// comes from another file writing under the same id (a copy, a restored backup).
+    ///
+    /// ```swift
+    /// let held = try await store.keys(writtenBy: 7, in: account, after: watermark, through: newest, limit: 501)
+    /// ```
+    ///
+    /// The default answers none, which turns that check off; the package's stores read an
+    /// index of the records by writer.
+    func keys(writtenBy writer: UInt32, in account: AccountID, after: Timestamp?, through: Timestamp, limit: Int) async throws -> [SyncRecord.Key]
 }
 
 extension SyncServerStore {
+
+    /// None: a store of your own that does not implement it leaves pushes unchecked for
+    /// another file under a replica's id.
+    public func keys(writtenBy writer: UInt32, in account: AccountID, after: Timestamp?, through: Timestamp, limit: Int) async throws -> [SyncRecord.Key] {
+        []
+    }
 
     /// Reads the account's summary (one per account: a store of many accounts should
     /// implement this with one lookup).
