@@ -237,6 +237,8 @@ let package = Package(
                 "PathbaseSQLite",
                 // ServeProcess: the `pathbase serve` child the outbox tests sync through.
                 "PathbaseTestSupport",
+                // Studio's address checks (loopback names, allowed Host values), tested directly.
+                "PathbaseStudio",
                 // Built so that the tests can launch it.
                 "pathbase"
             ]

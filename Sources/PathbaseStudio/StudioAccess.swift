@@ -3,17 +3,33 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The token a Studio on a non-loopback address asks for: in `?token=` once (the answer
-/// then sets a cookie with it) or in the `pathbase_studio` cookie. Without it: 401. A user's
-/// data is never served to a network unauthenticated.
+/// Who a Studio answers. First the `Host` the request is addressed to (``StudioHosts``):
+/// another site's name is a 421 with the reason, on every address. Then, on a non-loopback
+/// address, the token: in `?token=` once (the answer then sets a cookie with it) or in the
+/// `pathbase_studio` cookie. Without it: 401. A user's data is never served to a network
+/// unauthenticated, nor to a page of another site.
 struct StudioAccess<Context: RequestContext>: RouterMiddleware {
 
     static var cookieName: String { "pathbase_studio" }
 
-    /// The token; `nil` on loopback, where every request is let through.
+    /// The token; `nil` on loopback, where the `Host` check is all.
     let token: String?
 
+    /// The `Host` values answered.
+    let hosts: StudioHosts
+
+    /// The port listened on, once known.
+    let port: ListeningPort
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let refusal = port.value.map { hosts.refusal(of: request.head.authority, port: $0) } ?? "Studio is not listening yet"
+        if let refusal {
+            var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"]
+            if let noSniff = HTTPField.Name("X-Content-Type-Options") { headers[noSniff] = "nosniff" }
+            return Response(
+                status: .misdirectedRequest, headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "This Pathbase Studio does not answer this request: \(refusal).\n")))
+        }
         guard let token else { return try await next(request, context) }
         if let cookie = request.cookies[Self.cookieName]?.value, Self.same(cookie, token) {
             return try await next(request, context)

@@ -19,10 +19,15 @@ struct StudioMoment: Equatable, Sendable {
             microseconds = number
             return
         }
-        guard let parsed = Self.parseDate(text) else {
-            throw StudioInputError("\(name) must be a date such as 2026-11-28T02:10:05.123456Z or microseconds since 1970, not '\(text)'")
+        let shown = text.unicodeScalars.count > 100 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(100))) + "…" : text
+        switch Self.parseDate(text) {
+        case .moment(let parsed): microseconds = parsed
+        case .notADate:
+            throw StudioInputError("\(name) must be a date such as 2026-11-28T02:10:05.123456Z or microseconds since 1970, not '\(shown)'")
+        case .outOfRange:
+            throw StudioInputError(
+                "\(name) must be a moment a timestamp holds (microseconds since 1970 in 64 bits: from about year -290307 to 294246), not '\(shown)'")
         }
-        microseconds = parsed
     }
 
     /// The latest timestamp at this moment: every write of its microsecond is seen.
@@ -45,32 +50,49 @@ struct StudioMoment: Equatable, Sendable {
         "\(timestamp.time).\(timestamp.counter).\(timestamp.replica)"
     }
 
-    /// Parses `?after=` (``cursor(_:)``); `nil` when empty.
-    static func cursor(_ text: String?) throws(StudioInputError) -> Timestamp? {
+    /// Parses `?after=` (or another parameter `name`, in the format of ``cursor(_:)``);
+    /// `nil` when empty.
+    static func cursor(_ text: String?, name: String = "after") throws(StudioInputError) -> Timestamp? {
         guard let text, !text.isEmpty else { return nil }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let time = Int64(parts[0]), let counter = UInt32(parts[1]), let replica = UInt32(parts[2]) else {
-            throw StudioInputError("after must be time.counter.replica, such as 1764295805123456.0.17, not '\(text)'")
+            let shown = text.unicodeScalars.count > 100 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(100))) + "…" : text
+            throw StudioInputError("\(name) must be time.counter.replica, such as 1764295805123456.0.17, not '\(shown)'")
         }
         return Timestamp(time: time, counter: counter, replica: replica)
     }
 
-    private static func parseDate(_ text: String) -> Int64? {
+    /// What ``parseDate(_:)`` found.
+    private enum ParsedDate {
+        case moment(Int64)
+        case notADate
+        /// A date whose microseconds since 1970 do not fit in an `Int64`.
+        case outOfRange
+    }
+
+    /// Every step is checked: a date past about year 292 277 from 1970 either way is
+    /// ``ParsedDate/outOfRange``, never an overflow.
+    private static func parseDate(_ text: String) -> ParsedDate {
         var text = text
         if text.hasSuffix("Z") { text.removeLast() }
         var fraction: Int64 = 0
         if let dot = text.firstIndex(of: ".") {
             let digits = text[text.index(after: dot)...]
-            guard !digits.isEmpty, digits.count <= 6, digits.allSatisfy(\.isASCII), let value = Int64(digits) else { return nil }
-            fraction = value * Int64(pow(10, Double(6 - digits.count)))
+            guard !digits.isEmpty, digits.count <= 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(digits) else { return .notADate }
+            fraction = value * [1, 10, 100, 1000, 10000, 100_000][6 - digits.count]
             text = String(text[..<dot])
         }
         // A browser's date-and-time field sends no seconds when they are zero.
         if text.count == 16 { text += ":00" }
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
-        guard let date = formatter.date(from: text + "Z") else { return nil }
-        return Int64(date.timeIntervalSince1970) * 1_000_000 + fraction
+        guard let date = formatter.date(from: text + "Z") else { return .notADate }
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        // Int64(exactly:) is nil for 2^63 and beyond (and for NaN): no trap.
+        guard let whole = Int64(exactly: seconds) else { return .outOfRange }
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: 1_000_000)
+        let (sum, carry) = scaled.addingReportingOverflow(fraction)
+        return overflow || carry ? .outOfRange : .moment(sum)
     }
 }
 

@@ -19,14 +19,19 @@ struct StudioReader: Sendable {
     func modelName(_ model: ModelKey) -> String {
         if model == Replica.stateModel { return "replica state (model \(model))" }
         if model == ModelDescription.catalogModel { return "model catalog (model \(model))" }
-        if let name = names(of: model).modelName { return "\(name) (model \(model))" }
+        if let name = names(of: model).modelName { return "\(ValueText.short(name, limit: ValueText.nameLimit)) (model \(model))" }
         return "model \(model)"
+    }
+
+    /// A model's recorded type name alone (`Author`), or "model M".
+    func typeName(_ model: ModelKey) -> String {
+        names(of: model).modelName.map { ValueText.short($0, limit: ValueText.nameLimit) } ?? "model \(model)"
     }
 
     /// The name a page shows for a property: a collection's field name, the recorded
     /// `@Model` property name, "status", or the id.
     func propertyName(_ property: PropertyKey, of model: ModelKey) -> String {
-        names(of: model).propertyName(property) ?? "property \(property)"
+        names(of: model).propertyName(property).map { ValueText.short($0, limit: ValueText.nameLimit) } ?? "property \(property)"
     }
 
     /// What the file records about a model: its collection, or its `@Model` type's
@@ -80,8 +85,34 @@ enum ValueText {
         String(describing: type(of: value))
     }
 
-    /// At most `limit` characters, with an ellipsis when cut.
+    /// At most this many bytes of a value are shown on a page where it stands alone (the
+    /// instance's current values); the rest is one link away (``StudioServer``'s
+    /// `/models/M/instances/I/properties/P`, streamed).
+    static let shownBytes = 4096
+
+    /// At most this many Unicode scalars of a name (a model's, a property's) are shown.
+    static let nameLimit = 200
+
+    /// At most `limit` Unicode scalars (not characters: one character can hold any number
+    /// of combining scalars), with an ellipsis when cut.
     static func short(_ text: String, limit: Int = 80) -> String {
-        text.count <= limit ? text : String(text.prefix(limit)) + "…"
+        cut(text, bytes: 4 * limit, scalars: limit).text
+    }
+
+    /// The start of `text` that fits in `bytes` bytes of UTF-8 and `scalars` Unicode
+    /// scalars, cut between scalars, with an ellipsis when cut; and whether it was cut.
+    static func cut(_ text: String, bytes: Int, scalars: Int = .max) -> (text: String, cut: Bool) {
+        if text.utf8.count <= bytes, text.utf8.count <= scalars || text.unicodeScalars.count <= scalars { return (text, false) }
+        var kept = String.UnicodeScalarView()
+        var size = 0
+        var count = 0
+        for scalar in text.unicodeScalars {
+            let length = UTF8.width(scalar)
+            guard size + length <= bytes, count < scalars else { break }
+            kept.append(scalar)
+            size += length
+            count += 1
+        }
+        return (String(kept) + "…", true)
     }
 }

@@ -17,8 +17,10 @@ import PathbaseSQLite
 /// the changes between two moments (`/changes`) and the raw records (`/records`); each
 /// takes `?at=` to show the database as it was at that moment. `/assets/HASH` serves an
 /// asset's content from the file's asset folder, with `Range` requests (see the instance
-/// page's previews). On an address other than
-/// loopback every request needs ``token`` (see `pathbase studio --help`).
+/// page's previews); `/models/M/instances/I/properties/P?version=` the whole of a value
+/// the pages cut (they show at most 4 KiB of one). On an address other than loopback every
+/// request needs ``token`` (see `pathbase studio --help`); on every address a request
+/// addressed (`Host`) to another site's name is refused with 421.
 public struct StudioServer: Sendable {
 
     /// The token requests need on a non-loopback address, `nil` on loopback.
@@ -27,22 +29,32 @@ public struct StudioServer: Sendable {
     private let reader: StudioReader
     private let host: String
     private let port: Int
+    private let hosts: StudioHosts
+    private let listening = ListeningPort()
     private let logger: Logger
 
     /// A Studio on `database` (opened read-only by the caller), listening on `host:port`
-    /// (port 0: a free one). A host other than 127.0.0.1, ::1 or localhost gets a new
-    /// random ``token``.
-    public init(database: SQLiteDatabase, path: String, host: String = "127.0.0.1", port: Int = 8090, logger: Logger = Logger(label: "pathbase.studio")) {
+    /// (port 0: a free one). A host other than localhost, an address in 127.0.0.0/8 or ::1
+    /// gets a new random ``token``. Requests are answered only when their `Host` is a
+    /// loopback name or address, `host` or one of `allowedHosts`, with the port listened on
+    /// (off loopback also any IP address and this machine's name); others get a 421 with
+    /// the reason, which keeps pages of other sites out (DNS rebinding).
+    public init(
+        database: SQLiteDatabase, path: String, host: String = "127.0.0.1", port: Int = 8090, allowedHosts: [String] = [],
+        logger: Logger = Logger(label: "pathbase.studio")
+    ) {
         reader = StudioReader(database: database, path: path)
         self.host = host
         self.port = port
         self.logger = logger
+        hosts = StudioHosts(bound: host, allowed: allowedHosts)
         token = Self.isLoopback(host) ? nil : StudioAccess<BasicRequestContext>.newToken()
     }
 
-    /// Whether an address only this machine can reach.
+    /// Whether an address only this machine can reach: `localhost`, an IP address in
+    /// 127.0.0.0/8 or `::1`. A name that merely starts with `127.` is not.
     public static func isLoopback(_ host: String) -> Bool {
-        ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+        StudioHosts.isLoopback(host)
     }
 
     /// Serves until SIGINT or SIGTERM; `onListening` gets the address to open (with the
@@ -50,11 +62,13 @@ public struct StudioServer: Sendable {
     public func run(onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
         let host = self.host
         let token = self.token
+        let listening = self.listening
         let application = Application(
             router: router(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "pathbase-studio"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
+                listening.set(port)
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 await onListening("http://\(shownHost):\(port)/" + (token.map { "?token=\($0)" } ?? ""))
             },
@@ -71,7 +85,7 @@ public struct StudioServer: Sendable {
     /// The routes, for the server and for tests that call it in process.
     func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.middlewares.add(StudioAccess(token: token))
+        router.middlewares.add(StudioAccess(token: token, hosts: hosts, port: listening))
         let reader = self.reader
         router.get("/") { request, _ in
             try Self.answer(request, reader: reader, path: "/") { layout in try OverviewPage(reader: reader, layout: layout).render() }
@@ -89,6 +103,14 @@ public struct StudioServer: Sendable {
             return try Self.answer(request, reader: reader, path: "/models/\(model)/instances/\(instance)") { layout in
                 try InstancePage(reader: reader, layout: layout, model: model, instance: instance).render()
             }
+        }
+        router.get("/models/:model/instances/:instance/properties/:property") { request, context in
+            let model = try context.parameters.require("model", as: Int.self)
+            let instance = try context.parameters.require("instance", as: Int.self)
+            let property = try context.parameters.require("property", as: Int.self)
+            let version = try Self.checked { () throws(StudioInputError) in try StudioMoment.cursor(Self.parameter(request, "version"), name: "version") }
+            let moment = try Self.checked { () throws(StudioInputError) in try StudioMoment(parameter: Self.parameter(request, "at"), name: "at") }
+            return try Self.wholeValue(reader: reader, path: Path(model: model, instance: instance, property: property), version: version, at: moment)
         }
         router.get("/changes") { request, _ in
             let from = try Self.checked { () throws(StudioInputError) in try StudioMoment(parameter: Self.parameter(request, "from"), name: "from") }
@@ -132,6 +154,36 @@ public struct StudioServer: Sendable {
         } catch is InstancePage.NotFound {
             throw HTTPError(.notFound, message: "no such instance\(Self.parameter(request, "at") == nil ? "" : " at that moment")")
         }
+    }
+
+    /// The whole of a property's value (the pages cut long ones): the version stamped
+    /// `version`, else the value at `moment` (now when `nil`); a string as UTF-8 text, bytes
+    /// as they are, anything else as the pages describe it; streamed in chunks of 64 KiB.
+    private static func wholeValue(reader: StudioReader, path: Path, version: Timestamp?, at moment: StudioMoment?) throws -> Response {
+        let records = try reader.records(model: path.model, instance: path.instance, at: moment).filter { $0.path.property == path.property }
+        let found = version.map { version in records.last { $0.timestamp == version } } ?? records.last
+        guard let record = found else { throw HTTPError(.notFound, message: "no such value\(version == nil ? "" : " at that version")") }
+        let bytes: Data
+        var type = "text/plain; charset=utf-8"
+        if let data = record.value as? Data {
+            bytes = data
+            type = "application/octet-stream"
+        } else {
+            bytes = Data(ValueText.describe(record.value).utf8)
+        }
+        var headers: HTTPFields = [.contentType: type, .cacheControl: "no-store"]
+        if let noSniff = HTTPField.Name("X-Content-Type-Options") { headers[noSniff] = "nosniff" }
+        let body = ResponseBody(contentLength: bytes.count) { writer in
+            let chunk = 64 * 1024
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                let end = bytes.index(start, offsetBy: chunk, limitedBy: bytes.endIndex) ?? bytes.endIndex
+                try await writer.write(ByteBuffer(bytes: bytes[start ..< end]))
+                start = end
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// A parameter read outside a page: a bad one is a 400 with the reason.

@@ -7,7 +7,29 @@ import PathbaseSQLite
 /// at and the instances that point at this one ("referenced by", see ``StudioReferences``);
 /// assets previewed (images inline, audio and video in players, other files to download,
 /// all from ``AssetDownload``); and each property's history, newest first.
+///
+/// The page stays small whatever the instance holds: at most ``propertyLimit`` properties
+/// and the newest ``historyLimit`` versions of each (a link shows the instance just before
+/// the oldest shown, with the versions before it); a current value shows at most
+/// ``ValueText/shownBytes`` bytes (``pageBudget`` in all, then ``historyBytes`` each), a
+/// version in the history ``historyBytes``, a reference list ``referenceLimit`` links, each
+/// cut value with a link to the whole value (`/models/M/instances/I/properties/P`).
 struct InstancePage {
+
+    /// At most this many properties are listed.
+    static let propertyLimit = 200
+
+    /// At most this many versions of a property are listed, newest first.
+    static let historyLimit = 10
+
+    /// At most this many bytes of a version in the history are shown.
+    static let historyBytes = 200
+
+    /// At most this many bytes of current values are shown on one page, in property order.
+    static let pageBudget = 128 * 1024
+
+    /// At most this many references of a list are links.
+    static let referenceLimit = 100
 
     let reader: StudioReader
     let layout: StudioLayout
@@ -23,29 +45,45 @@ struct InstancePage {
         let records = try reader.records(model: model, instance: instance, at: layout.moment)
         guard !records.isEmpty else { throw NotFound() }
         let current = StudioReader.newest(records)
-        let properties = current.keys.sorted()
+        let allProperties = current.keys.sorted()
+        let properties = Array(allProperties.prefix(Self.propertyLimit))
         let targets = Dictionary(uniqueKeysWithValues: properties.compactMap { property in references.target(of: property, in: model).map { (property, $0) } })
+        var budget = Self.pageBudget
         let rows = HTMLText(
             joining: properties.compactMap { property in
-                current[property].map { record in
-                    """
-                    <tr id="property-\(property)"><th>\(reader.propertyName(property, of: model))</th>\
-                    <td class="value">\(value(record, target: targets[property], previews: true))</td>\
-                    <td>\(ValueText.typeName(record.value))</td><td>\(StudioMoment.format(record.timestamp.time))</td><td>\(record.timestamp.replica)</td></tr>
-                    """
+                current[property].map { record -> HTMLText in
+                    let shown = budget >= ValueText.shownBytes ? ValueText.shownBytes : Self.historyBytes
+                    budget -= shown
+                    return """
+                        <tr id="property-\(property)"><th>\(reader.propertyName(property, of: model))</th>\
+                        <td class="value">\(value(record, target: targets[property], previews: true, bytes: shown))</td>\
+                        <td>\(typeName(record.value, target: targets[property]))</td><td>\(StudioMoment.format(record.timestamp.time))</td><td>\(record.timestamp.replica)</td></tr>
+                        """
                 }
             })
+        let more: HTMLText =
+            allProperties.count > properties.count
+            ? "<p class=\"muted\" id=\"more-properties\">and \(allProperties.count - properties.count) more properties, not shown (a page shows \(Self.propertyLimit)).</p>" : ""
         let histories = HTMLText(
             joining: properties.map { property in
-                let entries = records.filter { $0.path.property == property }.reversed().map { record -> HTMLText in
+                let versions = records.filter { $0.path.property == property }
+                let shown = versions.suffix(Self.historyLimit).reversed()
+                let entries = shown.map { record -> HTMLText in
                     let moment = StudioMoment(microseconds: record.timestamp.time)
                     let link = "/models/\(model)/instances/\(instance)" + HTML.query([("at", String(moment.microseconds))])
                     return """
                         <li><a href="\(link)">\(moment.text)</a> <span class="muted">#\(record.timestamp.counter)@\(record.timestamp.replica)</span> \
-                        <span class="value">\(value(record, target: targets[property], previews: false))</span></li>
+                        <span class="value">\(value(record, target: targets[property], previews: false, bytes: Self.historyBytes))</span></li>
                         """
                 }
-                return "<h3>\(reader.propertyName(property, of: model))</h3><ol class=\"history\" id=\"history-\(property)\">\(entries)</ol>"
+                var older: HTMLText = ""
+                if versions.count > shown.count, let oldest = shown.last {
+                    // The instance just before the oldest version shown: its history lists the older ones.
+                    let (before, overflow) = oldest.timestamp.time.subtractingReportingOverflow(1)
+                    let link = "/models/\(model)/instances/\(instance)" + HTML.query([("at", overflow ? nil : String(before))])
+                    older = "<p class=\"muted\"><a class=\"older\" href=\"\(link)\">\(versions.count - shown.count) older versions →</a></p>"
+                }
+                return "<h3>\(reader.propertyName(property, of: model))</h3><ol class=\"history\" id=\"history-\(property)\">\(HTMLText(joining: Array(entries)))</ol>\(older)"
             })
         let referrers = try referencedBy()
         return layout.page(
@@ -53,6 +91,7 @@ struct InstancePage {
             """
             <p><a href="\(layout.link(to: "/models/\(model)"))">← all of \(reader.modelName(model))</a></p>
             <table id="properties"><tr><th>property</th><th>value</th><th>type</th><th>written at (UTC)</th><th>by replica</th></tr>\(rows)</table>
+            \(more)
             \(referrers)
             <h2>History, newest first</h2>
             \(reader.database.keepsHistory ? "" : HTMLText("<p class=\"muted\">This file keeps no history: current values only.</p>"))
@@ -60,26 +99,64 @@ struct InstancePage {
             """)
     }
 
+    /// What the type column says: "reference to Author", "list of Author", or the stored
+    /// value's Swift type.
+    private func typeName(_ value: any DatabaseValue, target: StudioReferences.Target?) -> String {
+        guard let target else { return ValueText.typeName(value) }
+        let name = reader.typeName(target.model)
+        switch target.kind {
+        case .reference: return "reference to \(name)"
+        case .referenceList: return "list of \(name)"
+        case .referenceDictionary: return "dictionary of \(name)"
+        case .property: return ValueText.typeName(value)
+        }
+    }
+
     /// A value: a reference as links to the instances it points at (at the page's moment),
-    /// assets with their previews (or links, in the history), anything else as text.
-    private func value(_ record: Record, target: StudioReferences.Target?, previews: Bool) -> HTMLText {
+    /// assets with their previews (or links, in the history), anything else as text, cut
+    /// at `bytes` with a link to the whole value.
+    private func value(_ record: Record, target: StudioReferences.Target?, previews: Bool, bytes: Int) -> HTMLText {
         if let target, let ids = StudioReferences.instances(in: record.value, kind: target.kind) {
             guard !ids.isEmpty else { return target.kind == .reference ? "nil" : "[]" }
-            return HTMLText(
-                joining: ids.enumerated().map { index, id -> HTMLText in
+            let links = HTMLText(
+                joining: ids.prefix(Self.referenceLimit).enumerated().map { index, id -> HTMLText in
                     let link = layout.link(to: "/models/\(target.model)/instances/\(id)")
                     return "\(index == 0 ? "" : ", ")<a class=\"reference\" href=\"\(link)\">\(reader.modelName(target.model)) \(id)</a>"
                 })
+            guard ids.count > Self.referenceLimit else { return links }
+            return "\(links) <span class=\"muted\">and \(ids.count - Self.referenceLimit) more</span> \(wholeValue(record))"
         }
         var assets = Set<Asset>()
         try? AssetReferences.collect(record.value, into: &assets)
-        let text: HTMLText = "\(ValueText.describe(record.value))"
+        let described = ValueText.describe(record.value)
+        let (cut, wasCut) = ValueText.cut(described, bytes: bytes)
+        let text: HTMLText = wasCut ? "\(cut) \(wholeValue(record, size: described.utf8.count))" : "\(described)"
         guard !assets.isEmpty else { return text }
         let shown = HTMLText(
-            joining: assets.sorted { $0.hash < $1.hash }.map { asset -> HTMLText in
+            joining: assets.sorted { $0.hash < $1.hash }.prefix(Self.referenceLimit).map { asset -> HTMLText in
                 previews ? preview(asset) : "<br><a href=\"/assets/\(asset.hash)\">asset \(String(asset.hash.prefix(12)))…</a>"
             })
         return "\(text)\(shown)"
+    }
+
+    /// A link to the whole of a record's value, served as text (``StudioServer``).
+    private func wholeValue(_ record: Record, size: Int? = nil) -> HTMLText {
+        Self.wholeValue(record, size: size)
+    }
+
+    /// A link to the whole of a record's value (`/models/M/instances/I/properties/P?version=`).
+    static func wholeValue(_ record: Record, size: Int? = nil) -> HTMLText {
+        let path = record.path
+        let link = "/models/\(path.model)/instances/\(path.instance)/properties/\(path.property)" + HTML.query([("version", StudioMoment.cursor(record.timestamp))])
+        return "<a class=\"whole-value\" href=\"\(link)\">whole value\(size.map { " (\($0) bytes)" } ?? "") →</a>"
+    }
+
+    /// A value as a table cell shows it: at most `limit` scalars, with a link to the whole
+    /// value when cut.
+    static func cell(_ record: Record, limit: Int = 80) -> HTMLText {
+        let described = ValueText.describe(record.value)
+        let (cut, wasCut) = ValueText.cut(described, bytes: 4 * limit, scalars: limit)
+        return wasCut ? "\(cut) \(wholeValue(record, size: described.utf8.count))" : "\(described)"
     }
 
     /// An asset as the page shows it: an image inline, audio or video in a player, anything

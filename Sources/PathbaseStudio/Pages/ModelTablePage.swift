@@ -16,6 +16,9 @@ struct ModelTablePage {
 
     static let pageSize = 100
 
+    /// At most this many properties are columns.
+    static let columnLimit = 50
+
     let reader: StudioReader
     let layout: StudioLayout
     let model: ModelKey
@@ -71,7 +74,8 @@ struct ModelTablePage {
             for id in ids.prefix(Self.pageSize) {
                 rows.append((id, .created, try reader.values(model: model, instance: id, at: nil)))
             }
-            if ids.count > Self.pageSize { next = ("offset", String(query.offset + Self.pageSize)) }
+            let (nextOffset, overflow) = query.offset.addingReportingOverflow(Self.pageSize)
+            if ids.count > Self.pageSize, !overflow { next = ("offset", String(nextOffset)) }
             note = "<p class=\"muted\" id=\"pushed-down\">Filtered and sorted in SQL, as queries on models are.</p>"
         } else {
             let status: InstanceStatus? =
@@ -101,7 +105,12 @@ struct ModelTablePage {
             if let after { next = ("after", String(after)) }
             if query.sort != nil { note = "<p class=\"muted\">Sorting reads current values: shown by id for this status or moment.</p>" }
         }
-        let properties = Array(Set(rows.flatMap { $0.values.keys }).subtracting([PropertyKey.instanceId])).sorted()
+        let allProperties = Array(Set(rows.flatMap { $0.values.keys }).subtracting([PropertyKey.instanceId])).sorted()
+        // A page stays small whatever the instances hold: at most this many columns.
+        let properties = Array(allProperties.prefix(Self.columnLimit))
+        if allProperties.count > properties.count {
+            note = "\(note)<p class=\"muted\" id=\"more-columns\">\(allProperties.count - properties.count) more properties, not shown (a page shows \(Self.columnLimit) columns).</p>"
+        }
         return layout.page(
             title: reader.modelName(model),
             """
@@ -126,7 +135,7 @@ struct ModelTablePage {
     private func row(_ row: (instance: InstanceKey, status: InstanceStatus, values: StudioReader.Values), properties: [PropertyKey]) -> HTMLText {
         let cells = HTMLText(
             joining: properties.map { property in
-                "<td class=\"value\">\(row.values[property].map { ValueText.short(ValueText.describe($0.value)) } ?? "")</td>"
+                "<td class=\"value\">\(row.values[property].map { InstancePage.cell($0) } ?? "")</td>"
             })
         return """
             <tr class="\(row.status == .deleted ? "deleted" : "")"><td><a href="\(layout.link(to: "/models/\(model)/instances/\(row.instance)"))">\(row.instance)</a></td>\

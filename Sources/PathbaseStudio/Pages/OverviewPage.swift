@@ -27,7 +27,7 @@ struct OverviewPage {
             rows.append(
                 """
                 <tr><td><a href="\(layout.link(to: "/models/\(summary.model)"))">\(reader.modelName(summary.model))</a></td>\
-                <td>\(created)</td><td>\(deleted)</td><td>\(fields.joined(separator: ", "))</td></tr>
+                <td>\(created)</td><td>\(deleted)</td><td>\(Self.fieldList(fields))</td></tr>
                 """)
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: reader.path)[.size] as? Int) ?? 0
@@ -52,13 +52,19 @@ struct OverviewPage {
             """)
     }
 
+    /// At most 50 field names of at most ``ValueText/nameLimit`` scalars each.
+    private static func fieldList(_ fields: [String]) -> String {
+        let shown = fields.prefix(50).map { ValueText.short($0, limit: ValueText.nameLimit) }.joined(separator: ", ")
+        return fields.count > 50 ? "\(shown) and \(fields.count - 50) more" : shown
+    }
+
     /// The outbox as `pathbase status` shows it, for a file that is a replica.
     private func syncState() -> HTMLText {
         let shownLimit = 1000
         guard let state = ReplicaStateSummary(of: reader.database, pendingLimit: shownLimit + 1) else {
             return "<tr><th>sync</th><td>never synced</td></tr>"
         }
-        let reasons = HTMLText(joining: state.rejected.prefix(50).map { "<li>\("\($0.key)"): \($0.reason)</li>" })
+        let reasons = HTMLText(joining: state.rejected.prefix(50).map { "<li>\("\($0.key)"): \(ValueText.short($0.reason, limit: 500))</li>" })
         let assets = HTMLText(joining: state.awaitedAssets.prefix(50).map { "<li>\("\($0)")</li>" })
         return """
             <tr><th>pending records</th><td id="pending">\(state.pending > shownLimit ? "more than \(shownLimit)" : "\(state.pending)")</td></tr>

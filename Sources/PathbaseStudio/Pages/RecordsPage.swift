@@ -22,7 +22,7 @@ struct RecordsPage {
                 return """
                     <tr><td>\(StudioMoment.format(record.timestamp.time))</td><td>\(record.timestamp.counter)</td><td>\(record.timestamp.replica)</td>\
                     <td>\(reader.modelName(path.model))</td><td><a href="\(layout.link(to: "/models/\(path.model)/instances/\(path.instance)"))">\(path.instance)</a></td>\
-                    <td>\(reader.propertyName(path.property, of: path.model))</td><td class="value">\(ValueText.short(ValueText.describe(record.value)))</td></tr>
+                    <td>\(reader.propertyName(path.property, of: path.model))</td><td class="value">\(InstancePage.cell(record))</td></tr>
                     """
             })
         let next: HTMLText =
