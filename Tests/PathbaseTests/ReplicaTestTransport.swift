@@ -3,7 +3,10 @@ import Pathbase
 
 /// A stand-in for a sync server in the engine's unit tests: a log of records with sequence
 /// numbers, stored once per key, with rejections and lost responses on demand. The real
-/// server (`PathbaseServer`) has its own tests.
+/// server (`PathbaseServer`) has its own tests; as it does, the stand-in acknowledges a
+/// record whose key it holds only when the value is the same, and rejects another value
+/// under that key (`SyncServer`'s `.conflicting`), so an engine that re-stamps nothing and
+/// re-pushes another value under an old timestamp fails here too.
 final class ReplicaTestTransport: SyncTransport, @unchecked Sendable {
     // @unchecked: every mutable property is touched only while holding `lock`.
 
@@ -31,8 +34,16 @@ final class ReplicaTestTransport: SyncTransport, @unchecked Sendable {
     /// Throws for pulls after these cursors.
     func failPulls(after cursors: Set<Int64>) { lock.withLock { failPulls = cursors } }
 
-    /// Stores a record written elsewhere, as another replica's push would.
-    func store(_ record: SyncRecord) { lock.withLock { if !log.contains(record) { log.append(record) } } }
+    /// Stores a record written elsewhere, as another replica's push would; returns `false`
+    /// (storing nothing) when the log holds its key already, whatever the value.
+    @discardableResult
+    func store(_ record: SyncRecord) -> Bool {
+        lock.withLock {
+            guard !log.contains(where: { $0.key == record.key }) else { return false }
+            log.append(record)
+            return true
+        }
+    }
 
     func push(_ request: PushRequest) async throws -> PushResponse {
         try lock.withLock {
@@ -43,7 +54,16 @@ final class ReplicaTestTransport: SyncTransport, @unchecked Sendable {
                     response.rejected.append(.init(key: record.key, reason: reason))
                     continue
                 }
-                if !log.contains(where: { $0.key == record.key }) { log.append(record) }
+                if let stored = log.first(where: { $0.key == record.key }) {
+                    // SyncServer's `.conflicting`: the same key with another value is refused.
+                    guard stored == record else {
+                        response.rejected.append(
+                            .init(key: record.key, reason: "The server holds another value with the same path and timestamp (\(record.key)); timestamps must be unique per write"))
+                        continue
+                    }
+                } else {
+                    log.append(record)
+                }
                 response.acknowledged.append(record.key)
             }
             if loseResponses > 0 {

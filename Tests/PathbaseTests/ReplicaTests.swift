@@ -80,6 +80,24 @@ struct ReplicaTests {
         #expect(transport.records.count == 2)
     }
 
+    @Test("the stand-in server refuses another value under a stored key, as SyncServer does (.conflicting), and acknowledges the same record again")
+    func standInConflicts() async throws {
+        let transport = ReplicaTestTransport()
+        let timestamp = Timestamp(time: 10, counter: 0, replica: 5)
+        let stored = try SyncRecord(Record(path: path(1), timestamp: timestamp, value: "first"))
+        let other = try SyncRecord(Record(path: path(1), timestamp: timestamp, value: "other"))
+        #expect(transport.store(stored))
+        #expect(!transport.store(other))
+        let again = try await transport.push(PushRequest(replica: 5, records: [stored]))
+        #expect(again.acknowledged == [stored.key])
+        #expect(again.rejected.isEmpty)
+        let conflicting = try await transport.push(PushRequest(replica: 5, records: [other]))
+        #expect(conflicting.acknowledged.isEmpty)
+        #expect(conflicting.rejected.map(\.key) == [stored.key])
+        #expect(conflicting.rejected.first?.reason.contains("another value with the same path and timestamp") == true)
+        #expect(transport.records == [stored])
+    }
+
     @Test("a rejected record is listed with the server's reason, and can be retried or discarded")
     func rejections() async throws {
         let database = InMemoryHistoryDatabase()
