@@ -77,4 +77,24 @@ struct TLSTests {
         #expect(result.status != 0)
         #expect(result.errors.contains(file), "\(result.errors)")
     }
+
+    @Test("pathbase serve refuses a key of another certificate and a missing file, naming the files and what is wrong (issue 61)")
+    func mismatchedAndMissingFiles() async throws {
+        let first = try TestCertificate()
+        let second = try TestCertificate()
+        defer {
+            first.remove()
+            second.remove()
+        }
+        let mismatched = try ServeProcess.run(
+            ["serve", "--database", ServerTestFiles.newPath(), "--port", "0", "--tls-certificate", first.certificate, "--tls-key", second.key])
+        #expect(mismatched.status != 0)
+        #expect(mismatched.errors.contains(first.certificate) && mismatched.errors.contains(second.key), "\(mismatched.errors)")
+        #expect(mismatched.errors.contains("do not match"), "\(mismatched.errors)")
+        let absent = first.certificate + ".absent"
+        let missing = try ServeProcess.run(["serve", "--database", ServerTestFiles.newPath(), "--port", "0", "--tls-certificate", absent, "--tls-key", first.key])
+        #expect(missing.status != 0)
+        #expect(missing.errors.contains(absent) && missing.errors.contains("does not exist"), "\(missing.errors)")
+        #expect(!missing.errors.contains("not a PEM"), "\(missing.errors)")
+    }
 }

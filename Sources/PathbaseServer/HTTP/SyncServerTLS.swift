@@ -25,9 +25,16 @@ public struct SyncServerTLS: Sendable, Hashable {
         self.keyFile = keyFile
     }
 
-    /// The server configuration of NIOSSL; throws ``SyncServerTLSError`` when a file cannot
-    /// be read as PEM.
+    /// The server configuration of NIOSSL; throws ``SyncServerTLSError``, naming the file
+    /// and what is wrong with it, when a file does not exist, cannot be read, is not PEM,
+    /// or when the key is not the certificate's.
     func configuration() throws -> TLSConfiguration {
+        for (file, kind) in [(certificateFile, "certificate"), (keyFile, "private key")] {
+            guard FileManager.default.fileExists(atPath: file) else { throw SyncServerTLSError(file: file, problem: "does not exist (the \(kind) file)") }
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw SyncServerTLSError(file: file, problem: "cannot be read by this process (the \(kind) file: check its permissions)")
+            }
+        }
         let chain: [NIOSSLCertificate]
         do {
             chain = try NIOSSLCertificate.fromPEMFile(certificateFile)
@@ -43,6 +50,15 @@ public struct SyncServerTLS: Sendable, Hashable {
         }
         var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
         configuration.minimumTLSVersion = .tlsv12
+        // NIOSSL checks the key against the certificate when it makes a context, at the first
+        // connection, where it says only failedToLoadPrivateKey: make one now, so that a key
+        // of another certificate is refused at start with both files named.
+        do {
+            _ = try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw SyncServerTLSError(
+                file: keyFile, problem: "is not the private key of the certificate in \(certificateFile): the two do not match (\(error)); give the key the certificate was made with")
+        }
         return configuration
     }
 }
