@@ -74,7 +74,35 @@ struct AvailabilityScriptTests {
         #expect(!result.output.contains("macOS 15"), "\(result.output)")
     }
 
-    @Test("the package's own Sources use nothing newer than its platforms")
+    @Test("a newer initializer fails, named by its type and first label; an older one of the same type passes")
+    func newerInitializerFails() throws {
+        let result = try check(
+            """
+            func later() -> Duration {
+                Duration(attoseconds: 5)
+            }
+
+            func earlier(_ bytes: [UInt8]) -> String {
+                String(decoding: bytes, as: UTF8.self)
+            }
+            """)
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("Fixture.swift:2: `Duration(attoseconds:` needs macOS 15"), "\(result.output)")
+        #expect(!result.output.contains("Fixture.swift:6"), "\(result.output)")
+    }
+
+    @Test("text inside a multi-line string literal is not a use")
+    func multilineStringIsText() throws {
+        let result = try check(
+            #"""
+            let fixture = """
+                let names = Mutex<[String]>([])
+                """
+            """#)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test("the package's own Sources and Tests use nothing newer than its platforms")
     func sourcesPass() throws {
         let script = Self.root.appendingPathComponent("scripts/availability").path
         let result = try ChildProcess.run("/usr/bin/env", ["python3", script])

@@ -1,7 +1,6 @@
 import Foundation
 import Pathbase
 import PathbaseSQLite
-import Synchronization
 import Testing
 
 /// A source that serves another store's chunks, counts the requests and the offsets asked,
@@ -12,7 +11,7 @@ final class CountingAssetSource: AssetSource {
     let store: AssetStore
     let failAfter: Int?
     let alter: Bool
-    private let asked = Mutex<[Int64]>([])
+    private let asked = Locked<[Int64]>([])
 
     init(store: AssetStore, failAfter: Int? = nil, alter: Bool = false) {
         self.store = store

@@ -1,4 +1,3 @@
-import Synchronization
 import Foundation
 import Pathbase
 import Testing
@@ -131,7 +130,7 @@ final class Counted {}
 
 /// A thread-safe counter for tests.
 final class StreamEventCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }
