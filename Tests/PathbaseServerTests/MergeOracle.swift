@@ -54,10 +54,25 @@ struct MergeSnapshot: Equatable {
     }
 }
 
-/// What every replica must read once the simulation converged, from what each replica's
-/// own steps changed there: the sum of every increment made, the largest and smallest value
-/// written, and every element added and not removed. (Each element is added once, under a
-/// name of its own, and removed only by a replica that holds it: an observed removal.)
+/// One change of a merged value as the simulation's workload issued it (of the instance
+/// with `id`, in ``MergeSnapshot/instances``).
+enum MergeOperation {
+    case increment(id: Int, by: Int)
+    case maximum(id: Int, Int)
+    case minimum(id: Int, Int)
+    case add(id: Int, String)
+    /// An element the replica held when it removed it: an observed removal.
+    case remove(id: Int, String)
+    /// A card fetched, its counter changed by `increment`, an element added or removed, saved.
+    case card(id: Int, increment: Int, add: String?, remove: String?)
+}
+
+/// What every replica must read once the simulation converged, computed from the operations
+/// the workload issued and that took effect (a batch that threw issues none; an editing
+/// context's count only once it committed), never from what a replica reads back: the sum of
+/// every increment made, the largest and smallest value written, and exactly the elements
+/// added and not removed. (Each element is added once, under a name of its own, and removed
+/// only by a replica that holds it: an observed removal, which must win everywhere.)
 struct MergeOracle {
     private(set) var likes = Array(repeating: 0, count: MergeSnapshot.instances.count)
     private var best = Array(repeating: 0, count: MergeSnapshot.instances.count)
@@ -69,37 +84,40 @@ struct MergeOracle {
     private var cardRemoved = Array(repeating: Set<String>(), count: MergeSnapshot.instances.count)
 
     /// How many increments and decrements, writes of the maximum and minimum, additions and
-    /// removals the replicas' steps made.
+    /// removals the workload issued.
     private(set) var increments = 0
     private(set) var maximumWrites = 0
     private(set) var minimumWrites = 0
     private(set) var additions = 0
     private(set) var removals = 0
-    /// How many changes of a card's merged fields the steps made.
+    /// How many saves of a card's merged fields the workload issued.
     private(set) var cardChanges = 0
 
-    /// A step of one replica changed its values from `before` to `after` (pulls are not steps).
-    mutating func note(_ before: MergeSnapshot, _ after: MergeSnapshot) {
-        for index in likes.indices {
-            if after.likes[index] != before.likes[index] { increments += 1 }
-            likes[index] += after.likes[index] - before.likes[index]
-            if after.best[index] != before.best[index] { maximumWrites += 1 }
-            best[index] = max(best[index], after.best[index])
-            if after.lowest[index] != before.lowest[index] { minimumWrites += 1 }
-            lowest[index] = min(lowest[index], after.lowest[index])
-            let new = after.tags[index].subtracting(before.tags[index])
-            let gone = before.tags[index].subtracting(after.tags[index])
-            additions += new.count
-            removals += gone.count
-            added[index].formUnion(new)
-            removed[index].formUnion(gone)
-            let cardNew = after.cardTags[index].subtracting(before.cardTags[index])
-            let cardGone = before.cardTags[index].subtracting(after.cardTags[index])
-            if after.cardLikes[index] != before.cardLikes[index] { cardChanges += 1 }
-            cardChanges += cardNew.count + cardGone.count
-            cardLikes[index] += after.cardLikes[index] - before.cardLikes[index]
-            cardAdded[index].formUnion(cardNew)
-            cardRemoved[index].formUnion(cardGone)
+    private static func index(_ id: Int) -> Int { id - MergeSnapshot.instances.lowerBound }
+
+    /// An operation that took effect on the replica that issued it.
+    mutating func record(_ operation: MergeOperation) {
+        switch operation {
+        case .increment(let id, let delta):
+            increments += 1
+            likes[Self.index(id)] += delta
+        case .maximum(let id, let value):
+            maximumWrites += 1
+            best[Self.index(id)] = max(best[Self.index(id)], value)
+        case .minimum(let id, let value):
+            minimumWrites += 1
+            lowest[Self.index(id)] = min(lowest[Self.index(id)], value)
+        case .add(let id, let element):
+            additions += 1
+            added[Self.index(id)].insert(element)
+        case .remove(let id, let element):
+            removals += 1
+            removed[Self.index(id)].insert(element)
+        case .card(let id, let increment, let element, let gone):
+            cardChanges += 1
+            cardLikes[Self.index(id)] += increment
+            if let element { cardAdded[Self.index(id)].insert(element) }
+            if let gone { cardRemoved[Self.index(id)].insert(gone) }
         }
     }
 
@@ -109,10 +127,10 @@ struct MergeOracle {
         if snapshot.best != best { return "maximum \(snapshot.best), the largest written \(best)" }
         if snapshot.lowest != lowest { return "minimum \(snapshot.lowest), the smallest written \(lowest)" }
         let expected = zip(added, removed).map { $0.subtracting($1) }
-        if snapshot.tags != expected { return "sets \(snapshot.tags), added and not removed \(expected)" }
+        if snapshot.tags != expected { return "sets \(snapshot.tags), exactly the elements added and not removed \(expected)" }
         if snapshot.cardLikes != cardLikes { return "cards' counters \(snapshot.cardLikes), the increments saved add up to \(cardLikes)" }
         let cardExpected = zip(cardAdded, cardRemoved).map { $0.subtracting($1) }
-        if snapshot.cardTags != cardExpected { return "cards' sets \(snapshot.cardTags), added and not removed \(cardExpected)" }
+        if snapshot.cardTags != cardExpected { return "cards' sets \(snapshot.cardTags), exactly the elements added and not removed \(cardExpected)" }
         return nil
     }
 }

@@ -98,7 +98,8 @@ final class ConnectionCounter: Sendable {
 /// limits, closes it when its first request's headers do not arrive within the header
 /// timeout, and answers a first request head that is too large or malformed (a NUL, a CR
 /// without LF, a control or non-ASCII byte in the request line) with 431 or 400 and a
-/// reason, then closes it. Later requests of a connection are left to Hummingbird, which
+/// reason, then closes it; so does a first head whose `Content-Length` is not one decimal
+/// number (400). Later requests of a connection are left to Hummingbird, which
 /// answers a parse error with 400 and closes, and times out idle connections.
 ///
 /// It also gives a refused WebSocket upgrade its reason: Hummingbird answers an upgrade its
@@ -231,6 +232,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 // An empty line ends the head: LF LF, or LF CR LF.
                 if previous == 10 || (previous == 13 && last.1 == 10) {
                     headComplete = true
+                    if let problem = Self.contentLengthProblem(in: head) { return problem }
                 }
             case 13, 9:
                 break
@@ -244,6 +246,25 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             last = (last.1, last.2, byte)
         }
         return nil
+    }
+
+    /// A refusal for a head (lowercased) whose `Content-Length` is not one decimal number
+    /// that fits 64 bits (`+3`, `0x10`, `-1`, empty, 20 digits, two different values): behind
+    /// the WebSocket upgrade handler, Hummingbird's parser error would leave such a first
+    /// request neither answered nor closed, not even by the idle timeout (issue 67).
+    private static func contentLengthProblem(in head: [UInt8]) -> (status: String, reason: String)? {
+        let prefix = Array("content-length:".utf8)
+        var values: Set<Int64> = []
+        for line in head.split(separator: 10) where line.starts(with: prefix) {
+            var value = line.dropFirst(prefix.count)
+            while let first = value.first, first == 32 || first == 9 { value = value.dropFirst() }
+            while let last = value.last, last == 32 || last == 9 || last == 13 { value = value.dropLast() }
+            guard !value.isEmpty, value.allSatisfy({ $0 >= 48 && $0 <= 57 }), let number = Int64(String(decoding: value, as: UTF8.self)) else {
+                return ("400 Bad Request", "The Content-Length header is not a decimal number of bytes")
+            }
+            values.insert(number)
+        }
+        return values.count > 1 ? ("400 Bad Request", "The request has Content-Length headers that differ") : nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
