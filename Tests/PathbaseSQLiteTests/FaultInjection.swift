@@ -118,6 +118,37 @@ enum Marker: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// A value a batch wrote, by the object and field it went to: after a fault, every field
+/// holds the value of the latest committed batch that wrote it (updates of objects other
+/// batches made included), never a failed batch's.
+struct Write: Hashable, Sendable, CustomStringConvertible {
+    enum Field: Hashable, Sendable, CustomStringConvertible {
+        case title(InstanceKey)
+        case count(InstanceKey)
+        case age(InstanceKey)
+        case note(Int)
+
+        var description: String {
+            switch self {
+            case .title(let id): "item \(id)'s title"
+            case .count(let id): "item \(id)'s count"
+            case .age(let id): "person \(id)'s age"
+            case .note(let id): "note \(id)'s text"
+            }
+        }
+    }
+
+    var field: Field
+    var value: String
+
+    /// An item's title and count, as `Item.create` writes them.
+    static func item(_ id: InstanceKey, title: String, count: Int) -> [Write] {
+        [Write(field: .title(id), value: title), Write(field: .count(id), value: String(count))]
+    }
+
+    var description: String { "\(field) = \(value.prefix(40))" }
+}
+
 /// A struct saved through a collection in the workload.
 struct FaultNote: Codable, Identifiable, Sendable {
     var id: Int
@@ -136,6 +167,22 @@ struct WorkloadOutcome {
     var thrown: [String] = []
     /// Errors thrown that are not `SQLiteDatabaseError` (there should be none).
     var untypedErrors: [String] = []
+    /// The values each committed batch (by its index in ``committed``) and each failed one
+    /// (by its index in ``failed``) wrote, the last of each field.
+    var committedWrites: [Int: [Write]] = [:]
+    var failedWrites: [Int: [Write]] = [:]
+
+    /// A batch whose call returned, with what it wrote.
+    mutating func commit(_ markers: [Marker], writes: [Write]) {
+        committedWrites[committed.count] = writes
+        committed.append(markers)
+    }
+
+    /// A batch whose call threw, with what it would have written.
+    mutating func fail(_ markers: [Marker], writes: [Write]) {
+        failedWrites[failed.count] = writes
+        failed.append(markers)
+    }
 }
 
 /// What the check of one image found.
@@ -195,6 +242,37 @@ extension ImageCheck {
                 missingFrom = missingFrom ?? index
             } else {
                 check.lost.append("committed batch \(index) (\(batch.first.map { "\($0)" } ?? "empty")…) is missing")
+            }
+        }
+        // Every field a whole committed batch wrote holds the latest such batch's value; a
+        // failed batch's value only where it may be kept whole (and is).
+        func read(_ field: Write.Field) -> String? {
+            switch field {
+            case .title(let id): database.get(id: id, of: Item.self)?.title
+            case .count(let id): database.get(id: id, of: Item.self).map { String($0.count) }
+            case .age(let id): database.get(id: id, of: Person.self).map { String($0.age) }
+            case .note(let id): ((try? notes.fetch(id: id)) ?? nil)?.text
+            }
+        }
+        var latest: [Write.Field: String] = [:]
+        for (index, batch) in outcome.committed.enumerated() where batch.allSatisfy(present) {
+            for write in outcome.committedWrites[index] ?? [] { latest[write.field] = write.value }
+        }
+        var failedValues: [Write.Field: Set<String>] = [:]
+        var keptWhole: [Write.Field: Set<String>] = [:]
+        for (index, batch) in outcome.failed.enumerated() {
+            for write in outcome.failedWrites[index] ?? [] {
+                failedValues[write.field, default: []].insert(write.value)
+                if failedMayBeKept, batch.allSatisfy(present) { keptWhole[write.field, default: []].insert(write.value) }
+            }
+        }
+        for (field, value) in latest.sorted(by: { $0.key.description < $1.key.description }) {
+            let found = read(field)
+            guard found != value, !(found.map { keptWhole[field]?.contains($0) ?? false } ?? false) else { continue }
+            if let found, failedValues[field]?.contains(found) == true {
+                check.kept.append("\(field) holds \(found.prefix(40)), written by a failed batch; the latest committed value is \(value.prefix(40))")
+            } else {
+                check.lost.append("\(field) holds \(found.map { String($0.prefix(40)) } ?? "nothing"), not the latest committed value \(value.prefix(40))")
             }
         }
         for marker in outcome.rolledBack where present(marker) {

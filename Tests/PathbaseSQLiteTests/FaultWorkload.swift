@@ -53,15 +53,17 @@ final class FaultWorkload {
         connect() ?? connect()
     }
 
-    private func batch(_ database: SQLiteDatabase, _ markers: [Marker], _ body: () throws -> Void) {
+    /// Runs `body` as one batch, which writes `markers` and the values `body` returns.
+    private func batch(_ database: SQLiteDatabase, _ markers: [Marker], _ body: () throws -> [Write]) {
+        var writes: [Write] = []
         do {
-            try database.batch(body)
-            outcome.committed.append(markers)
+            try database.batch { writes = try body() }
+            outcome.commit(markers, writes: writes)
         } catch let error as SQLiteDatabaseError {
-            outcome.failed.append(markers)
+            outcome.fail(markers, writes: writes)
             outcome.thrown.append("\(markers.first.map { "\($0)" } ?? "batch"): \(error)")
         } catch {
-            outcome.failed.append(markers)
+            outcome.fail(markers, writes: writes)
             outcome.untypedErrors.append("\(markers.first.map { "\($0)" } ?? "batch"): \(error)")
         }
     }
@@ -78,6 +80,7 @@ final class FaultWorkload {
             batch(first, items(ids)) {
                 for id in ids { Item.create(in: first, id: id, title: "item \(id)", count: id) }
                 first.get(id: 1, of: Person.self)?.age = 36 + round
+                return ids.flatMap { Write.item($0, title: "item \($0)", count: $0) } + [Write(field: .age(1), value: String(36 + round))]
             }
         }
         // One large transaction: more pages than the cache holds, written twice.
@@ -86,6 +89,7 @@ final class FaultWorkload {
         batch(first, items(large)) {
             let created = large.map { Item.create(in: first, id: $0, title: "\($0) \(text)", count: $0) }
             for item in created { item.title = "\(item.count) again \(text)" }
+            return large.flatMap { Write.item($0, title: "\($0) again \(text)", count: $0) }
         }
         // A nested batch that rolls back; its outer batch goes on and commits.
         do {
@@ -105,10 +109,11 @@ final class FaultWorkload {
                 outerFailed = true
                 if !(error is SQLiteDatabaseError) { outcome.untypedErrors.append("nested: \(error)") }
             }
+            let outer = Write.item(50, title: "outer before", count: 50) + Write.item(52, title: "outer after", count: 52)
             if outerFailed {
-                outcome.failed.append(items([50, 51, 52]))
+                outcome.fail(items([50, 51, 52]), writes: outer)
             } else {
-                outcome.committed.append(items([50, 52]))
+                outcome.commit(items([50, 52]), writes: outer)
                 outcome.rolledBack.append(.item(51))
             }
         }
@@ -116,9 +121,9 @@ final class FaultWorkload {
         let notes = first.collection(FaultNote.self, name: "notes")
         do {
             try notes.save((1 ... 5).map { FaultNote(id: $0, text: "note \($0)") })
-            outcome.committed.append((1 ... 5).map { .note($0) })
+            outcome.commit((1 ... 5).map { .note($0) }, writes: (1 ... 5).map { Write(field: .note($0), value: "note \($0)") })
         } catch {
-            outcome.failed.append((1 ... 5).map { .note($0) })
+            outcome.fail((1 ... 5).map { .note($0) }, writes: (1 ... 5).map { Write(field: .note($0), value: "note \($0)") })
             outcome.thrown.append("notes: \(error)")
             if !(error is SQLiteDatabaseError) { outcome.untypedErrors.append("collection: \(error)") }
         }
@@ -126,22 +131,38 @@ final class FaultWorkload {
         if !mode.exclusive, let second = connectAgain() {
             batch(second, items([60, 61])) {
                 for id in [60, 61] { Item.create(in: second, id: id, title: "second \(id)", count: id) }
+                return [60, 61].flatMap { Write.item($0, title: "second \($0)", count: $0) }
             }
-            batch(first, items([62])) { Item.create(in: first, id: 62, title: "first 62", count: 62) }
-            batch(second, items([63])) { Item.create(in: second, id: 63, title: "second 63", count: 63) }
+            batch(first, items([62])) {
+                Item.create(in: first, id: 62, title: "first 62", count: 62)
+                return Write.item(62, title: "first 62", count: 62)
+            }
+            batch(second, items([63])) {
+                Item.create(in: second, id: 63, title: "second 63", count: 63)
+                return Write.item(63, title: "second 63", count: 63)
+            }
         }
         // Pruning (a transaction, then VACUUM), then a batch after it.
         let cut = first.clock.now()
         batch(first, items([64])) {
-            first.get(id: 10, of: Item.self)?.title = "after the cut"
+            // An update of an item an earlier batch made (when that batch committed).
+            var writes = Write.item(64, title: "64", count: 64)
+            if let ten = first.get(id: 10, of: Item.self) {
+                ten.title = "after the cut"
+                writes.append(Write(field: .title(10), value: "after the cut"))
+            }
             Item.create(in: first, id: 64, title: "64", count: 64)
+            return writes
         }
         do {
             try first.prune(before: cut)
         } catch {
             if !(error is SQLiteDatabaseError) { outcome.untypedErrors.append("prune: \(error)") }
         }
-        batch(first, items([65])) { Item.create(in: first, id: 65, title: "after pruning", count: 65) }
+        batch(first, items([65])) {
+            Item.create(in: first, id: 65, title: "after pruning", count: 65)
+            return Write.item(65, title: "after pruning", count: 65)
+        }
         // A checkpoint on closing, then a batch on the file opened again.
         first.close()
         open.removeAll { $0 === first }
@@ -149,6 +170,7 @@ final class FaultWorkload {
         first = reopened
         batch(first, items([70, 71])) {
             for id in [70, 71] { Item.create(in: first, id: id, title: "reopened \(id)", count: id) }
+            return [70, 71].flatMap { Write.item($0, title: "reopened \($0)", count: $0) }
         }
         return true
     }
