@@ -22,8 +22,9 @@ import Pathbase
 /// records stay its own and are pushed, its merge states keep the old id's contributions and
 /// add new ones under the new id, so a copy never issues a dot or a counter contribution
 /// its original issues. A rename on one volume keeps the file number and the identity. A
-/// backup written over the live file in place (same file number) is not seen here: the
-/// sync server sees it at the next push (see ``Pathbase/Replica``), and the README says so.
+/// backup written over the live file in place (same file number), or restored as a new file
+/// that the file system gave the deleted one's number, is not seen here: the sync server
+/// sees it at the next push (see ``Pathbase/Replica``), and the README says so.
 extension SQLiteDatabase {
 
     /// The `pathbase_meta` key of the file's replica id.
