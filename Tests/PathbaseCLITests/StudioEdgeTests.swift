@@ -112,6 +112,18 @@ struct StudioEdgeTests {
         #expect(try await Curl.status(["-H", "Host: attacker.example:\(port)", base + "/?token=\(token)"]).output == "421")
     }
 
+    @Test("a reference's type column names what it points at: reference to StudioRoom, list of StudioRecording")
+    func referenceTypes() async throws {
+        let directory = try TemporaryDirectory()
+        let (path, _, _) = try await StudioInstancePageTests.makeFile(in: directory)
+        let studio = try StudioPages.start([path])
+        defer { _ = studio.stop() }
+        let properties = StudioPages.table("properties", in: try await StudioPages.page(studio, "/models/\(StudioRecording.modelId)/instances/1"))
+        #expect(properties.contains("<td>reference to StudioRoom</td>"), "\(properties)")
+        #expect(properties.contains("<td>list of StudioRecording</td>"), "\(properties)")
+        #expect(!properties.contains("<td>Optional<Int></td>") && !properties.contains("<td>Array<Int></td>"), "\(properties)")
+    }
+
     @Test("five versions of a 10 MB string: every page stays small, and the whole value is one link away")
     func pagesStaySmall() async throws {
         let directory = try TemporaryDirectory()
