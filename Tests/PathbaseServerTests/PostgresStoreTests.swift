@@ -96,6 +96,7 @@ struct PostgresStoreTests {
         // that only a replaced function lets appends through) and no version 6.
         _ = try await TestPostgres.query("DELETE FROM pathbase_schema WHERE version > 5", on: url)
         _ = try await TestPostgres.query("ALTER TABLE accounts DROP COLUMN compacted_through", on: url)
+        _ = try await TestPostgres.query("DROP INDEX records_by_writer", on: url)
         _ = try await TestPostgres.query(
             """
             CREATE OR REPLACE FUNCTION pathbase_append(

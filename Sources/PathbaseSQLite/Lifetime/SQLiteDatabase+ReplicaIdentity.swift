@@ -126,30 +126,15 @@ extension SQLiteDatabase {
     /// old one retired among the earlier ids, and `here` recorded. An identity made before
     /// files were recorded keeps its id and only records `here`.
     private func storeIdentity(whereFileIsNot here: String) throws(SQLiteDatabaseError) {
-        try locked { () throws(SQLiteDatabaseError) in
-            let handle = try writeHandle()
-            try exec("BEGIN IMMEDIATE", on: handle)
-            do throws(SQLiteDatabaseError) {
-                if let stored = try storedIdentity(), stored.file != here {
-                    var values = [(Self.replicaFileKey, here)]
-                    if stored.file != nil {
-                        let retired = stored.earlier + [stored.id]
-                        values.append((Self.replicaIdentityKey, String(Self.newReplicaId(avoiding: Set(retired)))))
-                        values.append((Self.earlierReplicasKey, retired.map(String.init).joined(separator: ",")))
-                    }
-                    for (key, value) in values {
-                        let statement = try Statement(sql: "INSERT OR REPLACE INTO pathbase_meta(key, value) VALUES (?1, ?2)", connection: handle)
-                        defer { statement.finalize() }
-                        statement.bind(key, at: 1)
-                        statement.bind(value, at: 2)
-                        try execute(statement)
-                    }
-                }
-                try exec("COMMIT", on: handle)
-            } catch {
-                try? exec("ROLLBACK", on: handle)
-                throw error
+        try inIdentityTransaction { () throws(SQLiteDatabaseError) in
+            guard let stored = try storedIdentity(), stored.file != here else { return }
+            var values = [(Self.replicaFileKey, here)]
+            if stored.file != nil {
+                let retired = stored.earlier + [stored.id]
+                values.append((Self.replicaIdentityKey, String(Self.newReplicaId(avoiding: Set(retired)))))
+                values.append((Self.earlierReplicasKey, retired.map(String.init).joined(separator: ",")))
             }
+            try storeMeta(values)
         }
     }
 
@@ -158,31 +143,45 @@ extension SQLiteDatabase {
     /// does when the server answers that another file pushes under its id. Other
     /// connections to the file (other processes) take it at their next write.
     package func takeNewReplicaIdentity() throws -> UInt32 {
-        try locked { () throws(SQLiteDatabaseError) -> UInt32 in
+        let (id, retired) = try inIdentityTransaction { () throws(SQLiteDatabaseError) in
+            let stored = try storedIdentity()
+            let retired = (stored?.earlier ?? clock.earlierReplicas) + [stored?.id ?? clock.replica]
+            let id = Self.newReplicaId(avoiding: Set(retired))
+            try storeMeta([
+                (Self.replicaIdentityKey, String(id)), (Self.earlierReplicasKey, retired.map(String.init).joined(separator: ",")),
+                (Self.replicaFileKey, fileIdentity ?? stored?.file ?? "")
+            ])
+            return (id, retired)
+        }
+        clock.takeNewIdentity(id, earlier: retired)
+        return id
+    }
+
+    /// Runs `body` in a write transaction of its own (the file's write lock taken first, so
+    /// that two processes changing the identity at once do it one after the other).
+    private func inIdentityTransaction<Result>(_ body: () throws(SQLiteDatabaseError) -> Result) throws(SQLiteDatabaseError) -> Result {
+        try locked { () throws(SQLiteDatabaseError) -> Result in
             let handle = try writeHandle()
             try exec("BEGIN IMMEDIATE", on: handle)
             do throws(SQLiteDatabaseError) {
-                let stored = try storedIdentity()
-                let retired = (stored?.earlier ?? clock.earlierReplicas) + [stored?.id ?? clock.replica]
-                let id = Self.newReplicaId(avoiding: Set(retired))
-                let values = [
-                    (Self.replicaIdentityKey, String(id)), (Self.earlierReplicasKey, retired.map(String.init).joined(separator: ",")),
-                    (Self.replicaFileKey, fileIdentity ?? stored?.file ?? "")
-                ]
-                for (key, value) in values {
-                    let statement = try Statement(sql: "INSERT OR REPLACE INTO pathbase_meta(key, value) VALUES (?1, ?2)", connection: handle)
-                    defer { statement.finalize() }
-                    statement.bind(key, at: 1)
-                    statement.bind(value, at: 2)
-                    try execute(statement)
-                }
+                let result = try body()
                 try exec("COMMIT", on: handle)
-                clock.takeNewIdentity(id, earlier: retired)
-                return id
+                return result
             } catch {
                 try? exec("ROLLBACK", on: handle)
                 throw error
             }
+        }
+    }
+
+    /// Stores `pathbase_meta` values, replacing those of the same keys.
+    private func storeMeta(_ values: [(String, String)]) throws(SQLiteDatabaseError) {
+        let statement = try Statement(sql: "INSERT OR REPLACE INTO pathbase_meta(key, value) VALUES (?1, ?2)", connection: try writeHandle())
+        defer { statement.finalize() }
+        for (key, value) in values {
+            statement.bind(key, at: 1)
+            statement.bind(value, at: 2)
+            try execute(statement)
         }
     }
 
