@@ -144,7 +144,6 @@ struct StudioEdgeTests {
             let html = try await StudioPages.page(studio, page)
             #expect(html.utf8.count < bound, "\(page): \(html.utf8.count) bytes")
             print("studio edges: \(page) of five versions of a 10 MB string: \(html.utf8.count) bytes in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
-            #expect(Date().timeIntervalSince(started) < 30, "\(page)")
             #expect(!html.contains("<b>x"), "\(page): escaped")
             if page == "/models/7/instances/1" { instance = html }
         }

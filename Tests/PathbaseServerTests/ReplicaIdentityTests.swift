@@ -22,7 +22,9 @@ final class SharedCard {
 /// Issue 60: a database file copied, moved or restored from a backup is a replica of its
 /// own. Every write of every copy reaches every replica, and every increment and set
 /// addition counts once — through a real `pathbase serve` on SQLite and on PostgreSQL.
-@Suite("Replica identity: copies, moves and restores")
+// Serialized: most cases start a `pathbase serve` process (on PostgreSQL, with a connection
+// pool of its own), which all at once beside the rest of the suite starved the machine.
+@Suite("Replica identity: copies, moves and restores", .serialized)
 struct ReplicaIdentityTests {
 
     /// How a file is copied: open, with its `-wal` (what a copy of a running app's container
