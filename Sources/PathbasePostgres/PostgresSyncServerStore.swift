@@ -219,10 +219,12 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
 
     public func accountSummaries() async throws -> [AccountSummary] {
         try await run { [self] in
-            let rows = try await client.query("SELECT id, name, last_sequence FROM accounts ORDER BY id", logger: logger)
+            let rows = try await client.query(
+                "SELECT id, name, last_sequence, (SELECT count(*) FROM records WHERE account = accounts.id) FROM accounts ORDER BY id",
+                logger: logger)
             var summaries: [AccountSummary] = []
-            for try await (id, name, last) in rows.decode((Int64, String, Int64).self) {
-                summaries.append(AccountSummary(id: AccountID(rawValue: id), name: name, latestSequence: last))
+            for try await (id, name, last, stored) in rows.decode((Int64, String, Int64, Int64).self) {
+                summaries.append(AccountSummary(id: AccountID(rawValue: id), name: name, latestSequence: last, recordsStored: stored))
             }
             return summaries
         }

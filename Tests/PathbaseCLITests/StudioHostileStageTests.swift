@@ -11,9 +11,10 @@ import Testing
 /// negative and non-numeric numbers, extreme and malformed dates, Unicode, markup, raw and
 /// percent-encoded bytes, and foreign `Host` headers. It fails when Studio stops, an answer
 /// is not 2xx or 4xx (or there is none), a foreign `Host` is answered with a page, latency
-/// passes its bound, the file's bytes change, or too few requests got a page.
+/// passes its bound, the file's bytes change, or too few requests got a page. Then headless
+/// Chromium loads every page of the file: none of the stored markup may run.
 @Suite(
-    "pathbase studio: generated hostile requests (scripts/reliability studio-hostile)",
+    "pathbase studio: generated hostile requests (scripts/reliability studio-hostile)", .serialized,
     .enabled(if: Curl.isInstalled && ProcessInfo.processInfo.environment["PATHBASE_STUDIO_HOSTILE"] == "1"))
 struct StudioHostileStageTests {
 
@@ -31,25 +32,35 @@ struct StudioHostileStageTests {
         var note: String
         enum CodingKeys: String, CodingKey {
             case id
-            case note = "<img src=x onerror=alert('field')>"
+            case note = "<img src=x onerror=\"document.documentElement.setAttribute('data-executed','field')\">"
         }
     }
 
-    /// Model 9, instance 1: two versions of a 10 MB string of markup, then a record at
+    /// Markup that, run, marks the page (`data-executed` on its root element): what the
+    /// Chromium check looks for. In an element, in a double- and a single-quoted attribute.
+    static let executing = [
+        "<script>document.documentElement.setAttribute('data-executed','script')</script>",
+        "\"><img src=x onerror=\"document.documentElement.setAttribute('data-executed','attribute')\">",
+        "'><svg onload=\"document.documentElement.setAttribute('data-executed','quoted')\">"
+    ]
+
+    /// Model 9, instance 1: five versions of a 10 MB string of markup, then a record at
     /// `Int64.max`; instance 2 created at `Int64.min` with markup values at `Int64.min` and
     /// `Int64.max`; 200 small instances; a collection named with markup.
     static func makeFile(in directory: TemporaryDirectory) throws -> String {
         let path = directory.file("hostile.sqlite")
         let database = try SQLiteDatabase(path: path)
         defer { database.close() }
-        let large = String(repeating: "<script>alert(1)</script>\"'", count: 10_000_000 / 27)
+        let unit = Self.executing[0] + "\"'"
+        let large = String(repeating: unit, count: 10_000_000 / unit.utf8.count)
         database.set(InstanceStatus.created, for: .status(model: 9, instance: 1))
-        for version in 1 ... 2 { database.set("\(version)" + large, for: Path(model: 9, instance: 1, property: 1)) }
+        for version in 1 ... 5 { database.set("\(version)" + large, for: Path(model: 9, instance: 1, property: 1)) }
         database.set("<b>at the end of time</b>", for: Path(model: 9, instance: 1, property: 2), timestamp: Timestamp(time: .max, counter: .max, replica: .max))
         database.set(InstanceStatus.created, for: .status(model: 9, instance: 2), timestamp: Timestamp(time: .min))
         database.set("<iframe src=javascript:alert(2)>", for: Path(model: 9, instance: 2, property: 1), timestamp: Timestamp(time: .min, counter: 1))
         database.set(Int.min, for: Path(model: 9, instance: 2, property: 3), timestamp: Timestamp(time: .max))
         database.set(Data(repeating: 0xFF, count: 1000), for: Path(model: 9, instance: 2, property: 4))
+        for (offset, markup) in Self.executing.enumerated() { database.set(markup, for: Path(model: 9, instance: 2, property: 5 + offset)) }
         try database.batch {
             for instance in 3 ... 200 {
                 database.set(InstanceStatus.created, for: .status(model: 9, instance: instance))
@@ -57,8 +68,8 @@ struct StudioHostileStageTests {
                 database.set(instance * 1_000_003, for: Path(model: 9, instance: instance, property: 3))
             }
         }
-        let marked = database.collection(Marked.self, name: "<script>alert('collection')</script>")
-        try marked.save(Marked(id: 1, note: "\"><svg onload=alert(3)>"))
+        let marked = database.collection(Marked.self, name: "<script>document.documentElement.setAttribute('data-executed','collection')</script>")
+        try marked.save(Marked(id: 1, note: Self.executing[2]))
         return path
     }
 
@@ -222,5 +233,74 @@ struct StudioHostileStageTests {
         // The generator must reach pages, not only refusals: a tenth at least got a 200.
         #expect((statuses[200] ?? 0) >= Self.requestCount / 10, "\(shown)")
         #expect((statuses[421] ?? 0) >= Self.requestCount / 20, "foreign Hosts: \(shown)")
+    }
+
+    /// The page's DOM after headless Chromium loaded it and ran its scripts (five seconds of
+    /// virtual time).
+    static func renderedDOM(_ url: String, profile: String) throws -> String {
+        let ended = try ChildProcess.run(
+            "/usr/bin/chromium",
+            [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(profile)",
+                "--virtual-time-budget=5000", "--dump-dom", url
+            ], timeout: 90)
+        guard ended.status == 0 else { throw StudioCheckFailure("chromium on \(url.prefix(120)) exited \(ended.status): \(ended.errors.suffix(400))") }
+        return ended.output
+    }
+
+    struct StudioCheckFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @Test("headless Chromium loads every page of the file (overview, tables, instances, whole values, changes, records): no stored markup runs")
+    func storedMarkupNeverRuns() async throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
+            "Chromium is not installed: scripts/studio-browser-test --install-only installs it")
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeFile(in: directory)
+        let profile = directory.file("chromium-profile")
+        // The check sees markup that runs: on a page that runs it, the mark is there.
+        let probePage = "<html><body>" + Self.executing[0] + "</body></html>"
+        let probe = try Self.renderedDOM("data:text/html," + (probePage.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""), profile: profile)
+        try #require(probe.contains("data-executed=\"script\""), "Chromium ran no script of the probe page: \(probe.prefix(300))")
+
+        let studio = try StudioPages.start([path])
+        defer { _ = studio.stop() }
+        // Every page the overview and the tables link to, with the whole values and the
+        // changes and records pages.
+        var pages = ["/", "/changes", "/records", "/models/9?status=all", "/models/9/instances/1/properties/1", "/models/9/instances/2/properties/5"]
+        let head = try await Curl.run(["-sS", "-D", "-", "-o", "/dev/null", StudioPages.address(studio, "/")])
+        #expect(head.output.lowercased().contains("content-security-policy: default-src 'self'; script-src 'self'"), "\(head.output)")
+        let overview = try await StudioPages.page(studio, "/")
+        let models = Self.links(matching: #"/models/[0-9]+"#, in: overview)
+        try #require(models.count >= 2, "the overview links \(models)")
+        pages += models
+        for model in models {
+            pages += Self.links(matching: #"\#(model)/instances/[0-9]+"#, in: try await StudioPages.page(studio, model)).prefix(3)
+        }
+        pages += (0 ..< Self.executing.count).map { "/models/9/instances/2/properties/\(5 + $0)" }
+        var executed: [String] = []
+        for page in Set(pages).sorted() {
+            let dom = try Self.renderedDOM(StudioPages.address(studio, page), profile: profile)
+            #expect(dom.contains("</html>") || page.contains("/properties/"), "\(page): \(dom.prefix(200))")
+            if let range = dom.range(of: "data-executed=\"") {
+                executed.append("\(page): \(dom[range.lowerBound...].prefix(40))")
+            }
+        }
+        print("[reliability] studio markup: \(Set(pages).count) pages in headless Chromium, \(executed.count) ran stored markup")
+        #expect(studio.isRunning)
+        #expect(executed.isEmpty, "stored markup ran: \(executed)")
+    }
+
+    /// The distinct `href` targets on a page that match `pattern` whole, in page order.
+    static func links(matching pattern: String, in page: String) -> [String] {
+        guard let expression = try? NSRegularExpression(pattern: #"href="(\#(pattern))""#) else { return [] }
+        var seen: [String] = []
+        for match in expression.matches(in: page, range: NSRange(page.startIndex..., in: page)) {
+            if let range = Range(match.range(at: 1), in: page), !seen.contains(String(page[range])) { seen.append(String(page[range])) }
+        }
+        return seen
     }
 }

@@ -9,7 +9,8 @@ import Testing
 /// Deterministic convergence simulation: replicas edit (values, statuses, editing contexts,
 /// undo, Codable structs, structs with generated ids, batches that throw, properties with
 /// every merge policy) and prune their history, a network loses, repeats, delays and replays messages, a replica crashes
-/// between push and acknowledgement, the server compacts its log and restarts (on SQLite, or on PostgreSQL);
+/// between push and acknowledgement, the file of a replica is copied (a second device writing beside it) or an older
+/// image of it restored after its later writes synced, the server compacts its log and restarts (on SQLite, or on PostgreSQL);
 /// after one clean sync round all hold the same state, nothing written is missing from the
 /// server, nothing written by a batch that threw is anywhere, every handle reads what its
 /// database holds, and live results equal a fresh fetch. Per merge policy: every replica's
@@ -60,6 +61,7 @@ struct ConvergenceSimulationTests {
         var completed = 0
         var merged = (increments: 0, maximumWrites: 0, minimumWrites: 0, additions: 0, removals: 0, cardChanges: 0)
         var compacted = (times: 0, records: 0)
+        var identity = (copies: 0, restores: 0)
         for seed in seeds {
             var schedule = try await Schedule(seed: seed, storage: storage(seed))
             do {
@@ -73,6 +75,8 @@ struct ConvergenceSimulationTests {
                 merged.cardChanges += schedule.oracle.cardChanges
                 compacted.times += schedule.compactions
                 compacted.records += schedule.compactedRecords
+                identity.copies += schedule.copies
+                identity.restores += schedule.restores
             } catch {
                 Issue.record("schedule \(seed) threw \(error); replay with PATHBASE_SIMULATION_SEED=\(seed)")
             }
@@ -93,11 +97,14 @@ struct ConvergenceSimulationTests {
             "[reliability] simulation.\(name).collection: \(merged.cardChanges) card saves \(converged); every replica reads each card's counter as the sum of its increments and its set as exactly the elements added and not removed"
         )
         print("[reliability] simulation.\(name).compaction: \(compacted.times) compactions removing \(compacted.records) records \(converged)")
+        print(
+            "[reliability] simulation.\(name).identity: \(identity.copies) files copied and \(identity.restores) older images restored \(converged); every copy and restored file took an id of its own and lost nothing"
+        )
         #expect(completed == seeds.count && steps > 0, "\(completed) of \(seeds.count) schedules completed, \(steps) steps")
         if seeds.count >= 500 {
             // So many schedules make every kind of merged change: a count of 0 means a policy went untested.
             // (Removals of a post's elements are rare: 0 in 300 schedules on 2026-12-01; not required.)
-            let counts = [merged.increments, merged.maximumWrites, merged.minimumWrites, merged.additions, merged.cardChanges]
+            let counts = [merged.increments, merged.maximumWrites, merged.minimumWrites, merged.additions, merged.cardChanges, identity.copies, identity.restores]
             #expect(counts.allSatisfy { $0 > 0 }, "merged operations per policy: \(counts)")
         }
     }
@@ -230,8 +237,8 @@ struct SimulatedTransport: SyncTransport {
 }
 
 /// One simulated schedule: a server on SQLite or PostgreSQL, 3–5 replicas (the first on SQLite, used
-/// through a cache on odd seeds; the others in memory: undoable, observed, cached, plain),
-/// and random steps.
+/// through a cache on odd seeds; the others in memory: undoable, observed, cached, plain; up to
+/// two more on copies of the first one's file), and random steps.
 struct Schedule {
 
     struct Member {
@@ -260,6 +267,12 @@ struct Schedule {
     var compactedRecords = 0
     /// What the replicas' steps did to the properties with merge policies.
     var oracle = MergeOracle()
+    /// Files copied from the first replica's (each a replica of its own), and older images
+    /// of it restored in its place.
+    var copies = 0
+    var restores = 0
+    /// The first replica's file as a backup took it: main file and write-ahead log.
+    var backup: String?
 
     init(seed: UInt64, storage: ServerStorage) async throws {
         self.seed = seed
@@ -325,7 +338,11 @@ struct Schedule {
             let member = random(members.count)
             let database = members[member].replica.database
             let instance = 1 + random(4)
-            let roll = random(160)
+            let roll = random(166)
+            if roll >= 160 {
+                try await identityStep(roll - 160)
+                continue
+            }
             if roll >= 142 {
                 try mergeStep(roll - 142, member: member, step: step)
                 continue
@@ -540,6 +557,75 @@ struct Schedule {
         members[0] = Member(history: database, replica: replica, file: file)
     }
 
+    /// The first replica's file copied while open, as `cp` copies it (main file and
+    /// write-ahead log) and opened by a new replica with the default clock: a second device
+    /// restored from the first one's backup, writing beside it. Or a backup of the file
+    /// taken, and later restored in its place as a new file (as a device restore does),
+    /// after every write made since reached the server: the restored file must take an id
+    /// of its own and get those writes back. Either way no write may be lost and no
+    /// increment counted twice: the oracle, knowing nothing of copies, checks the result.
+    private mutating func identityStep(_ kind: Int) async throws {
+        guard let file = members[0].file else { return }
+        switch kind {
+        case 0 ..< 2:
+            guard copies < 2 else { return }
+            let copy = ServerTestFiles.newPath()
+            try Self.copyFile(file, to: copy)
+            let database = try SQLiteDatabase(path: copy)
+            let original = members[0].replica.id
+            let replica = try Replica(database: database, transport: transport(database.clock.replica), batchSize: 1 + random(4), pageSize: 1 + random(4))
+            guard replica.id != original, database.clock.replica == replica.id else {
+                throw CheckFailure("a copy of replica \(original)'s file writes as \(database.clock.replica), syncs as \(replica.id)")
+            }
+            clockIds.insert(replica.id)
+            members.append(Member(history: database, replica: replica, file: copy))
+            copies += 1
+        case 2 ..< 4:
+            let image = backup ?? ServerTestFiles.newPath()
+            try Self.copyFile(file, to: image)
+            backup = image
+        default:
+            guard let image = backup else { return }
+            // Everything written since the backup reaches the server first: what the
+            // restored file must get back. (Writes never synced are lost with the device.)
+            network.setReliable(true)
+            for attempt in 0... {
+                guard !members[0].replica.pendingRecords(limit: 1).isEmpty else { break }
+                guard attempt < 50 else { throw CheckFailure("replica \(members[0].replica.id) still has records to push after 50 pushes") }
+                _ = try await members[0].replica.push()
+            }
+            network.setReliable(false)
+            let old = members[0].replica
+            (members[0].history as? SQLiteDatabase)?.close()
+            // A new file (a new file number) renamed over the live one, its log beside it.
+            let restored = file + ".restoring"
+            try Self.copyFile(image, to: restored)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+            if FileManager.default.fileExists(atPath: restored + "-wal") {
+                try FileManager.default.moveItem(atPath: restored + "-wal", toPath: file + "-wal")
+            }
+            guard rename(restored, file) == 0 else { throw CheckFailure("rename failed: errno \(errno)") }
+            let database = try SQLiteDatabase(path: file)
+            let replica = try Replica(database: fileHandle(database), transport: transport(database.clock.replica), batchSize: old.batchSize, pageSize: old.pageSize)
+            guard replica.id != old.id else { throw CheckFailure("a restored image of replica \(old.id) kept its id") }
+            clockIds.insert(replica.id)
+            members[0] = Member(history: database, replica: replica, file: file)
+            restores += 1
+        }
+    }
+
+    /// Copies a database file and its write-ahead log (not the shared-memory index), as a
+    /// file copy or a backup takes them.
+    private static func copyFile(_ source: String, to destination: String) throws {
+        for suffix in ["", "-wal"] {
+            try? FileManager.default.removeItem(atPath: destination + suffix)
+            if FileManager.default.fileExists(atPath: source + suffix) {
+                try FileManager.default.copyItem(atPath: source + suffix, toPath: destination + suffix)
+            }
+        }
+        try? FileManager.default.removeItem(atPath: destination + "-shm")
+    }
+
     struct CheckFailure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
@@ -668,7 +754,7 @@ struct Schedule {
     /// Closes the server's store and removes the schedule's files.
     func finish() async {
         await Self.close(handle.server.store)
-        var files = members.compactMap(\.file)
+        var files = members.compactMap(\.file) + [backup].compactMap { $0 }
         if case .sqlite(let path) = storage { files.append(path) }
         for file in files {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }

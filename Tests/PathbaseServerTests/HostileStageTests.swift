@@ -146,6 +146,9 @@ struct HostileStageTests {
         let uploaded = try await replica.sync()
         try #require(uploaded.uploadedAssets == 1 && uploaded.rejected == 0, "\(uploaded)")
         ProcessMemory.resetPeak(of: serve.pid)
+        let writerId = replica.id
+        // Stamped after the writer's records so far: the server holds some of them (the asset's).
+        let impostorTime = (writer.records().map(\.timestamp.time).max() ?? 0) + 1
 
         var written = 0
         let missing = String(repeating: "a", count: 64)
@@ -267,6 +270,36 @@ struct HostileStageTests {
                 }
             ),
             (
+                "impersonated-replica",
+                {
+                    // A client with the account's token pushing under the legitimate writer's
+                    // replica id (a copied file, or an attack), claiming nothing answered yet:
+                    // every push gets the whole-push refusal with its reason, nothing of it is
+                    // stored, and the writer's own syncs stay clean under its id. (The token
+                    // trusts a client with the account's data: what an id clash must not do
+                    // is mix two writers' records under one id.)
+                    let transport = HTTPSyncTransport(server: serve.url, token: token)
+                    var answers: [String: Int] = [:]
+                    var violations: [String] = []
+                    for index in 0 ..< 100 {
+                        let stamp = Timestamp(time: impostorTime, counter: UInt32(index), replica: writerId)
+                        do {
+                            let record = try SyncRecord(Record(path: Path(model: 8, instance: index + 1, property: 1), timestamp: stamp, value: "impostor \(index)"))
+                            let request = PushRequest(replica: writerId, records: [record], continuity: .init(acknowledgedThrough: nil))
+                            let response = try await transport.push(request)
+                            let refused = response.forked?.contains("replica \(writerId)") == true && response.acknowledged.isEmpty
+                            answers[refused ? "forked" : "taken", default: 0] += 1
+                            if !refused { violations.append("push \(index) under the writer's id was answered \(response)") }
+                        } catch {
+                            answers["error", default: 0] += 1
+                            violations.append("push \(index): \(error)")
+                        }
+                    }
+                    let tally = answers.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+                    return Round(summary: "100 pushes under the writer's replica id: \(tally)", violations: violations)
+                }
+            ),
+            (
                 "bad-token-bursts",
                 {
                     let statuses = await self.burst(port: port, count: 2000, parallel: 16) { index in
@@ -315,6 +348,9 @@ struct HostileStageTests {
             if after.pushed > 0 { syncs.append("\(after.pushed) records were left to push after the attack") }
             _ = try await readerReplica.sync()
             let arrived = reader.records().filter { $0.path.model == 7 }.count
+            let impostors = reader.records().filter { $0.path.model == 8 }.count
+            if impostors > 0 { syncs.append("\(impostors) records pushed under the writer's id by another client reached the reader") }
+            if replica.id != writerId { syncs.append("the writer's replica id changed from \(writerId) to \(replica.id)") }
             let sorted = latencies.sorted()
             let p99 = sorted.isEmpty ? .infinity : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
             let crashes = serve.isRunning ? 0 : 1
@@ -333,6 +369,6 @@ struct HostileStageTests {
             #expect(arrived == written, "\(attack.name): \(arrived) of \(written) legitimate records arrived")
             guard crashes == 0 else { return }
         }
-        #expect(written == 700)
+        #expect(written == 800)
     }
 }

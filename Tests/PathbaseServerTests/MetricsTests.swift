@@ -49,6 +49,34 @@ struct MetricsTests {
         }
     }
 
+    @Test("records stored counts what the store holds: fewer after a compaction, while the cursor stays", arguments: StoreKind.allCases)
+    func recordsStoredAfterCompaction(store kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let compacting = try #require(store as? any CompactingStore)
+        let server = SyncServer(store: store)
+        let alice = try await server.addAccount(named: "alice")
+        try await withHTTPServer(server, metricsToken: metricsToken) { url in
+            let phone = InMemoryHistoryDatabase()
+            let replica = try Replica(database: phone, transport: HTTPSyncTransport(server: url, token: alice))
+            // Four versions of one title, one of another: compaction keeps the newest of each.
+            let title = Path(model: 6, instance: 1, property: 1)
+            for version in 1 ... 4 {
+                phone.set("v\(version)", for: title)
+                try await replica.push()
+            }
+            phone.set("other", for: Path(model: 6, instance: 2, property: 1))
+            try await replica.push()
+
+            let before = try #require(try await metrics(url, token: metricsToken).report)
+            #expect(before.recordsStored == 5 && before.accounts[0].recordsStored == 5 && before.accounts[0].latestCursor == 5)
+            let account = try #require(try await store.accountSummaries().first?.id)
+            #expect(try await compacting.compact(account, through: 5) == 3)
+            let after = try #require(try await metrics(url, token: metricsToken).report)
+            #expect(after.recordsStored == 2, "\(after)")
+            #expect(after.accounts[0].recordsStored == 2 && after.accounts[0].latestCursor == 5, "\(after.accounts)")
+        }
+    }
+
     @Test("requests are counted per route and status class; unknown paths count as other")
     func requestCounts() async throws {
         let server = SyncServer(store: InMemorySyncServerStore())

@@ -273,6 +273,51 @@ struct ReplicaIdentityTests {
         #expect(again.pushed == 0 && again.pulled == 0, "\(again)")
     }
 
+    /// Delivers every push and pull; the answer of the first push is lost on the way back.
+    final class LosingFirstAnswer: SyncTransport, @unchecked Sendable {
+        // @unchecked: `lost` is only touched under `lock`.
+        let inner: InProcessTransport
+        private let lock = NSLock()
+        private var lost = false
+        init(_ inner: InProcessTransport) { self.inner = inner }
+
+        func push(_ request: PushRequest) async throws -> PushResponse {
+            let response = try await inner.push(request)
+            let losing = lock.withLock { () -> Bool in
+                defer { lost = true }
+                return !lost
+            }
+            if losing { throw URLError(.networkConnectionLost) }
+            return response
+        }
+
+        func pull(_ request: PullRequest) async throws -> PullResponse { try await inner.pull(request) }
+    }
+
+    @Test("a record stored by a push whose answer was lost, then pruned from the history (superseded), is no sign of another file: the next push is taken, the id kept")
+    func prunedAfterLostAnswer() async throws {
+        let server = SyncServer(store: InMemorySyncServerStore())
+        let token = try await server.addAccount(named: "alice")
+        let file = try SQLiteDatabase(path: ServerTestFiles.newPath())
+        let replica = try Replica(database: file, transport: LosingFirstAnswer(InProcessTransport(server: server, token: token)))
+        let card = SharedCard.create(in: file, id: 1, title: "first")
+        card.likes += 2
+        await #expect(throws: URLError.self) { try await replica.push() }
+        // Superseded, then pruned straight through the database (past the outbox).
+        card.title = "second"
+        card.likes += 3
+        let id = replica.id
+        try file.prune(before: Timestamp(latestAt: Date()))
+        let report = try await replica.sync()
+        #expect(report.rejected == 0 && report.acknowledged == report.pushed, "\(report)")
+        #expect(replica.id == id, "the replica took a new id for its own pruned record")
+
+        let reader = InMemoryHistoryDatabase()
+        try await Replica(database: reader, transport: InProcessTransport(server: server, token: token)).sync()
+        let read = try #require(reader.get(id: 1) as SharedCard?)
+        #expect(read.title == "second" && read.likes == 5, "\(read.title) \(read.likes)")
+    }
+
     @Test("a push under another replica's id is refused whole with a reason, and changes nothing", arguments: [StoreKind.sqlite, .postgres])
     func pushUnderAnotherReplicasId(kind: StoreKind) async throws {
         let (serve, token) = try await kind.serveProcess(account: "alice")

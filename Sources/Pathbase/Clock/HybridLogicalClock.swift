@@ -44,7 +44,7 @@ public final class HybridLogicalClock: Sendable {
         var last: Timestamp
         var adoptsIdentity: Bool
         /// Made without an id: the clock follows its database's identity, also when the
-        /// database takes a new one (``takeNewIdentity(_:)``).
+        /// database takes a new one (``takeNewIdentity(_:earlier:)``).
         var followsDatabase: Bool
         var earlier: [UInt32]
     }

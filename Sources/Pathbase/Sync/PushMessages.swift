@@ -20,7 +20,7 @@ public struct PushRequest: Codable, Hashable, Sendable {
     /// this id (a copy, a restored backup); `nil` (a client before 2026-12-01): not checked.
     public var continuity: Continuity?
 
-    /// What a replica claims of its own records on the server: see ``SyncServer``'s push in
+    /// What a replica claims of its own records on the server: see `SyncServer`'s push in
     /// `PathbaseServer` for the rule.
     ///
     /// ```swift
@@ -29,7 +29,10 @@ public struct PushRequest: Codable, Hashable, Sendable {
     public struct Continuity: Codable, Hashable, Sendable {
 
         /// The newest timestamp through which every record of the replica was answered
-        /// (``Replica``'s outbox watermark), `nil` before the first answer.
+        /// (``Replica``'s outbox watermark), `nil` before the first answer; or the start of
+        /// the replica's history when that is later: a record pruned before it (a database
+        /// pruned directly, past its outbox) can no longer be sent, and its absence from a
+        /// push says nothing of another file.
         public var acknowledgedThrough: Timestamp?
 
         /// Creates a claim.

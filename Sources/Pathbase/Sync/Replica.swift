@@ -270,7 +270,9 @@ public final class Replica {
             if !outgoing.isEmpty {
                 // The content of the assets they reference goes first.
                 try await uploadAssets(referencedBy: candidates, into: &report)
-                let response = try await transport.push(PushRequest(replica: id, records: outgoing, continuity: .init(acknowledgedThrough: watermark)))
+                // Records pruned before the history's start cannot be sent again: claimed as answered.
+                let claimed = [watermark, history.historyStart].compactMap { $0 }.max()
+                let response = try await transport.push(PushRequest(replica: id, records: outgoing, continuity: .init(acknowledgedThrough: claimed)))
                 if let forked = response.forked {
                     // Another file writes under this id: nothing was stored; a new id, then again.
                     guard !tookNewIdentity else { throw ReplicaError.replicaIdInUse(id: id, reason: forked) }

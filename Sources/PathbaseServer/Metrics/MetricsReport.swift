@@ -22,7 +22,8 @@ public struct MetricsReport: Codable, Hashable, Sendable {
     /// The number of accounts.
     public var accountCount: Int
 
-    /// The number of records stored, over all accounts.
+    /// The number of records the store holds, over all accounts: after a compaction, fewer
+    /// than the records the server was given.
     public var recordsStored: Int64
 
     /// Each account, in account order.
@@ -36,6 +37,10 @@ public struct MetricsReport: Codable, Hashable, Sendable {
 
         /// The sequence number of its latest record: the cursor of a replica that has all.
         public var latestCursor: Int64
+
+        /// The number of its records the store holds: `latestCursor` less those compaction
+        /// removed.
+        public var recordsStored: Int64
 
         /// The largest lag of its replicas, or `nil` when none has pulled since the server
         /// started.

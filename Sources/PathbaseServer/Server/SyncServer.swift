@@ -20,8 +20,8 @@ import Pathbase
 /// (when given; a model's description in a file's catalog counts as its model's), records
 /// stamped before 1970, and a different value for a key already stored, and records whose
 /// value does not match its type or whose path breaks the exchange contract. A push that
-/// claims a watermark (``PushRequest/continuity``) and does not continue from what the server
-/// holds under its replica's id is refused whole (``PushResponse/forked``): another file
+/// claims a watermark (`PushRequest.continuity`) and does not continue from what the server
+/// holds under its replica's id is refused whole (`PushResponse.forked`): another file
 /// writes under that id. **Pull** returns an account's records after a sequence number, in the order
 /// they were stored, at most ``maximumPageSize`` at once.
 ///
@@ -169,12 +169,14 @@ public final class SyncServer: Sendable {
             let replicas = activity.pulledCursors(of: summary.id)
                 .map { MetricsReport.Replica(replica: $0.key, pulledCursor: $0.value, lag: max(0, summary.latestSequence - $0.value)) }
                 .sorted { $0.replica < $1.replica }
-            return MetricsReport.Account(name: summary.name, latestCursor: summary.latestSequence, lag: replicas.map(\.lag).max(), replicas: replicas)
+            return MetricsReport.Account(
+                name: summary.name, latestCursor: summary.latestSequence, recordsStored: summary.recordsStored ?? summary.latestSequence,
+                lag: replicas.map(\.lag).max(), replicas: replicas)
         }
         return MetricsReport(
             requests: activity.requestCounts,
             accountCount: summaries.count,
-            recordsStored: summaries.reduce(0) { $0 + $1.latestSequence },
+            recordsStored: accounts.reduce(0) { $0 + $1.recordsStored },
             accounts: accounts)
     }
 

@@ -170,7 +170,9 @@ public final class InMemorySyncServerStore: CommandQueueStore, AssetContentStore
     public func accountSummaries() throws -> [AccountSummary] {
         accounts.withLock { accounts in
             accounts.enumerated().map { index, account in
-                AccountSummary(id: AccountID(rawValue: Int64(index + 1)), name: account.name, latestSequence: account.lastSequence)
+                AccountSummary(
+                    id: AccountID(rawValue: Int64(index + 1)), name: account.name, latestSequence: account.lastSequence,
+                    recordsStored: Int64(account.log.count))
             }
         }
     }

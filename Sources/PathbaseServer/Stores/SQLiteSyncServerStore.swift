@@ -354,8 +354,9 @@ public final class SQLiteSyncServerStore: CommandQueueStore, AssetContentStore, 
     public func accountSummaries() throws -> [AccountSummary] {
         try run {
             try queue.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, name, last_sequence FROM accounts ORDER BY id").map { row in
-                    AccountSummary(id: AccountID(rawValue: row["id"]), name: row["name"], latestSequence: row["last_sequence"])
+                let sql = "SELECT id, name, last_sequence, (SELECT COUNT(*) FROM records WHERE account = accounts.id) AS stored FROM accounts ORDER BY id"
+                return try Row.fetchAll(db, sql: sql).map { row in
+                    AccountSummary(id: AccountID(rawValue: row["id"]), name: row["name"], latestSequence: row["last_sequence"], recordsStored: row["stored"])
                 }
             }
         }

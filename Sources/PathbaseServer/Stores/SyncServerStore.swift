@@ -33,8 +33,8 @@ public protocol SyncServerStore: Sendable {
     /// The records of an account after a sequence number, in sequence order, at most `limit`.
     func records(of account: AccountID, after sequence: Int64, limit: Int) async throws -> [SequencedRecord]
 
-    /// Every account with the sequence number of its latest record, in account order: what
-    /// the server's metrics report.
+    /// Every account with the sequence number of its latest record and the number of records
+    /// held, in account order: what the server's metrics report.
     func accountSummaries() async throws -> [AccountSummary]
 
     /// The sequence number of an account's latest record, 0 before the first: what a pull
@@ -96,11 +96,17 @@ public struct AccountSummary: Hashable, Sendable {
     /// may have removed some since).
     public var latestSequence: Int64
 
+    /// The number of its records the store holds now: `latestSequence` less those
+    /// compaction removed; `nil` from a store that does not count them (the metrics then
+    /// report `latestSequence`).
+    public var recordsStored: Int64?
+
     /// An account's summary.
-    public init(id: AccountID, name: String, latestSequence: Int64) {
+    public init(id: AccountID, name: String, latestSequence: Int64, recordsStored: Int64? = nil) {
         self.id = id
         self.name = name
         self.latestSequence = latestSequence
+        self.recordsStored = recordsStored
     }
 }
 
