@@ -47,7 +47,7 @@ public struct WebSocketLiveUpdates: LiveUpdates {
     /// The address of the WebSocket: the server's, with `ws`/`wss` and `/v1/live`.
     public var webSocketURL: URL {
         get throws {
-            guard var parts = URLComponents(url: server.appendingPathComponent("v1/live"), resolvingAgainstBaseURL: false) else {
+            guard var parts = URLComponents(url: server.appendingPathComponent(SyncEndpoint.live), resolvingAgainstBaseURL: false) else {
                 throw LiveUpdatesError.invalidServer(server)
             }
             switch parts.scheme?.lowercased() {

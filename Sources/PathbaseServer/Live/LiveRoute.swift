@@ -20,7 +20,7 @@ import Pathbase
 /// sends is read and ignored; the socket stays open until either side closes it.
 struct LiveRoute: Sendable {
 
-    static let path = "v1/live"
+    static let path = SyncEndpoint.live
 
     let server: SyncServer
 

@@ -27,11 +27,11 @@ extension SyncRoutes {
 
     /// Adds the asset endpoints to a router.
     func registerAssets<Context: RequestContext>(on router: Router<Context>) {
-        post("v1/assets/missing", on: router, server.missingAssets(_:token:))
-        router.put("v1/assets/:hash") { request, context in
+        post(SyncEndpoint.missingAssets, on: router, server.missingAssets(_:token:))
+        router.put(RouterPath(SyncEndpoint.asset(":hash"))) { request, context in
             await upload(request, hash: context.parameters.get("hash") ?? "")
         }
-        router.get("v1/assets/:hash") { request, context in
+        router.get(RouterPath(SyncEndpoint.asset(":hash"))) { request, context in
             await download(request, hash: context.parameters.get("hash") ?? "")
         }
     }

@@ -57,20 +57,20 @@ public struct SyncRoutes: Sendable {
 
     /// Adds the endpoints to a router.
     public func register<Context: RequestContext>(on router: Router<Context>) {
-        router.get("v1/health") { _, _ in
+        router.get(RouterPath(SyncEndpoint.health)) { _, _ in
             try ErrorReason.json(["status": "ok"], status: .ok)
         }
-        router.get("v1/metrics") { request, _ in
+        router.get(RouterPath(SyncEndpoint.metrics)) { request, _ in
             await metrics(request)
         }
-        post("v1/push", on: router) { (push: CheckedPush, token: String) in
+        post(SyncEndpoint.push, on: router) { (push: CheckedPush, token: String) in
             try await push.answer(from: server, token: token)
         }
-        post("v1/pull", on: router, server.pull(_:token:))
-        post("v1/commands/send", on: router, server.relay(_:token:))
-        post("v1/commands/inbox", on: router, server.inbox(_:token:))
-        post("v1/commands/answer", on: router, server.answer(_:token:))
-        post("v1/commands/result", on: router, server.result(of:token:))
+        post(SyncEndpoint.pull, on: router, server.pull(_:token:))
+        post(SyncEndpoint.sendCommand, on: router, server.relay(_:token:))
+        post(SyncEndpoint.commandInbox, on: router, server.inbox(_:token:))
+        post(SyncEndpoint.answerCommand, on: router, server.answer(_:token:))
+        post(SyncEndpoint.commandResult, on: router, server.result(of:token:))
         registerAssets(on: router)
     }
 

@@ -55,37 +55,37 @@ public struct HTTPSyncTransport: CommandRelayTransport, AssetTransport {
     }
 
     public func push(_ request: PushRequest) async throws -> PushResponse {
-        try await send(request, to: "v1/push")
+        try await send(request, to: SyncEndpoint.push)
     }
 
     public func pull(_ request: PullRequest) async throws -> PullResponse {
-        try await send(request, to: "v1/pull")
+        try await send(request, to: SyncEndpoint.pull)
     }
 
     public func relay(_ request: CommandRelayRequest) async throws -> CommandTicket {
-        try await send(request, to: "v1/commands/send")
+        try await send(request, to: SyncEndpoint.sendCommand)
     }
 
     public func inbox(_ request: CommandInboxRequest) async throws -> CommandInboxResponse {
-        try await send(request, to: "v1/commands/inbox")
+        try await send(request, to: SyncEndpoint.commandInbox)
     }
 
     public func answer(_ answer: CommandAnswer) async throws -> CommandTicket {
-        try await send(answer, to: "v1/commands/answer")
+        try await send(answer, to: SyncEndpoint.answerCommand)
     }
 
     public func result(of ticket: CommandTicket) async throws -> CommandResultResponse {
-        try await send(ticket, to: "v1/commands/result")
+        try await send(ticket, to: SyncEndpoint.commandResult)
     }
 
     /// `POST /v1/assets/missing`.
     public func missingAssets(_ request: AssetInventoryRequest) async throws -> AssetInventoryResponse {
-        try await send(request, to: "v1/assets/missing")
+        try await send(request, to: SyncEndpoint.missingAssets)
     }
 
     /// `PUT /v1/assets/HASH?size=SIZE&offset=OFFSET` with the chunk as the body.
     public func uploadAssetChunk(_ chunk: Data, of asset: Asset, at offset: Int64) async throws -> AssetUploadState {
-        var request = try request(to: "v1/assets/\(asset.hash)", query: [URLQueryItem(name: "size", value: String(asset.size)), URLQueryItem(name: "offset", value: String(offset))])
+        var request = try request(to: SyncEndpoint.asset(asset.hash), query: [URLQueryItem(name: "size", value: String(asset.size)), URLQueryItem(name: "offset", value: String(offset))])
         request.httpMethod = "PUT"
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         request.httpBody = chunk
@@ -96,7 +96,7 @@ public struct HTTPSyncTransport: CommandRelayTransport, AssetTransport {
     /// hold throws ``AssetError/notOnServer(_:)``.
     public func assetChunk(of asset: Asset, from offset: Int64, maxCount: Int) async throws -> Data {
         guard offset < asset.size, maxCount > 0 else { return Data() }
-        var request = try request(to: "v1/assets/\(asset.hash)")
+        var request = try request(to: SyncEndpoint.asset(asset.hash))
         request.httpMethod = "GET"
         let end = min(asset.size, offset + Int64(maxCount)) - 1
         request.setValue("bytes=\(offset)-\(end)", forHTTPHeaderField: "Range")
