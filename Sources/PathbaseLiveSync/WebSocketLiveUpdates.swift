@@ -16,7 +16,7 @@ import Pathbase
 ///
 /// `http` becomes `ws` and `https` becomes `wss` (with the system's trusted certificates).
 /// The client pings every ``pingInterval``, so a server that vanished without closing the
-/// connection is noticed and ``AutomaticSync`` falls back to polling.
+/// connection is noticed and `AutomaticSync` falls back to polling.
 public struct WebSocketLiveUpdates: LiveUpdates {
 
     /// The server's base address, such as `http://127.0.0.1:8080`.
@@ -97,7 +97,7 @@ public enum LiveUpdatesError: Error, Hashable, Sendable, LocalizedError {
     /// The server address is not an `http`, `https`, `ws` or `wss` URL.
     case invalidServer(URL)
 
-    /// The server sent a frame that is not a ``LiveNotice``.
+    /// The server sent a frame that is not a `LiveNotice`.
     case invalidNotice(String)
 
     public var errorDescription: String? {

@@ -12,7 +12,7 @@ import PostgresNIO
 /// }
 /// ```
 ///
-/// Failures of a store that is open are ``SyncServerError/storageFailed(_:)``, like every
+/// Failures of a store that is open are `SyncServerError.storageFailed(_:)`, like every
 /// store's.
 public enum PostgresStoreError: Error, Hashable, Sendable, LocalizedError {
 
@@ -54,7 +54,7 @@ public enum PostgresStoreError: Error, Hashable, Sendable, LocalizedError {
         }
     }
 
-    /// A store error for an open store: ``SyncServerError`` as every store throws.
+    /// A store error for an open store: `SyncServerError` as every store throws.
     static func syncServerError(_ error: any Error) -> any Error {
         switch wrapping(error) {
         case let error as SyncServerError: error

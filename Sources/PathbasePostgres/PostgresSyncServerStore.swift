@@ -4,7 +4,7 @@ import Pathbase
 import PathbaseServer
 import PostgresNIO
 
-/// A ``SyncServerStore`` in PostgreSQL: for servers with many accounts, or several
+/// A `SyncServerStore` in PostgreSQL: for servers with many accounts, or several
 /// `pathbase serve` processes that share one database.
 ///
 /// ```swift
@@ -20,14 +20,14 @@ import PostgresNIO
 /// server process, so an account's sequence numbers become visible in order, and a reader
 /// that has seen number *n* never later finds a record numbered below *n* that it did not
 /// see. Appends to different accounts run in parallel. A push is stored with one statement,
-/// whatever its size: the `pathbase_append` function (``PostgresAppendFunction``) looks up,
+/// whatever its size: the `pathbase_append` function (`PostgresAppendFunction`) looks up,
 /// numbers, inserts and notifies on the server, so the lock is held for no round trip.
 ///
 /// While PostgreSQL cannot be reached (it restarts, say), every call fails within
-/// `operationTimeout` with ``SyncServerError/storageUnavailable(_:)`` (HTTP 503: clients
+/// `operationTimeout` with `SyncServerError.storageUnavailable(_:)` (HTTP 503: clients
 /// retry) instead of waiting for the pool to reconnect; the pool reconnects by itself when
 /// the database is back. It also keeps the commands relayed between an account's
-/// replicas (``CommandQueueStore``) and asset content (``AssetContentStore``, in `bytea`
+/// replicas (`CommandQueueStore`) and asset content (`AssetContentStore`, in `bytea`
 /// chunks). Safe to use from any thread and any process.
 public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore {
 
@@ -44,7 +44,7 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
     /// Throws ``PostgresStoreError`` if the URL is invalid, the server cannot be reached
     /// within `connectTimeout` seconds, or the schema is newer than this program knows.
     /// Afterwards, a call that gets no answer within `operationTimeout` seconds throws
-    /// ``SyncServerError/storageUnavailable(_:)``.
+    /// `SyncServerError.storageUnavailable(_:)`.
     public convenience init(url: String, connectTimeout: Double = 10, operationTimeout: Double = 10, logger: Logger = Logger(label: "pathbase.postgres")) async throws {
         try await self.init(configuration: try PostgresURL.configuration(from: url), connectTimeout: connectTimeout, operationTimeout: operationTimeout, logger: logger)
     }
@@ -245,7 +245,7 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
     }
 
     /// Runs a database access within ``operationTimeout``; PostgreSQL's errors become
-    /// ``SyncServerError/storageFailed(_:)``, or ``SyncServerError/storageUnavailable(_:)``
+    /// `SyncServerError.storageFailed(_:)`, or `SyncServerError.storageUnavailable(_:)`
     /// when it cannot be reached.
     func run<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         do {
