@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdAuth
 import HummingbirdWebSocket
+import ServiceLifecycle
 import Pathbase
 
 /// `GET /v1/live`: a WebSocket on which the server tells a replica each time its account's
@@ -36,18 +37,22 @@ struct LiveRoute: Sendable {
             // The first frame says the subscription stands: from here on no append is
             // missed, and the client's sync on connecting covers the ones before.
             try await outbound.write(.text(try Self.frame(changes.latestPublished(for: account))))
-            try await withThrowingTaskGroup { group in
-                group.addTask {
-                    // Reading is what notices a close; the client has nothing to say.
-                    for try await _ in inbound {}
-                }
-                group.addTask {
-                    for await cursor in notices {
-                        try await outbound.write(.text(try Self.frame(cursor)))
+            // Ended by a graceful shutdown (SIGTERM) too: an open live line would otherwise
+            // keep the server from stopping, and every rolling restart waiting.
+            try await cancelWhenGracefulShutdown {
+                try await withThrowingTaskGroup { group in
+                    group.addTask {
+                        // Reading is what notices a close; the client has nothing to say.
+                        for try await _ in inbound {}
                     }
+                    group.addTask {
+                        for await cursor in notices {
+                            try await outbound.write(.text(try Self.frame(cursor)))
+                        }
+                    }
+                    _ = try await group.next()
+                    group.cancelAll()
                 }
-                _ = try await group.next()
-                group.cancelAll()
             }
         }
         refusals.get(RouterPath(Self.path)) { request, _ -> Response in
