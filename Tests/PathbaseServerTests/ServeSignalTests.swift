@@ -49,8 +49,8 @@ struct ServeSignalTests {
         var lines: [RawConnection] = []
         for _ in 0 ..< 5 {
             let line = try RawConnection(port: port)
-            try line.send(
-                "GET /v1/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            let upgrade = "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13"
+            try line.send("GET /v1/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\(upgrade)\r\n\r\n")
             #expect(RawConnection.status(of: line.receive(timeout: 10) { $0.count > 12 }) == 101)
             lines.append(line)
         }
