@@ -274,16 +274,14 @@ struct ReplicaIdentityTests {
     }
 
     /// Delivers every push and pull; the answer of the first push is lost on the way back.
-    final class LosingFirstAnswer: SyncTransport, @unchecked Sendable {
-        // @unchecked: `lost` is only touched under `lock`.
+    struct LosingFirstAnswer: SyncTransport {
         let inner: InProcessTransport
-        private let lock = NSLock()
-        private var lost = false
+        private let lost = Locked(false)
         init(_ inner: InProcessTransport) { self.inner = inner }
 
         func push(_ request: PushRequest) async throws -> PushResponse {
             let response = try await inner.push(request)
-            let losing = lock.withLock { () -> Bool in
+            let losing = lost.withLock { lost in
                 defer { lost = true }
                 return !lost
             }
