@@ -374,6 +374,51 @@ struct MergePolicyTests {
         #expect(MinimumValue(5).merged(with: MinimumValue(3)).value == 3)
         #expect(MaximumValue(3) != MaximumValue(4))
     }
+
+    @Test(".max and .min joins keep the same bits whichever replica merges first: NaN, -0.0 and canonically equal strings (issue 67)")
+    func extremeTies() throws {
+        let doubles: [Double] = [.nan, -.nan, -0.0, 0.0, 1, -.infinity, .infinity]
+        // "é" precomposed and decomposed: equal Strings of other bytes.
+        let strings = ["\u{E9}", "e\u{301}", "a"]
+        func laws<State: ExtremeValue>(_ states: [State], bits: (State) -> [UInt8]) {
+            for x in states {
+                #expect(bits(x.merged(with: x)) == bits(x))
+                for y in states {
+                    #expect(bits(x.merged(with: y)) == bits(y.merged(with: x)), "\(x.value) and \(y.value)")
+                    for z in states {
+                        #expect(bits(x.merged(with: y).merged(with: z)) == bits(x.merged(with: y.merged(with: z))))
+                    }
+                }
+            }
+        }
+        let doubleBits: (Double) -> [UInt8] = { withUnsafeBytes(of: $0.bitPattern) { Array($0) } }
+        laws(doubles.map(MaximumValue.init)) { doubleBits($0.value) }
+        laws(doubles.map(MinimumValue.init)) { doubleBits($0.value) }
+        laws(strings.map(MaximumValue.init)) { Array($0.value.utf8) }
+        laws(strings.map(MinimumValue.init)) { Array($0.value.utf8) }
+        // The order: 0.0 above -0.0, a NaN above infinity for .max and never below a number for .min.
+        #expect(MaximumValue(-0.0).merged(with: MaximumValue(0.0)).value.sign == .plus)
+        #expect(MinimumValue(0.0).merged(with: MinimumValue(-0.0)).value.sign == .minus)
+        #expect(MaximumValue(5.0).merged(with: MaximumValue(.nan)).value.isNaN)
+        #expect(MinimumValue(Double.nan).merged(with: MinimumValue(5.0)).value == 5)
+        // A NaN state is no change when merged with itself (else each merge would write it again).
+        #expect(MaximumValue(Double.nan) == MaximumValue(Double.nan))
+        #expect(MaximumValue(0.0) != MaximumValue(-0.0))
+    }
+
+    @Test("two replicas that bid canonically equal strings concurrently end with the same bytes", arguments: HistoryDatabaseKind.allCases, [false, true])
+    func extremeTiesAcrossReplicas(kind: HistoryDatabaseKind, encoded: Bool) throws {
+        let first = kind.make()
+        let second = kind.make()
+        MergedPost.create(in: first, id: 1, title: "a").latestVersion = "\u{E9}"
+        MergedPost.create(in: second, id: 1, title: "b").latestVersion = "e\u{301}"
+        for _ in 0 ..< 2 {
+            for record in try MergeTransfer.records(of: second, encoded: encoded) { first.apply(record) }
+            for record in try MergeTransfer.records(of: first, encoded: encoded) { second.apply(record) }
+        }
+        let versions = [first, second].map { (($0.get(id: 1) as MergedPost?)?.latestVersion).map { Array($0.utf8) } }
+        #expect(versions[0] != nil && versions[0] == versions[1], "\(versions)")
+    }
 }
 
 /// A `Comparable` type of the app's own, for a `.max` state.

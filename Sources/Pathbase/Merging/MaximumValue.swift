@@ -19,9 +19,10 @@ public struct MaximumValue<Value: Codable & Comparable>: ExtremeValue {
         self.value = value
     }
 
-    /// Whether `candidate` is the larger value.
+    /// Whether `candidate` is the larger value (floating-point values in IEEE 754's total
+    /// order, in which a NaN is above infinity and `0.0` above `-0.0`).
     public static func isPreferred(_ candidate: Value, over kept: Value) -> Bool {
-        candidate > kept
+        ExtremeOrder.isBelow(kept, candidate)
     }
 }
 

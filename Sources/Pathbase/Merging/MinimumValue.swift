@@ -19,9 +19,11 @@ public struct MinimumValue<Value: Codable & Comparable>: ExtremeValue {
         self.value = value
     }
 
-    /// Whether `candidate` is the smaller value.
+    /// Whether `candidate` is the smaller value (floating-point values in IEEE 754's total
+    /// order, in which `-0.0` is below `0.0` and a NaN above infinity, so never kept over a
+    /// number).
     public static func isPreferred(_ candidate: Value, over kept: Value) -> Bool {
-        candidate < kept
+        ExtremeOrder.isBelow(candidate, kept)
     }
 }
 
