@@ -43,6 +43,13 @@ enum CommandRunner {
         let result = try ChildProcess.run(executable.path, arguments, environment: environment, directory: directory.path)
         return CommandResult(status: result.status, output: result.output, errorOutput: result.errors)
     }
+
+    /// The same run from async code, holding no thread of the cooperative pool meanwhile.
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: TemporaryDirectory) async throws -> CommandResult {
+        guard let executable else { throw NotBuilt() }
+        let result = try await ChildProcess.run(executable.path, arguments, environment: environment, directory: directory.path)
+        return CommandResult(status: result.status, output: result.output, errorOutput: result.errors)
+    }
 }
 
 /// A temporary directory for one test, removed when the value is released.

@@ -87,7 +87,7 @@ struct ModelNamesTests {
     @Test("the catalog reaches a second replica through pathbase serve; the second's own create then writes no description")
     func syncsToSecondReplica() async throws {
         let directory = try TemporaryDirectory()
-        let server = try ServeRunner(in: directory)
+        let server = try await ServeRunner(in: directory)
         defer { _ = server.stop() }
         let first = directory.file("first.sqlite")
         try Self.makeFile(first)
@@ -108,7 +108,7 @@ struct ModelNamesTests {
         NamedAuthor.create(in: database, id: 2, name: "Bo")
         #expect(catalog() == 2, "the pulled description already says everything")
         database.close()
-        let inspect = try CommandRunner.run(["inspect", "second.sqlite", "--model", "3100", "--instance", "1"], in: directory)
+        let inspect = try await CommandRunner.run(["inspect", "second.sqlite", "--model", "3100", "--instance", "1"], in: directory)
         #expect(Self.lines(inspect.output).first == "Model 3100 (NamedAuthor), instance 1:", "\(inspect.output)\(inspect.errorOutput)")
         #expect(Self.lines(inspect.output).contains { $0.hasPrefix("name  \"Ann Smith\"") }, "\(inspect.output)")
     }

@@ -58,7 +58,7 @@ struct OutboxTests {
     @Test("Writes made before the Replica existed, with the file closed and reopened between, are pending and pushed")
     func writesBeforeReplica() async throws {
         let directory = try TemporaryDirectory()
-        let server = try ServeRunner(in: directory)
+        let server = try await ServeRunner(in: directory)
         let file = directory.file("first.sqlite")
         for session in 0 ..< 3 {
             let database = try SQLiteDatabase(path: file)
@@ -79,16 +79,16 @@ struct OutboxTests {
     @Test("pathbase status counts the writes made before any sync, and sync pushes them")
     func statusCountsEarlierWrites() async throws {
         let directory = try TemporaryDirectory()
-        let server = try ServeRunner(in: directory)
-        let demo = try CommandRunner.run(["demo", "--path", "demo.sqlite"], in: directory)
+        let server = try await ServeRunner(in: directory)
+        let demo = try await CommandRunner.run(["demo", "--path", "demo.sqlite"], in: directory)
         #expect(demo.status == 0)
-        let before = try CommandRunner.run(["status", "demo.sqlite"], in: directory)
+        let before = try await CommandRunner.run(["status", "demo.sqlite"], in: directory)
         #expect(before.status == 0)
         #expect(!before.output.contains("pending: 0\n"), "\(before.output)")
-        let sync = try CommandRunner.run(["sync", "demo.sqlite", "--server", server.url.absoluteString, "--token", server.token], in: directory)
+        let sync = try await CommandRunner.run(["sync", "demo.sqlite", "--server", server.url.absoluteString, "--token", server.token], in: directory)
         #expect(sync.status == 0, "\(sync.errorOutput)")
         #expect(!sync.output.contains("pushed 0"), "\(sync.output)")
-        let after = try CommandRunner.run(["status", "demo.sqlite"], in: directory)
+        let after = try await CommandRunner.run(["status", "demo.sqlite"], in: directory)
         #expect(after.output.contains("pending: 0\n"), "\(after.output)")
         try await Self.expectSecondReplicaHasAll(of: directory.file("demo.sqlite"), in: directory, server: server)
     }
@@ -96,7 +96,7 @@ struct OutboxTests {
     @Test("Two processes writing one file while one of them syncs: every record pushed once, no two timestamps equal")
     func twoProcesses() async throws {
         let directory = try TemporaryDirectory()
-        let server = try ServeRunner(in: directory)
+        let server = try await ServeRunner(in: directory)
         let file = directory.file("shared.sqlite")
         let database = try SQLiteDatabase(path: file)
         let replica = try Replica(database: database, transport: HTTPSyncTransport(server: server.url, token: server.token))
@@ -127,7 +127,7 @@ struct OutboxTests {
     @Test("A Replica created, dropped and recreated over several opens: everything pushed once, one writer id")
     func replicaRecreated() async throws {
         let directory = try TemporaryDirectory()
-        let server = try ServeRunner(in: directory)
+        let server = try await ServeRunner(in: directory)
         let file = directory.file("first.sqlite")
         var pushed = 0
         for session in 0 ..< 4 {
@@ -154,15 +154,15 @@ struct OutboxTests {
     @Test("A file imported from another's export is a new replica: it pushes the imported records the server lacks under its own id, and pulls the original's later records")
     func importedCopy() async throws {
         let directory = try TemporaryDirectory()
-        let server = try ServeRunner(in: directory)
+        let server = try await ServeRunner(in: directory)
         let original = directory.file("original.sqlite")
         let database = try SQLiteDatabase(path: original)
         Self.write(database, from: 1, count: 4)
         let originalId = database.clock.replica
         database.close()
         // Exported before it ever synced: the server has none of it.
-        #expect(try CommandRunner.run(["export", "original.sqlite", "--out", "export.json"], in: directory).status == 0)
-        #expect(try CommandRunner.run(["import", "copy.sqlite", "export.json"], in: directory).status == 0)
+        #expect(try await CommandRunner.run(["export", "original.sqlite", "--out", "export.json"], in: directory).status == 0)
+        #expect(try await CommandRunner.run(["import", "copy.sqlite", "export.json"], in: directory).status == 0)
         let copy = try SQLiteDatabase(path: directory.file("copy.sqlite"))
         #expect(copy.clock.replica != originalId)
         let replica = try Replica(database: copy, transport: HTTPSyncTransport(server: server.url, token: server.token))

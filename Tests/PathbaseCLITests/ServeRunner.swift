@@ -12,11 +12,11 @@ final class ServeRunner {
     var url: URL { server.url }
 
     /// Adds an account to `directory/server.sqlite` and starts the server on it.
-    init(in directory: TemporaryDirectory) throws {
-        let added = try CommandRunner.run(["accounts", "add", "tester", "--database", "server.sqlite"], in: directory)
+    init(in directory: TemporaryDirectory) async throws {
+        let added = try await CommandRunner.run(["accounts", "add", "tester", "--database", "server.sqlite"], in: directory)
         guard added.status == 0 else { throw Failure(message: "accounts add: \(added.errorOutput)") }
         token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        server = try ServeProcess(database: directory.file("server.sqlite"))
+        server = try await ServeProcess(database: directory.file("server.sqlite"))
     }
 
     /// SIGTERM, then waits; the exit status.

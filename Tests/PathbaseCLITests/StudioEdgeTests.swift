@@ -39,7 +39,7 @@ struct StudioEdgeTests {
     func numbersOutOfRange() async throws {
         let directory = try TemporaryDirectory()
         let path = try Self.makeExtremeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let cases: [(String, String, String?)] = [
             // First: before issue 61, a record at Int64.min stopped Studio on its first /changes.
@@ -70,7 +70,7 @@ struct StudioEdgeTests {
     func hostOnLoopback() async throws {
         let directory = try TemporaryDirectory()
         let path = try Self.makeExtremeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let port = try #require(studio.url.port)
         for host in ["127.0.0.1:\(port)", "localhost:\(port)", "LOCALHOST:\(port)", "127.1.2.3:\(port)", "[::1]:\(port)"] {
@@ -101,7 +101,7 @@ struct StudioEdgeTests {
     func hostOffLoopback() async throws {
         let directory = try TemporaryDirectory()
         let path = try Self.makeExtremeFile(in: directory)
-        let studio = try StudioPages.start([path, "--host", "0.0.0.0"])
+        let studio = try await StudioPages.start([path, "--host", "0.0.0.0"])
         defer { _ = studio.stop() }
         let token = try #require(URLComponents(url: studio.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
         let port = try #require(studio.url.port)
@@ -116,7 +116,7 @@ struct StudioEdgeTests {
     func referenceTypes() async throws {
         let directory = try TemporaryDirectory()
         let (path, _, _) = try await StudioInstancePageTests.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let properties = StudioPages.table("properties", in: try await StudioPages.page(studio, "/models/\(StudioRecording.modelId)/instances/1"))
         #expect(properties.contains("<td>reference to StudioRoom</td>"), "\(properties)")
@@ -135,7 +135,7 @@ struct StudioEdgeTests {
             database.set(InstanceStatus.created, for: .status(model: 7, instance: 1))
             for version in 1 ... 5 { database.set("\(version)" + large, for: Path(model: 7, instance: 1, property: 1)) }
         }
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let bound = 256 * 1024
         var instance = ""

@@ -173,7 +173,7 @@ struct StudioHostileStageTests {
         let directory = try TemporaryDirectory()
         let path = try Self.makeFile(in: directory)
         let before = try Self.hash(path)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         let port = try #require(studio.url.port)
         let seed = UInt64(ProcessInfo.processInfo.environment["PATHBASE_STUDIO_HOSTILE_SEED"] ?? "") ?? UInt64.random(in: 1 ... 1_000_000)
         let requests = Self.generate(Self.requestCount, port: port, seed: seed)
@@ -197,7 +197,7 @@ struct StudioHostileStageTests {
         let seconds = Date().timeIntervalSince(started)
         let running = studio.isRunning
         let state = studio.state
-        #expect(studio.stop() == 0, "\(state)")
+        #expect(await studio.stop() == 0, "\(state)")
         let after = try Self.hash(path)
         let answers = results.current
         var statuses: [Int: Int] = [:]
@@ -266,7 +266,7 @@ struct StudioHostileStageTests {
         let probe = try Self.renderedDOM("data:text/html," + (probePage.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""), profile: profile)
         try #require(probe.contains("data-executed=\"script\""), "Chromium ran no script of the probe page: \(probe.prefix(300))")
 
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         // Every page the overview and the tables link to, with the whole values and the
         // changes and records pages.

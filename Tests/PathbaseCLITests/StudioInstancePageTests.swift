@@ -51,7 +51,7 @@ struct StudioInstancePageTests {
     func referenceLinks() async throws {
         let directory = try TemporaryDirectory()
         let (path, _, _) = try await Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let properties = StudioPages.table("properties", in: try await StudioPages.page(studio, "/models/\(Self.recording)/instances/1"))
         #expect(properties.contains("<a class=\"reference\" href=\"/models/\(Self.room)/instances/1\">"), "\(properties)")
@@ -71,7 +71,7 @@ struct StudioInstancePageTests {
     func referencedBy() async throws {
         let directory = try TemporaryDirectory()
         let (path, _, _) = try await Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let room = StudioPages.table("referenced-by", in: try await StudioPages.page(studio, "/models/\(Self.room)/instances/1"))
         #expect(room.contains("<td>2</td>"), "two recordings in room 1: \(room)")
@@ -91,7 +91,7 @@ struct StudioInstancePageTests {
     func assetPreviews() async throws {
         let directory = try TemporaryDirectory()
         let (path, image, other) = try await Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let first = try await StudioPages.page(studio, "/models/\(Self.recording)/instances/1")
         #expect(first.contains("<img src=\"/assets/\(image.hash)\""), "\(first)")
@@ -117,7 +117,7 @@ struct StudioInstancePageTests {
     func assetRanges() async throws {
         let directory = try TemporaryDirectory()
         let (path, image, _) = try await Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let address = "/assets/\(image.hash)"
         let size = Self.image.count
@@ -147,7 +147,7 @@ struct StudioInstancePageTests {
         let (path, image, _) = try await Self.makeFile(in: directory)
         let watched = [path, path + ".assets/" + image.hash]
         let before = try watched.map { (try Data(contentsOf: URL(fileURLWithPath: $0)), try FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date) }
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         // Each "referenced by" runs an inverse lookup, which on a writable file creates the
         // property's covering value index; here it must not, and must still answer.
         for page in ["/models/\(Self.room)/instances/1", "/models/\(Self.room)/instances/2", "/models/\(Self.recording)/instances/1", "/models/\(Self.recording)/instances/2"] {
@@ -157,7 +157,7 @@ struct StudioInstancePageTests {
         let referrers = StudioPages.table("referenced-by", in: try await StudioPages.page(studio, "/models/\(Self.room)/instances/1"))
         #expect(referrers.contains("instances/1\"") && referrers.contains("instances/2\""), "\(referrers)")
         _ = try await StudioPages.download(studio, "/assets/\(image.hash)", ["-H", "Range: bytes=0-9"], into: directory)
-        #expect(studio.stop() == 0)
+        #expect(await studio.stop() == 0)
         for (file, (bytes, modified)) in zip(watched, before) {
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == bytes, "\(file)")
             #expect(try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date == modified, "\(file)")

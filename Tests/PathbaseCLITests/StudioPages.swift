@@ -6,8 +6,8 @@ import Testing
 enum StudioPages {
 
     /// `pathbase studio ARGUMENTS --port 0`, once it listens.
-    static func start(_ arguments: [String]) throws -> ServeProcess {
-        try ServeProcess(arguments: ["studio"] + arguments + ["--port", "0"])
+    static func start(_ arguments: [String]) async throws -> ServeProcess {
+        try await ServeProcess(arguments: ["studio"] + arguments + ["--port", "0"])
     }
 
     /// A page's HTML; a status other than 2xx is a failed expectation.

@@ -48,7 +48,7 @@ struct StudioScanTests {
     func filterScansWindows() async throws {
         let directory = try TemporaryDirectory()
         let path = try Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let model = StudioScanItem.modelId
         let first = try await StudioPages.page(studio, "/models/\(model)?filter=1&value=7")
@@ -67,7 +67,7 @@ struct StudioScanTests {
     func referencedByScansWindows() async throws {
         let directory = try TemporaryDirectory()
         let path = try Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let owner = try await StudioPages.page(studio, "/models/\(StudioScanOwner.modelId)/instances/1")
         let referrers = StudioPages.table("referenced-by", in: owner)
@@ -84,7 +84,7 @@ struct StudioScanTests {
         let database = try SQLiteDatabase(path: path)
         #expect(database.fetch(QueryDescriptor<StudioScanItem>(where: \.rank == 7)).map(\.id) == [Self.early, Self.late])
         database.close()
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let page = try await StudioPages.page(studio, "/models/\(StudioScanItem.modelId)?filter=1&value=7")
         #expect(page.contains("id=\"pushed-down\"") && !page.contains("id=\"scanned\""), "\(page)")

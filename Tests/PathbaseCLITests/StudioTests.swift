@@ -35,14 +35,14 @@ struct StudioTests {
         let (path, between) = try Self.makeFile(in: directory)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         for page in [
             "/", "/?at=\(between)", "/models/5", "/models/5?status=all", "/models/5?filter=1&value=first", "/models/5?sort=1&order=desc",
             "/models/5/instances/1", "/models/5/instances/1?at=\(between)", "/changes", "/records", "/records?at=\(between)"
         ] {
             _ = try await StudioPages.page(studio, page)
         }
-        #expect(studio.stop() == 0)
+        #expect(await studio.stop() == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == modified)
         // SQLite's readers of a WAL file may create the -wal and -shm files; nothing is written to the log.
@@ -56,7 +56,7 @@ struct StudioTests {
     func escapesValues() async throws {
         let directory = try TemporaryDirectory()
         let (path, _) = try Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         for page in ["/models/5", "/models/5/instances/2", "/changes", "/records"] {
             let html = try await StudioPages.page(studio, page)
@@ -71,7 +71,7 @@ struct StudioTests {
     func timeTravel() async throws {
         let directory = try TemporaryDirectory()
         let (path, between) = try Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let now = StudioPages.table("properties", in: try await StudioPages.page(studio, "/models/5/instances/1"))
         #expect(now.contains("second") && !now.contains("first"), "\(now)")
@@ -93,7 +93,7 @@ struct StudioTests {
     func changes() async throws {
         let directory = try TemporaryDirectory()
         let (path, between) = try Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         let changes = StudioPages.table("changes", in: try await StudioPages.page(studio, "/changes?from=\(between)"))
         #expect(changes.contains("<td>changed</td>"), "\(changes)")
@@ -122,7 +122,7 @@ struct StudioTests {
             }
         }
         database.close()
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         var listed: [String: Int] = [:]
         var page = "/changes?from=\(from)"
@@ -146,7 +146,7 @@ struct StudioTests {
     func tableFilterAndSort() async throws {
         let directory = try TemporaryDirectory()
         let (path, _) = try Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         // As a browser's form sends it: a space as '+', and a filter on all statuses checked per instance.
         let spaced = StudioPages.table("instances", in: try await StudioPages.page(studio, "/models/5?status=all&filter=1&value=%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E+it%27s"))
@@ -174,7 +174,7 @@ struct StudioTests {
     func badInput() async throws {
         let directory = try TemporaryDirectory()
         let (path, _) = try Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path])
+        let studio = try await StudioPages.start([path])
         defer { _ = studio.stop() }
         for (page, status, reason) in [
             ("/?at=yesterday", "400", "at must be a date"), ("/models/5?status=gone", "400", "status must be active"),
@@ -190,7 +190,7 @@ struct StudioTests {
     func tokenOffLoopback() async throws {
         let directory = try TemporaryDirectory()
         let (path, _) = try Self.makeFile(in: directory)
-        let studio = try StudioPages.start([path, "--host", "0.0.0.0"])
+        let studio = try await StudioPages.start([path, "--host", "0.0.0.0"])
         defer { _ = studio.stop() }
         let token = try #require(URLComponents(url: studio.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
         let base = "http://127.0.0.1:\(try #require(studio.url.port))"

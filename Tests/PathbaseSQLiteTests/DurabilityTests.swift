@@ -124,14 +124,14 @@ struct DurabilityTests {
     }
 
     @Test("A disk that fills up fails the batch that does not fit: the batches before it stay, it never appears, the file is intact")
-    func fullDisk() throws {
+    func fullDisk() async throws {
         let writer = try #require(Self.writer, "PathbaseCrashWriter was not built next to the tests")
         let directory = TemporaryDirectory()
         let file = directory.file()
         // The writer may not write files past 256 KiB: its WAL reaches that after a few dozen
         // batches (the first checkpoint comes at 24 MiB), and the next commit fails.
         let running = try Self.launch(writer, [file, "1", "100000", "limit:262144"])
-        let status = try running.process.wait(timeout: 300)
+        let status = try await running.process.wait(timeout: 300)
         running.reports.readRemaining()
         #expect(status == 0, "the writer could not read its batches back after the failure")
         let failure = running.reports.garbage.first { $0.hasPrefix("failed ") }
@@ -167,8 +167,8 @@ struct DurabilityTests {
         let second = try Self.launch(writer, [file, "1000000", "300"])
         #expect(await first.reports.waitFor(300, timeout: 300))
         #expect(await second.reports.waitFor(300, timeout: 300))
-        #expect(try first.process.wait(timeout: 60) == 0)
-        #expect(try second.process.wait(timeout: 60) == 0)
+        #expect(try await first.process.wait(timeout: 60) == 0)
+        #expect(try await second.process.wait(timeout: 60) == 0)
         let check = try Self.check(file)
         #expect(check.wholeBatches == Set(first.reports.batches + second.reports.batches))
         #expect(check.wholeBatches.count == 600)

@@ -52,7 +52,7 @@ struct CommandNumberTests {
         let path = ServerTestFiles.newPath()
         // The tables and migration log as a v3 server left them: office sent commands 1, 3
         // and 4 (4 answered), home sent 2.
-        let made = try ChildProcess.run(
+        let made = try await ChildProcess.run(
             "/usr/bin/sqlite3",
             [
                 path,

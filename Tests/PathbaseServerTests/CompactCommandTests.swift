@@ -67,13 +67,13 @@ struct CompactCommandTests {
     func compactCommand(kind: StoreKind) async throws {
         let store = try await kind.newStoreArguments()
         let token = try ServeProcess.addAccount("alice", store: store)
-        let serve = try ServeProcess(store: store)
+        let serve = try await ServeProcess(store: store)
         defer { serve.kill() }
         let history = try await History(url: serve.url, token: token)
         let (_, pulledBefore) = try await newReplicaPull(url: serve.url, token: token)
         #expect(pulledBefore == history.pushed.count)
 
-        let compacted = try ServeProcess.run(["compact"] + store + ["--keep-whole", "0"])
+        let compacted = try await ServeProcess.run(["compact"] + store + ["--keep-whole", "0"])
         #expect(compacted.status == 0, "\(compacted.errors)")
         #expect(compacted.output.contains("\(pulledBefore - history.paths) records removed from 1 account"), "\(compacted.output)")
 
@@ -99,7 +99,7 @@ struct CompactCommandTests {
     func compactEvery() async throws {
         let store = try await StoreKind.sqlite.newStoreArguments()
         let token = try ServeProcess.addAccount("alice", store: store)
-        let serve = try ServeProcess(arguments: ["serve"] + store + ["--port", "0", "--compact-every", "0.2", "--keep-whole", "0"])
+        let serve = try await ServeProcess(arguments: ["serve"] + store + ["--port", "0", "--compact-every", "0.2", "--keep-whole", "0"])
         defer { serve.kill() }
         let history = try await History(url: serve.url, token: token)
         var pulled = Int.max
@@ -111,7 +111,7 @@ struct CompactCommandTests {
         #expect(pulled == history.paths)
 
         for bad in [["compact", "--keep-whole", "-1"], ["serve", "--compact-every", "0"], ["serve", "--compact-every", "nan"]] {
-            let refused = try ServeProcess.run(bad + store)
+            let refused = try await ServeProcess.run(bad + store)
             #expect(refused.status != 0)
             #expect(refused.errors.contains(bad[1]), "\(refused.errors)")
         }

@@ -176,7 +176,7 @@ struct ConflictProvenanceTests {
         defer { pair.serve.kill() }
         let (a, _) = try await concurrentTexts(pair)
         let file = try #require((pair.first as? SQLiteDatabase)?.path)
-        let history = try ServeProcess.run(["history", file, "--model", "5140", "--instance", "1"])
+        let history = try await ServeProcess.run(["history", file, "--model", "5140", "--instance", "1"])
         #expect(history.status == 0, "\(history.errors)")
         let lines = history.output.split(separator: "\n").map(String.init)
         let concurrent = lines.filter { $0.contains("concurrent") }

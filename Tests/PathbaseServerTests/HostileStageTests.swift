@@ -127,11 +127,11 @@ struct HostileStageTests {
     @Test("each attack: 0 crashes, health p99 and peak RSS within bounds, every bad token 401, slow heads closed, every WebSocket upgraded, every legitimate sync succeeds and every record arrives")
     func hostileStage() async throws {
         let file = ServerTestFiles.newPath()
-        let added = try ServeProcess.run(["accounts", "add", "alice", "--database", file])
+        let added = try await ServeProcess.run(["accounts", "add", "alice", "--database", file])
         #expect(added.status == 0)
         let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let headerTimeout = 2
-        let serve = try ServeProcess(store: ["--database", file, "--header-timeout", "\(headerTimeout)", "--maximum-connections-per-address", "1500"])
+        let serve = try await ServeProcess(store: ["--database", file, "--header-timeout", "\(headerTimeout)", "--maximum-connections-per-address", "1500"])
         defer { _ = serve.stop() }
         let port = serve.url.port ?? 0
         let bounds = try Self.bounds()

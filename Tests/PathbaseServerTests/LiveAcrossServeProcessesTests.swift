@@ -32,12 +32,12 @@ struct LiveAcrossServeProcessesTests {
     @Test("a replica live on server A hears, without polling, each record pushed through server B")
     func pushThroughOneHeardOnTheOther() async throws {
         let url = try await TestPostgres.newDatabase()
-        let added = try ServeProcess.run(["accounts", "add", "alice", "--postgres", url])
+        let added = try await ServeProcess.run(["accounts", "add", "alice", "--postgres", url])
         try #require(added.status == 0, "\(added.errors)")
         let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let first = try ServeProcess(store: ["--postgres", url])
+        let first = try await ServeProcess(store: ["--postgres", url])
         defer { first.kill() }
-        let second = try ServeProcess(store: ["--postgres", url])
+        let second = try await ServeProcess(store: ["--postgres", url])
         defer { second.kill() }
         // Both processes listen before anything is pushed: a server that connects its
         // listener late publishes the latest cursor then, which would hide a missing notice.

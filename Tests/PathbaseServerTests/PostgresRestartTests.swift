@@ -23,12 +23,12 @@ struct PostgresRestartTests {
         "PostgreSQL stopped (pg_ctl stop -m fast) and started again while 4 clients push and pull through pathbase serve: the server answers 503 with a reason, within the client's timeout, while it is down; clients retry and finish; every record is stored once and reaches every replica once"
     )
     func restartMidSync() async throws {
-        let cluster = try TestPostgresCluster()
+        let cluster = try await onOwnThread { try TestPostgresCluster() }
         defer { cluster.remove() }
-        let added = try ServeProcess.run(["accounts", "add", "alice", "--postgres", cluster.url])
+        let added = try await ServeProcess.run(["accounts", "add", "alice", "--postgres", cluster.url])
         try #require(added.status == 0, "\(added.errors)")
         let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let serve = try ServeProcess(store: ["--postgres", cluster.url, "--postgres-timeout", "\(Self.storeTimeout)"])
+        let serve = try await ServeProcess(store: ["--postgres", cluster.url, "--postgres-timeout", "\(Self.storeTimeout)"])
         defer { serve.kill() }
 
         let progress = RestartProgress()
@@ -39,14 +39,14 @@ struct PostgresRestartTests {
             while await progress.rounds < clients * 3, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            try await Self.offThePool { try cluster.stop(mode: "fast") }
+            try await onOwnThread { try cluster.stop(mode: "fast") }
             var answers: [(status: Int, reason: String?, seconds: Double)] = []
             for _ in 0 ..< 2 {
                 let start = ContinuousClock.now
                 let answer = try await RawExchange.send(to: serve.url, "v1/pull", token: token, body: try JSONEncoder().encode(PullRequest(after: 0, limit: 10)))
                 answers.append((answer.status, answer.reason, Self.seconds(start.duration(to: .now))))
             }
-            try await Self.offThePool { try cluster.start() }
+            try await onOwnThread { try cluster.start() }
             await progress.restarted()
             return answers
         }
@@ -145,14 +145,6 @@ struct PostgresRestartTests {
                 guard ContinuousClock.now < deadline else { throw error }
                 try await Task.sleep(for: .milliseconds(50))
             }
-        }
-    }
-
-    /// Runs blocking work (pg_ctl) on a thread of its own, not on one of the few threads
-    /// the clients' tasks share.
-    private static func offThePool(_ work: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
         }
     }
 

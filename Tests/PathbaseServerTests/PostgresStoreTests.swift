@@ -156,16 +156,16 @@ struct PostgresStoreTests {
     @Test("two pathbase serve processes on one PostgreSQL: a record pushed to one is pulled from the other; one killed during a push, the other takes the retry and nothing is lost or duplicated")
     func twoServeProcesses() async throws {
         let url = try await TestPostgres.newDatabase()
-        let added = try ServeProcess.run(["accounts", "add", "alice", "--postgres", url])
+        let added = try await ServeProcess.run(["accounts", "add", "alice", "--postgres", url])
         #expect(added.status == 0, "\(added.errors)")
         let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(token.count == 43)
-        let again = try ServeProcess.run(["accounts", "add", "alice", "--postgres", url])
+        let again = try await ServeProcess.run(["accounts", "add", "alice", "--postgres", url])
         #expect(again.status != 0 && again.errors.contains("exists already"), "\(again.errors)")
 
-        let east = try ServeProcess(store: ["--postgres", url])
+        let east = try await ServeProcess(store: ["--postgres", url])
         defer { east.kill() }
-        let west = try ServeProcess(store: ["--postgres", url])
+        let west = try await ServeProcess(store: ["--postgres", url])
         defer { west.kill() }
         #expect(east.output.contains("(postgres postgres://"))
 

@@ -257,7 +257,7 @@ struct ReplicaIdentityTests {
             let file = try SQLiteDatabase(path: importedPath)
             try file.importRecords(from: export)
             file.close()
-            let tool = try ChildProcess.run("/usr/bin/sqlite3", [importedPath, "DELETE FROM pathbase_meta WHERE key IN ('replica', 'earlierReplicas', 'replicaFile')"])
+            let tool = try await ChildProcess.run("/usr/bin/sqlite3", [importedPath, "DELETE FROM pathbase_meta WHERE key IN ('replica', 'earlierReplicas', 'replicaFile')"])
             #expect(tool.status == 0, "\(tool.errors)")
         }
         let imported = try SQLiteDatabase(path: importedPath)

@@ -44,7 +44,7 @@ struct ReplicaPruningTests {
         arguments: DatabaseKind.allCases)
     func pruneKeepsUnacknowledged(kind: DatabaseKind) async throws {
         let (store, token) = try newStore()
-        var serve = try ServeProcess(store: store)
+        var serve = try await ServeProcess(store: store)
         defer { serve.kill() }
         let writer = try kind.make()
         var replica = try Replica(database: writer, transport: HTTPSyncTransport(server: serve.url, token: token))
@@ -79,7 +79,7 @@ struct ReplicaPruningTests {
         #expect(writer.view(at: pruned).get(path) as String? == "v2")
 
         // Back online (the same store, a new process and port): every pending write arrives.
-        serve = try ServeProcess(store: store)
+        serve = try await ServeProcess(store: store)
         replica = try Replica(database: writer, transport: HTTPSyncTransport(server: serve.url, token: token))
         #expect(try await replica.push().acknowledged == 3)
         #expect(replica.pendingRecords().isEmpty)
@@ -99,7 +99,7 @@ struct ReplicaPruningTests {
         arguments: DatabaseKind.allCases)
     func pruneKeepsRejected(kind: DatabaseKind) async throws {
         let (store, token) = try newStore()
-        var serve = try ServeProcess(store: store + ["--models", "7"])
+        var serve = try await ServeProcess(store: store + ["--models", "7"])
         defer { serve.kill() }
         let writer = try kind.make()
         var replica = try Replica(database: writer, transport: HTTPSyncTransport(server: serve.url, token: token))
@@ -119,7 +119,7 @@ struct ReplicaPruningTests {
 
         // A server that takes model 8: both rejected versions, retried, arrive.
         serve.kill()
-        serve = try ServeProcess(store: store)
+        serve = try await ServeProcess(store: store)
         replica = try Replica(database: writer, transport: HTTPSyncTransport(server: serve.url, token: token))
         for entry in replica.rejectedRecords() { try replica.retry(entry.key) }
         let retried = try await replica.push()
@@ -134,7 +134,7 @@ struct ReplicaPruningTests {
     @Test("records imported from another replica's export, older than the watermark, are kept by pruning until pushed", arguments: DatabaseKind.allCases)
     func pruneKeepsImported(kind: DatabaseKind) async throws {
         let (store, token) = try newStore()
-        let serve = try ServeProcess(store: store)
+        let serve = try await ServeProcess(store: store)
         defer { serve.kill() }
         // Another device, never synced, writes three versions first.
         let other = InMemoryHistoryDatabase()
@@ -171,7 +171,7 @@ struct ReplicaPruningTests {
         arguments: DatabaseKind.allCases)
     func retentionKeepsUnpushed(kind: DatabaseKind) async throws {
         let (store, token) = try newStore()
-        var serve = try ServeProcess(store: store)
+        var serve = try await ServeProcess(store: store)
         defer { serve.kill() }
         let retention = HistoryRetention(versions: 2)
         let writer: any HistoryDatabase =
@@ -199,7 +199,7 @@ struct ReplicaPruningTests {
         #expect(writer.get(path) as String? == "v169")
 
         // Back online (the same store, a new process): every version reaches the server.
-        serve = try ServeProcess(store: store)
+        serve = try await ServeProcess(store: store)
         replica = try Replica(database: writer, transport: HTTPSyncTransport(server: serve.url, token: token))
         #expect(try await replica.push().acknowledged == 100)
         let reader = try await pulledCopy(from: serve.url, token: token)

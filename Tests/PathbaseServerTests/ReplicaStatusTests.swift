@@ -157,7 +157,7 @@ struct ReplicaStatusTests {
             #expect(error.contains("401") || error.localizedCaseInsensitiveContains("token"), "\(error)")
             #expect(refused.status.lastSuccessfulSync == nil && !refused.status.isInitialSyncComplete)
 
-            let printed = try ServeProcess.run(["status", file])
+            let printed = try await ServeProcess.run(["status", file])
             #expect(printed.status == 0, "\(printed.errors)")
             #expect(printed.output.contains("last error: \(error)"), "\(printed.output)")
             #expect(printed.output.contains("last sync: never"), "\(printed.output)")
@@ -169,7 +169,7 @@ struct ReplicaStatusTests {
             #expect(accepted.status.lastError == nil && accepted.status.lastSuccessfulSync != nil && accepted.status.pulledCount == 3)
             database.close()
         }
-        let printed = try ServeProcess.run(["status", file])
+        let printed = try await ServeProcess.run(["status", file])
         #expect(printed.output.contains("last error: none"), "\(printed.output)")
         #expect(printed.output.contains("pulled: 3 of 3 (as of the last pull), initial sync complete"), "\(printed.output)")
         #expect(!printed.output.contains("last sync: never"), "\(printed.output)")

@@ -12,10 +12,10 @@ struct ServeBodyLimitTests {
     @Test("a push body of exactly 8 MiB is read; one byte more gets 413 with a reason, and nothing is stored")
     func defaultBodyLimit() async throws {
         let serverFile = ServerTestFiles.newPath()
-        let added = try ServeProcess.run(["accounts", "add", "alice", "--database", serverFile])
+        let added = try await ServeProcess.run(["accounts", "add", "alice", "--database", serverFile])
         #expect(added.status == 0, "\(added.errors)")
         let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let serve = try ServeProcess(database: serverFile)
+        let serve = try await ServeProcess(database: serverFile)
         defer { serve.kill() }
         let limit = 8 << 20
         #expect(SyncRoutes(server: SyncServer(store: InMemorySyncServerStore())).maximumBodySize == limit)

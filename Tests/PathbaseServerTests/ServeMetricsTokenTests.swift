@@ -19,7 +19,7 @@ struct ServeMetricsTokenTests {
     func tokenRequired() async throws {
         let serverFile = ServerTestFiles.newPath()
         let accountToken = try account(serverFile)
-        let serve = try ServeProcess(database: serverFile, environment: ["PATHBASE_METRICS_TOKEN": "metrics-secret"])
+        let serve = try await ServeProcess(database: serverFile, environment: ["PATHBASE_METRICS_TOKEN": "metrics-secret"])
         defer { serve.kill() }
         for token in [nil, "wrong", "metrics-secre", accountToken] {
             let refused = try await RawExchange.send("GET", to: serve.url, "v1/metrics", token: token, body: nil)
@@ -38,7 +38,7 @@ struct ServeMetricsTokenTests {
         for environment in [[:], ["PATHBASE_METRICS_TOKEN": ""]] {
             let serverFile = ServerTestFiles.newPath()
             let accountToken = try account(serverFile)
-            let serve = try ServeProcess(database: serverFile, environment: environment)
+            let serve = try await ServeProcess(database: serverFile, environment: environment)
             defer { serve.kill() }
             for token in [nil, "", accountToken] {
                 let refused = try await RawExchange.send("GET", to: serve.url, "v1/metrics", token: token, body: nil)

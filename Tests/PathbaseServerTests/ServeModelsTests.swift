@@ -13,10 +13,10 @@ struct ServeModelsTests {
     @Test("--models 1,2,10-19: models 1, 2, 10, 15 and 19 (and model 2's description) are stored; 3, 9 and 20 (and model 3's description) are rejected with a reason")
     func modelList() async throws {
         let serverFile = ServerTestFiles.newPath()
-        let added = try ServeProcess.run(["accounts", "add", "alice", "--database", serverFile])
+        let added = try await ServeProcess.run(["accounts", "add", "alice", "--database", serverFile])
         #expect(added.status == 0, "\(added.errors)")
         let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let serve = try ServeProcess(store: ["--database", serverFile, "--models", "1,2,10-19"])
+        let serve = try await ServeProcess(store: ["--database", serverFile, "--models", "1,2,10-19"])
         defer { serve.kill() }
 
         let accepted: [ModelKey] = [1, 2, 10, 15, 19]

@@ -11,12 +11,12 @@ struct ServeProcessTests {
     @Test("replicas sync through a real pathbase serve; killed during a push and restarted, nothing is lost or duplicated; SIGTERM stops it cleanly")
     func killDuringPush() async throws {
         let serverFile = ServerTestFiles.newPath()
-        let added = try ServeProcess.run(["accounts", "add", "alice", "--database", serverFile])
+        let added = try await ServeProcess.run(["accounts", "add", "alice", "--database", serverFile])
         #expect(added.status == 0)
         let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(token.count == 43)
 
-        var serve = try ServeProcess(database: serverFile)
+        var serve = try await ServeProcess(database: serverFile)
         let writerFile = ServerTestFiles.newPath()
         let writer = try SQLiteDatabase(path: writerFile)
         for instance in 1 ... 3000 {
@@ -37,7 +37,7 @@ struct ServeProcessTests {
         let acknowledgedBefore = writer.records().filter { $0.path.model == 7 }.count - replica.pendingRecords().count
         #expect(acknowledgedBefore >= 1000 && acknowledgedBefore < 3000, "the kill did not land mid-push: \(acknowledgedBefore) acknowledged")
 
-        serve = try ServeProcess(database: serverFile)
+        serve = try await ServeProcess(database: serverFile)
         let restarted = try Replica(database: writer, transport: HTTPSyncTransport(server: serve.url, token: token), batchSize: 100)
         try await restarted.sync()
         #expect(restarted.pendingRecords().isEmpty)
@@ -50,19 +50,19 @@ struct ServeProcessTests {
             #expect(reader.get(Path(model: 7, instance: instance, property: 1)) == "value \(instance)")
         }
         // The command line: status of the writer, a one-time sync of a new file, a wrong token.
-        let status = try ServeProcess.run(["status", writerFile])
+        let status = try await ServeProcess.run(["status", writerFile])
         #expect(status.status == 0)
         #expect(status.output.contains("pending: 0") && status.output.contains("rejected: 0"), "\(status.output)")
         let copyFile = ServerTestFiles.newPath()
-        let synced = try ServeProcess.run(["sync", copyFile, "--server", serve.url.absoluteString, "--token", token])
+        let synced = try await ServeProcess.run(["sync", copyFile, "--server", serve.url.absoluteString, "--token", token])
         #expect(synced.status == 0)
         #expect(synced.output.contains("pulled 3000, cursor 3000"), "\(synced.output)")
         // A token may start with '-' (base64url): it is still the option's value.
-        let refused = try ServeProcess.run(["sync", copyFile, "--server", serve.url.absoluteString, "--token", "-wrong"])
+        let refused = try await ServeProcess.run(["sync", copyFile, "--server", serve.url.absoluteString, "--token", "-wrong"])
         #expect(refused.status == 1)
         #expect(refused.errors.contains("HTTP 401") && refused.errors.contains("The token belongs to no account"), "\(refused.errors)")
 
-        #expect(serve.stop() == 0)
+        #expect(await serve.stop() == 0)
         #expect(serve.output.contains("pathbase serve: stopped"))
 
         // The file holds every record once.

@@ -11,10 +11,10 @@ struct ServeSignalTests {
     @Test("SIGINT (Ctrl-C): exit status 0, 'stopped' printed, the port released, the file opens again with what was pushed")
     func stopsOnInterrupt() async throws {
         let serverFile = ServerTestFiles.newPath()
-        let added = try ServeProcess.run(["accounts", "add", "alice", "--database", serverFile])
+        let added = try await ServeProcess.run(["accounts", "add", "alice", "--database", serverFile])
         #expect(added.status == 0, "\(added.errors)")
         let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let serve = try ServeProcess(database: serverFile)
+        let serve = try await ServeProcess(database: serverFile)
         defer { if serve.isRunning { serve.kill() } }
         let port = try #require(serve.url.port)
         let phone = InMemoryHistoryDatabase()
@@ -31,7 +31,7 @@ struct ServeSignalTests {
         // Nothing listens on the port any more.
         #expect(throws: RawConnectionError.self) { _ = try RawConnection(port: port) }
 
-        let restarted = try ServeProcess(database: serverFile)
+        let restarted = try await ServeProcess(database: serverFile)
         defer { restarted.kill() }
         let reader = InMemoryHistoryDatabase()
         #expect(try await Replica(database: reader, transport: HTTPSyncTransport(server: restarted.url, token: token)).sync().pulled == 1)

@@ -18,10 +18,10 @@ struct ServeTLSTests {
         let tls = try TestCertificate()
         defer { tls.remove() }
         let file = ServerTestFiles.newPath()
-        let added = try ServeProcess.run(["accounts", "add", "alice", "--database", file])
+        let added = try await ServeProcess.run(["accounts", "add", "alice", "--database", file])
         try #require(added.status == 0, "\(added.errors)")
         let token = added.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let serve = try ServeProcess(store: ["--database", file, "--tls-certificate", tls.certificate, "--tls-key", tls.key])
+        let serve = try await ServeProcess(store: ["--database", file, "--tls-certificate", tls.certificate, "--tls-key", tls.key])
         defer { serve.kill() }
         #expect(serve.url.scheme == "https", "\(serve.url)")
         // By name: the certificate names 127.0.0.1 and localhost; TLS clients send the host

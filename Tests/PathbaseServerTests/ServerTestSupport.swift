@@ -72,7 +72,7 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible {
     func serveProcess(account: String) async throws -> (serve: ServeProcess, token: String) {
         let store = try await newStoreArguments()
         let token = try ServeProcess.addAccount(account, store: store)
-        return (try ServeProcess(store: store), token)
+        return await (try ServeProcess(store: store), token)
     }
 
     /// The arguments of a new, empty store of this kind: `--database FILE` or `--postgres URL`.

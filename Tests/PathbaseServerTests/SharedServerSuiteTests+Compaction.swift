@@ -95,7 +95,10 @@ extension SharedServerSuiteTests {
 
     /// Pushers write versions of a few paths while another connection compacts and a reader
     /// pulls from the start again and again: every pass of the reader ends with the newest
-    /// version of each path and writer it could have seen, and the log ends compacted.
+    /// version of each path and writer it could have seen, and the log ends compacted. Half
+    /// way the pushers wait until a compaction has removed records, so that compaction
+    /// surely runs between pushes (on a fast machine the pushers could end before its
+    /// first pass).
     @Test("pushes and pulls while compaction runs lose nothing: each pull from the start ends with every path's newest version", arguments: StoreKind.allCases)
     func compactionWhilePushing(kind: StoreKind) async throws {
         let pushers = 3, versions = 40, paths = 5
@@ -105,6 +108,7 @@ extension SharedServerSuiteTests {
         let compactor = try compacting(stores[pushers])
         let reader = SyncServer(store: stores[pushers + 1])
         let done = Locked(0)
+        let removedWhilePushing = Locked(0)
         // Per pusher, the last version every path of it was acknowledged at.
         let acknowledged = Locked([Int64](repeating: 0, count: pushers))
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -118,12 +122,17 @@ extension SharedServerSuiteTests {
                         }
                         #expect(try await server.push(PushRequest(replica: UInt32(pusher + 1), records: records), token: token).acknowledged.count == paths)
                         acknowledged.withLock { $0[pusher] = Int64(time) }
+                        if time == versions / 2 {
+                            let deadline = Date().addingTimeInterval(TestPostgres.storeTimeout)
+                            while removedWhilePushing.withLock({ $0 }) == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+                        }
                     }
                 }
             }
             group.addTask {
                 while done.withLock({ $0 }) < pushers {
-                    _ = try await compactor.compactAll(keepingWhole: 4, batchSize: 7)
+                    let report = try await compactor.compactAll(keepingWhole: 4, batchSize: 7)
+                    removedWhilePushing.withLock { $0 += report.removed }
                     await Task.yield()
                 }
             }
@@ -151,6 +160,7 @@ extension SharedServerSuiteTests {
             }
             try await group.waitForAll()
         }
+        #expect(removedWhilePushing.current > 0, "no compaction removed anything while the pushers pushed")
         _ = try await compactor.compactAll(keepingWhole: 0)
         let final = try await pullAll(stores[0], account, limit: 5)
         #expect(final.count == pushers * paths, "one record per path and writer")

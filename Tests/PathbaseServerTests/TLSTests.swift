@@ -73,7 +73,7 @@ struct TLSTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-tls-\(UUID().uuidString).pem").path
         try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let result = try ServeProcess.run(["serve", "--database", ServerTestFiles.newPath(), "--port", "0", "--tls-certificate", file, "--tls-key", file])
+        let result = try await ServeProcess.run(["serve", "--database", ServerTestFiles.newPath(), "--port", "0", "--tls-certificate", file, "--tls-key", file])
         #expect(result.status != 0)
         #expect(result.errors.contains(file), "\(result.errors)")
     }
@@ -86,13 +86,13 @@ struct TLSTests {
             first.remove()
             second.remove()
         }
-        let mismatched = try ServeProcess.run(
+        let mismatched = try await ServeProcess.run(
             ["serve", "--database", ServerTestFiles.newPath(), "--port", "0", "--tls-certificate", first.certificate, "--tls-key", second.key])
         #expect(mismatched.status != 0)
         #expect(mismatched.errors.contains(first.certificate) && mismatched.errors.contains(second.key), "\(mismatched.errors)")
         #expect(mismatched.errors.contains("do not match"), "\(mismatched.errors)")
         let absent = first.certificate + ".absent"
-        let missing = try ServeProcess.run(["serve", "--database", ServerTestFiles.newPath(), "--port", "0", "--tls-certificate", absent, "--tls-key", first.key])
+        let missing = try await ServeProcess.run(["serve", "--database", ServerTestFiles.newPath(), "--port", "0", "--tls-certificate", absent, "--tls-key", first.key])
         #expect(missing.status != 0)
         #expect(missing.errors.contains(absent) && missing.errors.contains("does not exist"), "\(missing.errors)")
         #expect(!missing.errors.contains("not a PEM"), "\(missing.errors)")

@@ -152,6 +152,13 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// The same wait from async code: on a thread of its own (``onOwnThread(_:)``), so that
+    /// no thread of the cooperative pool is held meanwhile.
+    @discardableResult
+    public func wait(timeout: Double) async throws -> Int32 {
+        try await onOwnThread { try self.wait(timeout: timeout) }
+    }
+
     /// Sends SIGKILL and waits for its end (a killed process ends at once).
     public func kill9() {
         signal(SIGKILL)
@@ -196,6 +203,14 @@ public final class ChildProcess: @unchecked Sendable {
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
         return (status, output, errors)
+    }
+
+    /// The same run from async code: on a thread of its own (``onOwnThread(_:)``), so that
+    /// no thread of the cooperative pool is held meanwhile.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil, timeout: Double = 120
+    ) async throws -> (status: Int32, output: String, errors: String) {
+        try await onOwnThread { try run(executable, arguments, environment: environment, directory: directory, timeout: timeout) }
     }
 }
 

@@ -43,15 +43,8 @@ public enum Curl {
     /// until it ends: waiting blocks no thread of the cooperative pool, which an in-process
     /// server under test needs to answer.
     public static func run(_ arguments: [String], timeout: Int = 60) async throws -> Answer {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let ended = try ChildProcess.run(path, ["-sS", "--max-time", String(timeout)] + arguments, timeout: Double(timeout + 30))
-                        return Answer(exitStatus: ended.status, output: ended.output, errors: ended.errors)
-                    })
-            }.start()
-        }
+        let ended = try await ChildProcess.run(path, ["-sS", "--max-time", String(timeout)] + arguments, timeout: Double(timeout + 30))
+        return Answer(exitStatus: ended.status, output: ended.output, errors: ended.errors)
     }
 
     /// Runs curl with `-o /dev/null -w %{http_code}`: its output is the HTTP status it

@@ -37,10 +37,20 @@ public final class ServeProcess: Sendable {
         try ChildProcess.run(try requireExecutable().path, arguments, timeout: timeout)
     }
 
+    /// The same run from async code, holding no thread of the cooperative pool meanwhile.
+    public static func run(_ arguments: [String], timeout: Double = 120) async throws -> (status: Int32, output: String, errors: String) {
+        try await ChildProcess.run(try requireExecutable().path, arguments, timeout: timeout)
+    }
+
     /// Starts `pathbase serve --database FILE --port 0` (logging only warnings, plus
     /// `environment`) and waits (at most 60 s) for the line that says where it listens.
     public convenience init(database: String, environment: [String: String] = [:]) throws {
         try self.init(store: ["--database", database], environment: environment)
+    }
+
+    /// The same start from async code, holding no thread of the cooperative pool meanwhile.
+    public convenience init(database: String, environment: [String: String] = [:]) async throws {
+        try await self.init(store: ["--database", database], environment: environment)
     }
 
     /// Starts `pathbase serve STORE --port 0` (`--database FILE` or `--postgres URL`) and
@@ -50,14 +60,43 @@ public final class ServeProcess: Sendable {
         try self.init(arguments: ["serve"] + store + ["--port", "0"], environment: environment)
     }
 
+    /// The same start from async code, holding no thread of the cooperative pool meanwhile.
+    public convenience init(store: [String], environment: [String: String] = [:]) async throws {
+        try await self.init(arguments: ["serve"] + store + ["--port", "0"], environment: environment)
+    }
+
     /// Starts `pathbase ARGUMENTS` — any command that prints "listening on http(s)://…",
     /// such as `studio FILE --port 0` — and waits (at most 60 s) for that line.
-    public init(arguments: [String], environment: [String: String] = [:]) throws {
-        outputPath = Self.temporaryPath("out")
+    public convenience init(arguments: [String], environment: [String: String] = [:]) throws {
+        self.init(try Self.launch(arguments, environment: environment))
+    }
+
+    /// The same start from async code: the wait runs on a thread of its own
+    /// (``onOwnThread(_:)``), so that no thread of the cooperative pool is held meanwhile.
+    public convenience init(arguments: [String], environment: [String: String] = [:]) async throws {
+        self.init(try await onOwnThread { try Self.launch(arguments, environment: environment) })
+    }
+
+    private init(_ launched: Launched) {
+        child = launched.child
+        url = launched.url
+        outputPath = launched.outputPath
+    }
+
+    /// A started process and where it said it listens.
+    private struct Launched: Sendable {
+        let child: ChildProcess
+        let url: URL
+        let outputPath: String
+    }
+
+    /// Starts the process and waits (at most 60 s) for its "listening on" line.
+    private static func launch(_ arguments: [String], environment: [String: String]) throws -> Launched {
+        let outputPath = temporaryPath("out")
         // Standard error into the same file (one handle, one offset): a crash's message
         // shows in `output` and in a failure's description.
-        child = try ChildProcess(
-            try Self.requireExecutable().path, arguments, environment: ["LOG_LEVEL": "warning"].merging(environment) { $1 },
+        let child = try ChildProcess(
+            try requireExecutable().path, arguments, environment: ["LOG_LEVEL": "warning"].merging(environment) { $1 },
             output: .file(outputPath), errors: .sameAsOutput)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
@@ -66,8 +105,7 @@ public final class ServeProcess: Sendable {
                 let address = line.split(separator: " ").first(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") }),
                 let url = URL(string: String(address))
             {
-                self.url = url
-                return
+                return Launched(child: child, url: url, outputPath: outputPath)
             }
             guard child.isRunning else { break }
             Thread.sleep(forTimeInterval: 0.05)
@@ -107,6 +145,13 @@ public final class ServeProcess: Sendable {
     public func stop() -> Int32 {
         child.signal(SIGTERM)
         return (try? child.wait(timeout: 60)) ?? 128 + SIGKILL
+    }
+
+    /// The same stop from async code, holding no thread of the cooperative pool meanwhile.
+    @discardableResult
+    public func stop() async -> Int32 {
+        child.signal(SIGTERM)
+        return (try? await child.wait(timeout: 60)) ?? 128 + SIGKILL
     }
 
     deinit {

@@ -20,7 +20,7 @@ enum LiveBenchmark {
         let pushes = BenchScale.count(200, smoke: 5)
 
         let token = try SyncBenchmark.addAccount("live", ["--database", serverFile])
-        let serve = try ServeProcess(database: serverFile)
+        let serve = try await ServeProcess(database: serverFile)
         defer { _ = serve.stop() }
         let transport = HTTPSyncTransport(server: serve.url, token: token)
         // One request first, so that the baseline includes a served request's allocations.

@@ -79,14 +79,14 @@ enum StudioBenchmark {
         let ownerModel = StudioBenchOwner.modelId
 
         if BenchScale.runs("studio.filtered-table.no-index") || BenchScale.runs("studio.instance.referenced-by.no-index") {
-            let studio = try ServeProcess(arguments: ["studio", path, "--port", "0"])
+            let studio = try await ServeProcess(arguments: ["studio", path, "--port", "0"])
             defer { _ = studio.stop() }
             try await measure("studio.filtered-table.no-index", studio, requests: requests) { "/models/\(itemModel)?filter=2&value=\(rank())&after=\(item())" }
             try await measure("studio.instance.referenced-by.no-index", studio, requests: requests) { "/models/\(ownerModel)/instances/\(owner())" }
         }
 
         try makeIndexes(path: path)
-        let studio = try ServeProcess(arguments: ["studio", path, "--port", "0"])
+        let studio = try await ServeProcess(arguments: ["studio", path, "--port", "0"])
         defer { _ = studio.stop() }
         try await measure("studio.overview", studio, requests: requests) { "/" }
         try await measure("studio.table", studio, requests: requests) { "/models/\(itemModel)?after=\(max(0, item() - 100))" }

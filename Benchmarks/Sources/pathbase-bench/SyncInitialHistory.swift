@@ -18,7 +18,7 @@ enum SyncInitialHistory {
         let current = try SyncBenchmark.addAccount("current-\(run)", store)
         try await load(paths: paths, versions: versions, through: HTTPSyncTransport(server: server, token: history, timeout: 300))
         try await load(paths: paths, versions: 1, through: HTTPSyncTransport(server: server, token: current, timeout: 300))
-        let compacted = try ServeProcess.run(["compact"] + store + ["--keep-whole", "0"])
+        let compacted = try await ServeProcess.run(["compact"] + store + ["--keep-whole", "0"])
         guard compacted.status == 0 else { throw SyncBenchmarkFailure("pathbase compact failed: \(compacted.errors)") }
 
         let measured = try await pull(paths: paths, token: history, server: server, file: directory.appendingPathComponent("\(name)-history.sqlite").path)

@@ -19,14 +19,14 @@ struct ReadmeExampleRunTests {
     }
 
     @Test("The program exits 0 and prints what the README says it prints")
-    func run() throws {
+    func run() async throws {
         let program = try #require(Self.program, "ReadmeExamples was not built next to the tests")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-readme-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
         // In `folder`: the examples create people.sqlite there.
-        let run = try ChildProcess.run(program.path, [], directory: folder.path, timeout: 300)
+        let run = try await ChildProcess.run(program.path, [], directory: folder.path, timeout: 300)
         let lines = (run.output + run.errors).split(separator: "\n").map(String.init)
 
         #expect(run.status == 0, "output:\n\(lines.joined(separator: "\n"))")
