@@ -15,7 +15,7 @@ import Testing
 /// committed value, in the crash image and the power-loss image alike.
 ///
 /// `PATHBASE_FAULT_SWEEP` bounds the calls faulted per configuration (spread evenly over the calls,
-/// the first and the last always among them; 50 by default, 750 in the reliability stage);
+/// the first and the last always among them; 50 by default, 500 in the reliability stage);
 /// `all` fails every call of the workload once.
 /// Tests run one at a time: the fault VFS's state is global.
 @Suite("SQLite under I/O faults: failed writes, crash and power-loss images", .serialized)
@@ -36,7 +36,7 @@ struct FaultSweepTests {
 
     /// `PATHBASE_FAULT_SWEEP`: a number of runs per configuration, or `all`; 50 by default
     /// (the whole sweep, ≈ 1500 runs per configuration, took 1603 s with both error kinds on
-    /// 2026-12-03; the reliability stage runs 750). The plain run's sweep is synchronous and
+    /// 2026-12-03; the reliability stage runs 500). The plain run's sweep is synchronous and
     /// holds one of the two cooperative threads of a 2-core machine while it runs: at 150 runs
     /// with every value checked it held it for 600 s, and async suites beside it timed out.
     static var runLimit: Int {
