@@ -58,7 +58,7 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
         self.operationTimeout = operationTimeout
         running = Task { await client.run() }
         do {
-            try await Self.withTimeout(seconds: connectTimeout) {
+            try await withDeadline(seconds: connectTimeout) {
                 try await PostgresSchema.migrate(client, logger: logger)
             }
         } catch {
@@ -249,38 +249,11 @@ public final class PostgresSyncServerStore: CommandQueueStore, AssetContentStore
     /// when it cannot be reached.
     func run<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         do {
-            return try await Self.withTimeout(seconds: operationTimeout, body)
+            return try await withDeadline(seconds: operationTimeout, body)
         } catch {
             throw PostgresStoreError.syncServerError(error)
         }
     }
-
-    /// Runs `body`, or throws ``PostgresStoreError/unreachable(_:)`` after `seconds`: the
-    /// pool waits for a connection as long as PostgreSQL is down (it retries refused
-    /// connections for a minute), a request must not. Cancelling `body` withdraws its wait
-    /// for a connection.
-    private static func withTimeout<Result: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
-        try await withThrowingTaskGroup(of: TimedOutcome<Result>.self) { group in
-            group.addTask {
-                .finished(try await body())
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return .timedOut
-            }
-            defer { group.cancelAll() }
-            guard case .finished(let result) = try await group.next() else {
-                throw PostgresStoreError.unreachable("no answer within \(seconds) s")
-            }
-            return result
-        }
-    }
-}
-
-/// What came first: the work, or its deadline.
-private enum TimedOutcome<Value: Sendable>: Sendable {
-    case finished(Value)
-    case timedOut
 }
 
 /// The key columns of records, one array per column, for `unnest`.

@@ -15,7 +15,7 @@ import Testing
 /// committed value, in the crash image and the power-loss image alike.
 ///
 /// `PATHBASE_FAULT_SWEEP` bounds the calls faulted per configuration (spread evenly over the calls,
-/// the first and the last always among them; 50 by default, 500 in the reliability stage);
+/// the first and the last always among them; 50 by default, 150 in the reliability stage);
 /// `all` fails every call of the workload once.
 /// Tests run one at a time: the fault VFS's state is global.
 @Suite("SQLite under I/O faults: failed writes, crash and power-loss images", .serialized)

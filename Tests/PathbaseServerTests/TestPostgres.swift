@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import PathbasePostgres
+@testable import PathbasePostgres
 import PostgresNIO
 
 /// The PostgreSQL the tests run on: the server named by `PATHBASE_POSTGRES_URL`, which
@@ -30,8 +30,20 @@ enum TestPostgres {
     static let storeTimeout: Double = 180
 
     /// A store on the database at `url`, with ``storeTimeout``.
+    /// When it does not open in time, the error lists what every session of the server was
+    /// doing then: a wait that long is a lock or a lost reply, and the list tells which.
     static func store(url: String) async throws -> PostgresSyncServerStore {
-        try await PostgresSyncServerStore(url: url, connectTimeout: storeTimeout, operationTimeout: storeTimeout)
+        do {
+            return try await PostgresSyncServerStore(url: url, connectTimeout: storeTimeout, operationTimeout: storeTimeout)
+        } catch PostgresStoreError.unreachable(let reason) {
+            let sessions =
+                (try? await rows(
+                    """
+                    SELECT concat_ws(' | ', datname, pid, state, wait_event_type, wait_event, now() - xact_start, left(query, 100))
+                    FROM pg_stat_activity WHERE backend_type = 'client backend'
+                    """, on: url, as: String.self)) ?? ["(the server's sessions could not be read)"]
+            throw TestPostgresError.unreachable(url, "\(reason); the server's sessions: \(sessions.joined(separator: "; "))")
+        }
     }
 
     /// The URL of a new, empty database on the test server.
@@ -46,6 +58,12 @@ enum TestPostgres {
 
     /// Runs one statement on a database and returns its rows' first column as integers.
     static func query(_ sql: String, on url: String) async throws -> [Int64] {
+        try await rows(sql, on: url, as: Int64.self)
+    }
+
+    /// Runs one statement on a database within ``storeTimeout`` and returns its rows' first
+    /// column.
+    static func rows<Value: PostgresDecodable & Sendable>(_ sql: String, on url: String, as type: Value.Type) async throws -> [Value] {
         guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
             throw TestPostgresError.unreachable(url, "the URL cannot be parsed")
         }
@@ -61,14 +79,17 @@ enum TestPostgres {
             throw TestPostgresError.unreachable(url, String(reflecting: error))
         }
         do {
-            var values: [Int64] = []
-            for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int64.self) {
-                values.append(value)
+            let values = try await withDeadline(seconds: storeTimeout) {
+                var values: [Value] = []
+                for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Value.self) {
+                    values.append(value)
+                }
+                return values
             }
             try await connection.close()
             return values
         } catch {
-            try await connection.close()
+            try? await connection.close()
             throw error
         }
     }
