@@ -14,16 +14,16 @@ func withDeadline<Result: Sendable>(seconds: Double, _ body: @escaping @Sendable
     let waiting = Locked<DeadlineState<Result>>(DeadlineState())
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
+            // The continuation is in place before the timer starts, so that even a deadline
+            // of 0 s finds it.
+            waiting.withLock { $0.continuation = continuation }
             let timer = Task {
                 try? await Task.sleep(for: .seconds(seconds))
                 guard !Task.isCancelled, let continuation = waiting.withLock({ $0.take() }) else { return }
                 work.cancel()
                 continuation.resume(throwing: PostgresStoreError.unreachable("no answer within \(seconds) s"))
             }
-            waiting.withLock {
-                $0.continuation = continuation
-                $0.timer = timer
-            }
+            waiting.withLock { $0.timer = timer }
             Task {
                 let result = await work.result
                 waiting.withLock { $0.take() }?.resume(with: result)

@@ -1,0 +1,97 @@
+import Foundation
+import Pathbase
+import PathbaseServer
+import PathbaseTestSupport
+import Testing
+
+/// `pathbase serve`'s limit flags reach the server they start: each test starts a real process
+/// with limits far from the defaults and sends what only the flag refuses (issue 67, item 7).
+/// The limits themselves are tested in-process in ``HostileClientTests`` and ``SyncServerTests``.
+@Suite("pathbase serve: the limit flags")
+struct ServeLimitFlagsTests {
+
+    /// A `pathbase serve` on a new file with `options`, and the token of its one account.
+    private func serve(_ options: [String]) async throws -> (serve: ServeProcess, token: String) {
+        let file = ServerTestFiles.newPath()
+        let added = try await ServeProcess.run(["accounts", "add", "alice", "--database", file])
+        guard added.status == 0 else { throw HTTPTestFailure("pathbase accounts add failed: \(added.errors)") }
+        return (try await ServeProcess(store: ["--database", file] + options), added.output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    private static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+
+    private static func record(model: ModelKey = 6, instance: InstanceKey, time: Int64 = now, _ value: String) throws -> SyncRecord {
+        try SyncRecord(Record(path: Path(model: model, instance: instance, property: 1), timestamp: Timestamp(time: time, counter: UInt32(instance), replica: 4), value: value))
+    }
+
+    @Test("--maximum-value-size, --maximum-clock-drift and --models: each refuses the record the defaults would store, with its reason; the rest of the push is stored")
+    func recordLimits() async throws {
+        let (serve, token) = try await serve(["--maximum-value-size", "1000", "--maximum-clock-drift", "5", "--models", "6"])
+        defer { _ = serve.stop() }
+        let small = try Self.record(instance: 1, "small")
+        let large = try Self.record(instance: 2, String(repeating: "x", count: 2000))
+        let ahead = try Self.record(instance: 3, time: Self.now + 60_000_000, "a minute ahead")
+        let otherModel = try Self.record(model: 7, instance: 4, "model 7")
+        let transport = HTTPSyncTransport(server: serve.url, token: token)
+        let response = try await transport.push(PushRequest(replica: 4, records: [small, large, ahead, otherModel]))
+        #expect(response.acknowledged == [small.key])
+        let reasons = Dictionary(response.rejected.map { ($0.key, $0.reason) }) { first, _ in first }
+        #expect(reasons[large.key]?.contains("at most 1000 bytes") == true, "\(reasons)")
+        #expect(reasons[ahead.key]?.contains("(at most 5 s allowed)") == true, "\(reasons)")
+        #expect(reasons[otherModel.key] != nil, "\(reasons)")
+        #expect(try await transport.pull(PullRequest(after: 0, limit: 10)).records.map(\.key) == [small.key])
+    }
+
+    @Test("--maximum-json-depth 8: a push whose value nests 10 deep (13 with the body) gets 400 with the limit in its reason, and nothing is stored; 5 deep (8 with the body) is stored")
+    func jsonDepth() async throws {
+        let (serve, token) = try await serve(["--maximum-json-depth", "8"])
+        defer { _ = serve.stop() }
+        let timestamp = String(decoding: try JSONEncoder().encode(Timestamp(time: Self.now, counter: 0, replica: 4)), as: UTF8.self)
+        // The body's own nesting is 3 (object, records array, record); the value adds the rest.
+        func push(valueDepth: Int, instance: Int) -> Data {
+            let value = String(repeating: "[", count: valueDepth) + "1" + String(repeating: "]", count: valueDepth)
+            return Data(#"{"replica":4,"records":[{"path":[6,\#(instance),1],"timestamp":\#(timestamp),"type":"codable:Nested","value":\#(value)}]}"#.utf8)
+        }
+        let deep = try await RawExchange.send(to: serve.url, "v1/push", token: token, body: push(valueDepth: 10, instance: 1))
+        #expect(deep.status == 400)
+        #expect(deep.reason?.contains("more than 8 deep") == true, "\(String(describing: deep.reason))")
+        let transport = HTTPSyncTransport(server: serve.url, token: token)
+        #expect(try await transport.pull(PullRequest(after: 0, limit: 10)).records.isEmpty)
+
+        let shallow = try await RawExchange.send(to: serve.url, "v1/push", token: token, body: push(valueDepth: 5, instance: 2))
+        #expect(shallow.status == 200, "\(String(describing: shallow.reason))")
+        #expect(try await transport.pull(PullRequest(after: 0, limit: 10)).records.map(\.path) == [Path(model: 6, instance: 2, property: 1)])
+    }
+
+    @Test("--maximum-header-size 2048: a 3000-byte header gets 431 with the limit in its reason; health still answers")
+    func headerSize() async throws {
+        let (serve, _) = try await serve(["--maximum-header-size", "2048"])
+        defer { _ = serve.stop() }
+        let connection = try RawConnection(port: serve.url.port ?? 0)
+        try connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Padding: \(String(repeating: "a", count: 3000))\r\n\r\n")
+        let answer = await connection.received(timeout: 10) { String(decoding: $0, as: UTF8.self).contains("\r\n\r\n") }
+        #expect(RawConnection.status(of: answer) == 431, "\(String(decoding: answer.prefix(200), as: UTF8.self))")
+        #expect(String(decoding: answer, as: UTF8.self).contains("larger than 2048 bytes"))
+        #expect(try await RawExchange.send("GET", to: serve.url, "v1/health", token: nil, body: nil).status == 200)
+    }
+
+    @Test("--maximum-requests-per-account 1: with one push of the account under way, its next request gets 429 with Retry-After")
+    func requestsPerAccount() async throws {
+        let (serve, token) = try await serve(["--maximum-requests-per-account", "1"])
+        defer { _ = serve.stop() }
+        // A push whose body never finishes holds the account's one place.
+        let held = try RawConnection(port: serve.url.port ?? 0)
+        try held.send("POST /v1/push HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nContent-Length: 1000\r\n\r\n{")
+        let pull = try JSONEncoder().encode(PullRequest(after: 0, limit: 10))
+        // Until the server has read the held head (a loaded machine may take a while).
+        var refused = try await RawExchange.send(to: serve.url, "v1/pull", token: token, body: pull)
+        let deadline = Date().addingTimeInterval(20)
+        while refused.status == 200, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            refused = try await RawExchange.send(to: serve.url, "v1/pull", token: token, body: pull)
+        }
+        #expect(refused.status == 429, "\(String(describing: refused.reason))")
+        #expect(refused.retryAfter != nil)
+        withExtendedLifetime(held) {}
+    }
+}
