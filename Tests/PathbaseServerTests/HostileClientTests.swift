@@ -17,13 +17,6 @@ import Testing
 struct HostileClientTests {
 
     /// A `pathbase serve` process on a new SQLite file with one account, and its token.
-    private func serve(_ options: [String] = []) async throws -> (serve: ServeProcess, token: String, file: String) {
-        let file = ServerTestFiles.newPath()
-        let added = try await ServeProcess.run(["accounts", "add", "alice", "--database", file])
-        guard added.status == 0 else { throw HTTPTestFailure("pathbase accounts add failed: \(added.errors)") }
-        return (try await ServeProcess(store: ["--database", file] + options), added.output.trimmingCharacters(in: .whitespacesAndNewlines), file)
-    }
-
     private func health(_ url: URL) async throws -> Int {
         try await RawExchange.send("GET", to: url, "v1/health", token: nil, body: nil).status
     }
@@ -41,7 +34,7 @@ struct HostileClientTests {
         "Range: bytes=0-9223372036854775807 (the exact curl of the issue, with any token and with a real one) on an asset the server holds is answered with its bytes; past its end 416, malformed 400; GET /v1/health still answers"
     )
     func rangeOverflow() async throws {
-        let (serve, token, _) = try await serve()
+        let (serve, token, _) = try await serveWithAccount()
         defer { _ = serve.stop() }
         let port = serve.url.port ?? 0
         // A real asset of 1000 bytes on the server, uploaded by a replica.
@@ -286,7 +279,7 @@ struct HostileClientTests {
 
     @Test("Slow headers are closed after the header timeout; NUL, bare CR, a 100 kB header and a non-ASCII target get 400/431 with a reason and a close; health still answers", .timed)
     func connectionLimits() async throws {
-        let (serve, _, _) = try await serve(["--header-timeout", "1", "--idle-timeout", "2"])
+        let (serve, _, _) = try await serveWithAccount(["--header-timeout", "1", "--idle-timeout", "2"])
         defer { _ = serve.stop() }
         let port = serve.url.port ?? 0
         // Headers a byte at a time, never finished.
@@ -320,7 +313,7 @@ struct HostileClientTests {
 
     @Test("More connections than --maximum-connections-per-address are answered 503 and closed", .timed)
     func connectionCount() async throws {
-        let (serve, _, _) = try await serve(["--maximum-connections-per-address", "3"])
+        let (serve, _, _) = try await serveWithAccount(["--maximum-connections-per-address", "3"])
         defer { _ = serve.stop() }
         let port = serve.url.port ?? 0
         // Each of the three is answered on its kept-alive connection before the fourth opens:
@@ -353,7 +346,7 @@ struct HostileClientTests {
 
     @Test("A head trickled a byte every 200 ms is closed after the header timeout, however often bytes arrive", .timed)
     func trickledHeaders() async throws {
-        let (serve, _, _) = try await serve(["--header-timeout", "1"])
+        let (serve, _, _) = try await serveWithAccount(["--header-timeout", "1"])
         defer { _ = serve.stop() }
         let connection = try RawConnection(port: serve.url.port ?? 0)
         let head = Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "a", count: 200))".utf8)

@@ -10,14 +10,6 @@ import Testing
 @Suite("pathbase serve: the limit flags")
 struct ServeLimitFlagsTests {
 
-    /// A `pathbase serve` on a new file with `options`, and the token of its one account.
-    private func serve(_ options: [String]) async throws -> (serve: ServeProcess, token: String) {
-        let file = ServerTestFiles.newPath()
-        let added = try await ServeProcess.run(["accounts", "add", "alice", "--database", file])
-        guard added.status == 0 else { throw HTTPTestFailure("pathbase accounts add failed: \(added.errors)") }
-        return (try await ServeProcess(store: ["--database", file] + options), added.output.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
     private static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
 
     private static func record(model: ModelKey = 6, instance: InstanceKey, time: Int64 = now, _ value: String) throws -> SyncRecord {
@@ -26,7 +18,7 @@ struct ServeLimitFlagsTests {
 
     @Test("--maximum-value-size, --maximum-clock-drift and --models: each refuses the record the defaults would store, with its reason; the rest of the push is stored")
     func recordLimits() async throws {
-        let (serve, token) = try await serve(["--maximum-value-size", "1000", "--maximum-clock-drift", "5", "--models", "6"])
+        let (serve, token, _) = try await serveWithAccount(["--maximum-value-size", "1000", "--maximum-clock-drift", "5", "--models", "6"])
         defer { _ = serve.stop() }
         let small = try Self.record(instance: 1, "small")
         let large = try Self.record(instance: 2, String(repeating: "x", count: 2000))
@@ -44,7 +36,7 @@ struct ServeLimitFlagsTests {
 
     @Test("--maximum-json-depth 8: a push whose value nests 10 deep (13 with the body) gets 400 with the limit in its reason, and nothing is stored; 5 deep (8 with the body) is stored")
     func jsonDepth() async throws {
-        let (serve, token) = try await serve(["--maximum-json-depth", "8"])
+        let (serve, token, _) = try await serveWithAccount(["--maximum-json-depth", "8"])
         defer { _ = serve.stop() }
         let timestamp = String(decoding: try JSONEncoder().encode(Timestamp(time: Self.now, counter: 0, replica: 4)), as: UTF8.self)
         // The body's own nesting is 3 (object, records array, record); the value adds the rest.
@@ -65,7 +57,7 @@ struct ServeLimitFlagsTests {
 
     @Test("--maximum-header-size 2048: a 3000-byte header gets 431 with the limit in its reason; health still answers")
     func headerSize() async throws {
-        let (serve, _) = try await serve(["--maximum-header-size", "2048"])
+        let (serve, _, _) = try await serveWithAccount(["--maximum-header-size", "2048"])
         defer { _ = serve.stop() }
         let connection = try RawConnection(port: serve.url.port ?? 0)
         try connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Padding: \(String(repeating: "a", count: 3000))\r\n\r\n")
@@ -77,7 +69,7 @@ struct ServeLimitFlagsTests {
 
     @Test("--maximum-requests-per-account 1: with one push of the account under way, its next request gets 429 with Retry-After")
     func requestsPerAccount() async throws {
-        let (serve, token) = try await serve(["--maximum-requests-per-account", "1"])
+        let (serve, token, _) = try await serveWithAccount(["--maximum-requests-per-account", "1"])
         defer { _ = serve.stop() }
         // A push whose body never finishes holds the account's one place.
         let held = try RawConnection(port: serve.url.port ?? 0)

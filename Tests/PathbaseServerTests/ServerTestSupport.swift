@@ -92,3 +92,12 @@ extension ServeProcess {
         return added.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+/// A `pathbase serve` process on a new SQLite file with `options`, the token of the file's one
+/// account (alice), and the file's path.
+func serveWithAccount(_ options: [String] = []) async throws -> (serve: ServeProcess, token: String, file: String) {
+    let file = ServerTestFiles.newPath()
+    let added = try await ServeProcess.run(["accounts", "add", "alice", "--database", file])
+    guard added.status == 0 else { throw HTTPTestFailure("pathbase accounts add failed: \(added.errors)") }
+    return (try await ServeProcess(store: ["--database", file] + options), added.output.trimmingCharacters(in: .whitespacesAndNewlines), file)
+}
