@@ -115,6 +115,7 @@ struct StudioHosts: Sendable {
 
 /// The port a Studio listens on, known once it listens (port 0 picks one).
 final class ListeningPort: @unchecked Sendable {
+    // @unchecked: `port` is touched only while holding `lock`.
 
     private let lock = NSLock()
     private var port: Int?

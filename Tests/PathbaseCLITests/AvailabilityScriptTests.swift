@@ -102,7 +102,54 @@ struct AvailabilityScriptTests {
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test("the package's own Sources and Tests use nothing newer than its platforms")
+    @Test("run without --sources, the script checks a package's Tests and Benchmarks as well as its Sources")
+    func defaultFoldersIncludeTestsAndBenchmarks() throws {
+        // A scratch package holding a copy of the script: the copy's defaults are the folders
+        // of the package it sits in, as the real script's are this package's.
+        let package = FileManager.default.temporaryDirectory.appendingPathComponent("pathbase-availability-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: package) }
+        let files = [
+            "Package.swift": """
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "Fixture",
+                platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+                targets: [])
+            """,
+            "Sources/Fixture/Names.swift": """
+            let names = ["alice"]
+            """,
+            "Tests/FixtureTests/Held.swift": """
+            import Synchronization
+
+            let held = Mutex<[String]>([])
+            """,
+            "Benchmarks/Sources/fixture-bench/Count.swift": """
+            import Synchronization
+
+            let count = Atomic<Int>(0)
+            """
+        ]
+        for (path, text) in files {
+            let file = package.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        let script = package.appendingPathComponent("scripts/availability")
+        try FileManager.default.createDirectory(at: script.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("scripts/availability"), to: script)
+
+        let result = try ChildProcess.run("/usr/bin/env", ["python3", script.path])
+        let output = result.output + result.errors
+        #expect(result.status == 1, "\(output)")
+        #expect(output.contains("Tests/FixtureTests/Held.swift:3: `Mutex` needs macOS 15"), "\(output)")
+        #expect(output.contains("Benchmarks/Sources/fixture-bench/Count.swift:3: `Atomic` needs macOS 15"), "\(output)")
+        #expect(output.contains("3 files"), "\(output)")
+    }
+
+    @Test("the package's own Sources, Tests and Benchmarks use nothing newer than its platforms")
     func sourcesPass() throws {
         let script = Self.root.appendingPathComponent("scripts/availability").path
         let result = try ChildProcess.run("/usr/bin/env", ["python3", script])

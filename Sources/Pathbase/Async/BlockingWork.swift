@@ -13,6 +13,8 @@ enum BlockingWork {
     /// before the awaiting task resumes, so what it captured (a database, an asset folder)
     /// is released by then, not whenever the queue frees its block.
     private final class Job<Result>: @unchecked Sendable {
+        // @unchecked: `work` came `sending`; only the one queue thread running the job touches it.
+
         private var work: (() throws -> sending Result)?
 
         init(_ work: @escaping () throws -> sending Result) {

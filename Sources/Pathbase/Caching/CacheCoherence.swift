@@ -13,6 +13,7 @@
 /// overlapping writes the one ending last sees the other and drops the value, so the cache is
 /// never left holding the older one; dropping is always safe, as the next read fetches.
 final class CacheCoherence: @unchecked Sendable {
+    // @unchecked: every mutable property is touched only while holding `lock`.
 
     private static let stripeCount = 64
 

@@ -23,6 +23,7 @@
 ///
 /// Safe to use from any thread.
 public final class MaximumCountCache: DatabaseCache, @unchecked Sendable {
+    // @unchecked: `state` is touched only while holding `lock`; `maxCount` is a constant.
 
     /// The most values the cache holds at once; at least 1.
     public let maxCount: Int

@@ -16,6 +16,7 @@ import Foundation
 /// applies records). Fields are paths, so edits of different fields on two replicas both
 /// survive, and edits of one field converge to the newest.
 public final class CollectionSyncModel: ModelProtocol, @unchecked Sendable {
+    // @unchecked: both stored properties are constants; as safe across threads as `database`.
 
     /// Unused: collections are requested by their own model key.
     public static var modelId: ModelKey { CollectionKeys.catalogModel }

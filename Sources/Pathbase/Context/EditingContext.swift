@@ -36,6 +36,7 @@ import Foundation
 /// the database's, so two model types with one id are caught in a context too. Safe to use
 /// from any thread.
 public final class EditingContext: Database, @unchecked Sendable {
+    // @unchecked: every mutable property is touched only while holding `lock`.
 
     /// What a commit does when the database changed a path the context used.
     public enum ConflictPolicy: Sendable {

@@ -12,6 +12,7 @@
 /// writes cheaper than a plain `[Path: Any]` dictionary. It keeps no history; use
 /// ``InMemoryHistoryDatabase`` for that. Safe to use from any thread.
 public final class InMemoryDatabase: Database, @unchecked Sendable {
+    // @unchecked: `columns` is touched only while holding `lock`.
 
     /// `false`: a read of nothing stored is `nil`, whatever the type.
     public var _$conflatesStoredNil: Bool { false }

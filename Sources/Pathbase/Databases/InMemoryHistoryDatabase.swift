@@ -17,6 +17,7 @@ import Foundation
 /// current value is a dictionary lookup and reading a past value is a binary search.
 /// Safe to use from any thread.
 public final class InMemoryHistoryDatabase: PrunableHistoryDatabase, @unchecked Sendable {
+    // @unchecked: `columns` and `prunedBefore` are touched only while holding `lock`.
 
     /// `false`: a read of nothing stored is `nil`, whatever the type.
     public var _$conflatesStoredNil: Bool { false }

@@ -21,6 +21,7 @@ import Foundation
 /// not change), queries are evaluated on its models (not in SQL, which sees the present), and
 /// model ids are checked against the viewed database's. Safe to use from any thread.
 public final class HistoryView: HistoryDatabase, @unchecked Sendable {
+    // @unchecked: `currentTimestamp` and `ignoredWrites` are touched only while holding `lock`.
 
     /// The database this view looks into.
     public let base: any HistoryDatabase

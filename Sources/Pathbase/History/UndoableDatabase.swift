@@ -31,6 +31,8 @@
 /// Safe to use from any thread; undo and redo apply to the most recent steps, whichever
 /// thread made them.
 public final class UndoableDatabase<Base: Database>: DatabaseWrapper, BatchDatabase, @unchecked Sendable {
+    // @unchecked: every mutable property is touched only while holding `lock`; `group` changes
+    // only while `batchLock` is held too, so `inBatch` reads it holding `batchLock` alone.
 
     /// The database changes are written to.
     public let base: Base

@@ -25,6 +25,7 @@ import Observation
 ///
 /// Safe to use from any thread.
 public final class InstanceObservers: @unchecked Sendable {
+    // @unchecked: every mutable property is touched only while holding `lock`.
 
     /// Notifies `withObservationTracking` (and SwiftUI) of changes, one key path per
     /// database path.

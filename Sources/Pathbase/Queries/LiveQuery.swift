@@ -20,6 +20,7 @@ import Observation
 /// wrapper of one (``isLive`` tells). On other databases it keeps the results of its
 /// creation.
 public final class LiveQuery<Model: ModelProtocol>: Observable, @unchecked Sendable {
+    // @unchecked: every mutable property is touched only while holding `lock` (`order.lock`).
 
     /// What the query fetches.
     public let query: QueryDescriptor<Model>

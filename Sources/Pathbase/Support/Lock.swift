@@ -11,6 +11,7 @@
 /// `Synchronization.Mutex` would need macOS 15 and `sending` results; databases return
 /// non-`Sendable` values read under the lock, so a plain pthread mutex fits better here.
 final class Lock: @unchecked Sendable {
+    // @unchecked: `mutex` is used only through pthread calls, which are safe from any thread.
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 

@@ -6,6 +6,7 @@
 /// names.withLock { $0["alice"] = 1 }
 /// ```
 package final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is touched only while holding `lock`.
 
     private let lock = Lock()
     // Every access holds the lock, so Swift's dynamic exclusivity check would only cost.

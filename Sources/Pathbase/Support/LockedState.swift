@@ -5,6 +5,7 @@
 /// their hot state lives behind a pointer, exposed through addressors, which Swift does
 /// not check. The owner calls ``free()`` in its `deinit`.
 struct LockedState<State>: @unchecked Sendable {
+    // @unchecked: its owner touches the state only while holding its lock, and frees it in `deinit`.
 
     let pointer: UnsafeMutablePointer<State>
 

@@ -19,6 +19,7 @@ import Atomics
 /// stores its own thread in ``owner``, and clears it before unlocking, so another thread
 /// never reads its own thread there.
 package final class RecursiveLock: @unchecked Sendable {
+    // @unchecked: `mutex` is used only through pthread calls, `owner` only through atomics.
 
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The holding thread (``currentThread``), or 0.

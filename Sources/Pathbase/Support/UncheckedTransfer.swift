@@ -5,6 +5,7 @@
 ///
 /// The one unchecked box of the package: say at each use why it is safe.
 package struct UncheckedTransfer<Value>: @unchecked Sendable {
+    // @unchecked: nothing here makes it safe; each use says why handing over its `value` is.
 
     /// The value handed over.
     package let value: Value

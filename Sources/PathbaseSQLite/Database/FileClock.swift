@@ -16,6 +16,7 @@ import Pathbase
 /// so a file written by one connection only pays one pragma step per write transaction.
 /// Used only while holding the database's lock.
 final class FileClock: @unchecked Sendable {
+    // @unchecked: used only while holding the database's lock (see above).
 
     private var dataVersion = DataVersion()
     private var lastSeenVersion: Int64?

@@ -53,6 +53,7 @@ import Pathbase
 /// **Threads.** Safe to use from any thread: calls are serialized by a lock, which a batch
 /// holds until it ends, so its body can use the database and other threads wait.
 public final class SQLiteDatabase: HistoryDatabase, BatchDatabase, @unchecked Sendable {
+    // @unchecked: its mutable properties and the caches it holds are touched only while holding `lock`.
 
     /// `false`: a read of nothing stored is `nil`, whatever the type.
     public var _$conflatesStoredNil: Bool { false }
