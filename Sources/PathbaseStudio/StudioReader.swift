@@ -41,8 +41,10 @@ struct StudioReader: Sendable {
     }
 
     /// Every record of an instance at or before `moment` (all when `nil`), oldest first.
-    func records(model: ModelKey, instance: InstanceKey, at moment: StudioMoment?) throws -> [Record] {
-        let all = try database.records(model: model, instance: instance)
+    /// With `cut`, a string or bytes longer than a page shows are ``ValuePrefix``es of
+    /// ``ValueText/shownPrefix``, cut in SQL: a page of a 10 MB value decodes only its start.
+    func records(model: ModelKey, instance: InstanceKey, at moment: StudioMoment?, cut: Bool) throws -> [Record] {
+        let all = try database.records(model: model, instance: instance, valuePrefix: cut ? ValueText.shownPrefix : nil)
         guard let moment else { return all }
         let limit = moment.timestamp
         return all.filter { $0.timestamp <= limit }
@@ -53,7 +55,8 @@ struct StudioReader: Sendable {
         if moment == nil {
             return Dictionary(try database.currentRecords(model: model, instance: instance).map { ($0.path.property, $0) }) { $1 }
         }
-        return Self.newest(try records(model: model, instance: instance, at: moment))
+        // Whole: a table's filter compares them.
+        return Self.newest(try records(model: model, instance: instance, at: moment, cut: false))
     }
 
     /// The newest record per property of records ordered oldest first.
@@ -76,19 +79,39 @@ enum ValueText {
         case let optional as String?: return optional ?? "nil"
         case let status as InstanceStatus: return "\(status)"
         case let data as Data: return "\(data.count) bytes"
+        case let prefix as ValuePrefix:
+            switch prefix.start {
+            case .string(let start): return start
+            case .data: return "\(prefix.byteCount) bytes"
+            }
         default: return "\(value)"
         }
     }
 
-    /// The value's Swift type, as stored.
+    /// The size in bytes of the whole value that `described` (``describe(_:)`` of it) shows:
+    /// a ``ValuePrefix`` knows its whole value's.
+    static func byteCount(of value: any DatabaseValue, described: String) -> Int {
+        (value as? ValuePrefix)?.byteCount ?? described.utf8.count
+    }
+
+    /// The value's Swift type, as stored (a ``ValuePrefix``'s: its whole value's).
     static func typeName(_ value: any DatabaseValue) -> String {
-        String(describing: type(of: value))
+        guard let prefix = value as? ValuePrefix else { return String(describing: type(of: value)) }
+        switch prefix.start {
+        case .string: return String(describing: String.self)
+        case .data: return String(describing: Data.self)
+        }
     }
 
     /// At most this many bytes of a value are shown on a page where it stands alone (the
     /// instance's current values); the rest is one link away (``StudioServer``'s
     /// `/models/M/instances/I/properties/P`, streamed).
     static let shownBytes = 4096
+
+    /// How many characters of a string (bytes of `Data`) pages read: one more than any cut
+    /// of theirs keeps (at most ``shownBytes`` bytes, a character being at least one), so a
+    /// value read cut to it is cut, and shown, as the whole value would be.
+    static let shownPrefix = shownBytes + 1
 
     /// At most this many Unicode scalars of a name (a model's, a property's) are shown.
     static let nameLimit = 200

@@ -160,7 +160,7 @@ public struct StudioServer: Sendable {
     /// `version`, else the value at `moment` (now when `nil`); a string as UTF-8 text, bytes
     /// as they are, anything else as the pages describe it; streamed in chunks of 64 KiB.
     private static func wholeValue(reader: StudioReader, path: Path, version: Timestamp?, at moment: StudioMoment?) throws -> Response {
-        let records = try reader.records(model: path.model, instance: path.instance, at: moment).filter { $0.path.property == path.property }
+        let records = try reader.records(model: path.model, instance: path.instance, at: moment, cut: false).filter { $0.path.property == path.property }
         let found = version.map { version in records.last { $0.timestamp == version } } ?? records.last
         guard let record = found else { throw HTTPError(.notFound, message: "no such value\(version == nil ? "" : " at that version")") }
         let bytes: Data

@@ -166,4 +166,75 @@ struct StudioEdgeTests {
             #expect(status == "400" || status == "404", "\(bad): \(status)")
         }
     }
+
+    @Test("a multi-MB string's pages show the start a whole read showed, cut between characters, with the whole size")
+    func longValuesCutBetweenCharacters() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("wide.sqlite")
+        let title = Path(model: 8, instance: 1, property: 1)
+        // 4 and 2 bytes a character: each cut below falls inside a character.
+        let older = "1" + String(repeating: "😀", count: 1_000_000)
+        let newer = "2" + String(repeating: "é", count: 3_000_000)
+        do {
+            let database = try SQLiteDatabase(path: path)
+            defer { database.close() }
+            database.set(InstanceStatus.created, for: .status(model: 8, instance: 1))
+            database.set(older, for: title)
+            database.set(newer, for: title)
+            database.set(Data(count: 3_000_000), for: Path(model: 8, instance: 1, property: 2))
+            database.set(42, for: Path(model: 8, instance: 1, property: 3))
+            database.set(String(repeating: "a", count: 5_000_000), for: Path(model: 8, instance: 1, property: 4))
+        }
+        let studio = try await StudioPages.start([path])
+        defer { _ = studio.stop() }
+        let page = try await StudioPages.page(studio, "/models/8/instances/1")
+        let properties = StudioPages.table("properties", in: page)
+        // The current value: 4096 bytes at most, 4095 of them whole characters.
+        let shown = "2" + String(repeating: "é", count: 2047) + "…"
+        #expect(properties.contains("<td class=\"value\">\(shown) <a class=\"whole-value\""), "\(properties.prefix(300))")
+        #expect(properties.contains("whole value (6000001 bytes) →</a></td><td>String</td>"))
+        #expect(properties.contains("<td class=\"value\">3000000 bytes</td><td>Data</td>"), "\(properties)")
+        #expect(properties.contains("<td class=\"value\">42</td><td>Int</td>"), "\(properties)")
+        // One byte a character: exactly 4096 of them.
+        #expect(properties.contains("<td class=\"value\">\(String(repeating: "a", count: 4096))… <a class=\"whole-value\""))
+        #expect(properties.contains("whole value (5000000 bytes) →"))
+        // The history: 200 bytes of each version at most.
+        let history = page.components(separatedBy: "<ol class=\"history\" id=\"history-1\">").last ?? ""
+        #expect(history.contains("<span class=\"value\">2\(String(repeating: "é", count: 99))… <a class=\"whole-value\""))
+        #expect(history.contains("<span class=\"value\">1\(String(repeating: "😀", count: 49))… <a class=\"whole-value\""))
+        #expect(history.contains("whole value (4000001 bytes) →"))
+        // A table cell of /changes: 80 characters.
+        let changes = StudioPages.table("changes", in: try await StudioPages.page(studio, "/changes"))
+        #expect(changes.contains("<td class=\"value\">2\(String(repeating: "é", count: 79))… <a class=\"whole-value\""), "\(changes.prefix(600))")
+        #expect(changes.contains("whole value (6000001 bytes) →"))
+        // The link still leads to the whole value.
+        let link = try #require(StudioPages.link(class: "whole-value", in: page))
+        #expect(try await StudioPages.download(studio, link, into: directory).body == Data(newer.utf8))
+    }
+
+    @Test("records with a value prefix: strings cut at characters, bytes at bytes, with the whole size; other values whole")
+    func valuePrefix() throws {
+        let directory = try TemporaryDirectory()
+        let database = try SQLiteDatabase(path: directory.file("prefix.sqlite"))
+        defer { database.close() }
+        let path = { (property: PropertyKey) in Path(model: 9, instance: 1, property: property) }
+        database.set(InstanceStatus.created, for: .status(model: 9, instance: 1))
+        database.set("a" + String(repeating: "😀", count: 20), for: path(1))
+        database.set(String(repeating: "é", count: 10), for: path(2))
+        database.set(Data(0 ..< 30), for: path(3))
+        database.set(Int.max, for: path(4))
+        database.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], for: path(5))
+        database.set(String?.none, for: path(6))
+        let values = Dictionary(uniqueKeysWithValues: try database.currentRecords(model: 9, instance: 1, valuePrefix: 10).map { ($0.path.property, $0.value) })
+        #expect(values[1] as? ValuePrefix == ValuePrefix(start: .string("a" + String(repeating: "😀", count: 9)), byteCount: 81))
+        #expect(values[2] as? String == String(repeating: "é", count: 10), "no longer than the prefix: whole")
+        #expect(values[3] as? ValuePrefix == ValuePrefix(start: .data(Data(0 ..< 10)), byteCount: 30))
+        #expect(values[4] as? Int == Int.max)
+        #expect(values[5] as? [Int] == Array(1 ... 12))
+        #expect(values.keys.contains(6) && values[6].flatMap { $0 as? String } == nil, "a stored nil")
+        // History too, and without a prefix everything is whole.
+        #expect(try database.records(model: 9, instance: 1, valuePrefix: 10).contains { $0.value is ValuePrefix })
+        #expect(try database.records(model: 9, instance: 1).allSatisfy { !($0.value is ValuePrefix) })
+        #expect(try database.currentRecords(model: 9, instance: 1).first { $0.path.property == 1 }?.value as? String == "a" + String(repeating: "😀", count: 20))
+    }
 }

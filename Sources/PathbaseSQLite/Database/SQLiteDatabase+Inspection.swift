@@ -72,9 +72,12 @@ extension SQLiteDatabase {
     /// ```
     ///
     /// Values are of the type that wrote them, or `EncodedValue`s (see
-    /// ``records(after:limit:)``). For tools; its SQL is compiled per call.
-    public func currentRecords(model: ModelKey, instance: InstanceKey) throws(SQLiteDatabaseError) -> [Record] {
-        try instanceRecords(table: "current_values", model: model, instance: instance, order: "property")
+    /// ``records(after:limit:)``). With a `valuePrefix`, a `String` longer than that many
+    /// characters (Unicode scalars) or `Data` longer than that many bytes is a
+    /// ``ValuePrefix`` of its start, cut in SQL: only the start is sorted, copied and decoded
+    /// (SQLite still reads the whole value from the file to cut it). For tools.
+    public func currentRecords(model: ModelKey, instance: InstanceKey, valuePrefix: Int? = nil) throws(SQLiteDatabaseError) -> [Record] {
+        try instanceRecords(table: "current_values", model: model, instance: instance, order: "property", valuePrefix: valuePrefix)
     }
 
     /// Every record of every property of one instance, oldest first (without history: the
@@ -85,32 +88,49 @@ extension SQLiteDatabase {
     ///     print(record.timestamp, record.path.property, record.value)
     /// }
     /// ```
-    public func records(model: ModelKey, instance: InstanceKey) throws(SQLiteDatabaseError) -> [Record] {
+    ///
+    /// With a `valuePrefix`, long strings and bytes are ``ValuePrefix``es, as in
+    /// ``currentRecords(model:instance:valuePrefix:)``.
+    public func records(model: ModelKey, instance: InstanceKey, valuePrefix: Int? = nil) throws(SQLiteDatabaseError) -> [Record] {
         try instanceRecords(
             table: "(SELECT * FROM current_values UNION ALL SELECT * FROM superseded_records)",
             model: model,
             instance: instance,
-            order: "time, counter, replica, property"
+            order: "time, counter, replica, property",
+            valuePrefix: valuePrefix
         )
     }
 
-    private func instanceRecords(table: String, model: ModelKey, instance: InstanceKey, order: String) throws(SQLiteDatabaseError) -> [Record] {
+    private func instanceRecords(table: String, model: ModelKey, instance: InstanceKey, order: String, valuePrefix: Int?) throws(SQLiteDatabaseError) -> [Record] {
+        // With a prefix (?3), only TEXT and BLOB are cut: substr counts characters of TEXT
+        // and bytes of a BLOB; the size is the whole value's bytes either way. Other tags
+        // (numbers, reference lists, JSON bodies) are read whole, as they must decode.
+        // Cut in SQL rather than from the column's bytes: ORDER BY sorts the result rows,
+        // which then hold the start of a value only (measured: half the page time).
+        let cuttable = "?3 IS NOT NULL AND type IN (\(ValueTag.string.rawValue), \(ValueTag.data.rawValue))"
         let sql = """
-            SELECT property, time, counter, replica, type, value FROM \(table)
-            WHERE model = ?1 AND instance = ?2 ORDER BY \(order)
+            SELECT property, time, counter, replica, type,
+                CASE WHEN \(cuttable) THEN substr(value, 1, ?3) ELSE value END,
+                CASE WHEN \(cuttable) THEN length(CAST(value AS BLOB)) END
+            FROM \(table) WHERE model = ?1 AND instance = ?2 ORDER BY \(order)
             """
         return try locked { () throws(SQLiteDatabaseError) -> [Record] in
             let statement = try queryStatements.fixed(sql, connection: try openHandle())
             defer { statement.reset() }
             statement.bind(model, at: 1)
             statement.bind(instance, at: 2)
+            if let valuePrefix { statement.bind(max(0, valuePrefix), at: 3) } else { statement.bindNull(at: 3) }
             var records: [Record] = []
             while try statement.hasRow() {
+                var value = try codec.anyValue(from: statement, tag: 4, value: 5)
+                if !statement.isNull(at: 6), let prefix = ValuePrefix(value, byteCount: Int(statement.int64(at: 6))) {
+                    value = prefix
+                }
                 records.append(
                     Record(
                         path: Path(model: model, instance: instance, property: Int(statement.int64(at: 0))),
                         timestamp: statement.timestamp(at: 1),
-                        value: try codec.anyValue(from: statement, tag: 4, value: 5)
+                        value: value
                     ))
             }
             return records

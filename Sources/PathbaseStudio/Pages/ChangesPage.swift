@@ -75,7 +75,7 @@ struct ChangesPage {
         var changes: [Change] = []
         for instance in Set(scanned.map { ModelInstance(model: $0.path.model, instance: $0.path.instance) }) {
             // Oldest first: the last record of a property at or before a moment is its value then.
-            let records = try reader.records(model: instance.model, instance: instance.instance, at: nil)
+            let records = try reader.records(model: instance.model, instance: instance.instance, at: nil, cut: true)
             var old: [PropertyKey: Record] = [:]
             var new: [PropertyKey: Record] = [:]
             var first: [PropertyKey: Timestamp] = [:]

@@ -42,7 +42,7 @@ struct InstancePage {
     private var references: StudioReferences { StudioReferences(database: reader.database) }
 
     func render() throws -> HTMLText {
-        let records = try reader.records(model: model, instance: instance, at: layout.moment)
+        let records = try reader.records(model: model, instance: instance, at: layout.moment, cut: true)
         guard !records.isEmpty else { throw NotFound() }
         let current = StudioReader.newest(records)
         let allProperties = current.keys.sorted()
@@ -127,10 +127,11 @@ struct InstancePage {
             return "\(links) <span class=\"muted\">and \(ids.count - Self.referenceLimit) more</span> \(wholeValue(record))"
         }
         var assets = Set<Asset>()
-        try? AssetReferences.collect(record.value, into: &assets)
+        // A cut string or bytes holds no asset, as the whole one would not.
+        if !(record.value is ValuePrefix) { try? AssetReferences.collect(record.value, into: &assets) }
         let described = ValueText.describe(record.value)
         let (cut, wasCut) = ValueText.cut(described, bytes: bytes)
-        let text: HTMLText = wasCut ? "\(cut) \(wholeValue(record, size: described.utf8.count))" : "\(described)"
+        let text: HTMLText = wasCut ? "\(cut) \(wholeValue(record, size: ValueText.byteCount(of: record.value, described: described)))" : "\(described)"
         guard !assets.isEmpty else { return text }
         let shown = HTMLText(
             joining: assets.sorted { $0.hash < $1.hash }.prefix(Self.referenceLimit).map { asset -> HTMLText in
@@ -156,7 +157,7 @@ struct InstancePage {
     static func cell(_ record: Record, limit: Int = 80) -> HTMLText {
         let described = ValueText.describe(record.value)
         let (cut, wasCut) = ValueText.cut(described, bytes: 4 * limit, scalars: limit)
-        return wasCut ? "\(cut) \(wholeValue(record, size: described.utf8.count))" : "\(described)"
+        return wasCut ? "\(cut) \(wholeValue(record, size: ValueText.byteCount(of: record.value, described: described)))" : "\(described)"
     }
 
     /// An asset as the page shows it: an image inline, audio or video in a player, anything
