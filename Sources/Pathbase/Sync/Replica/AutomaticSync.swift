@@ -300,9 +300,6 @@ public final class AutomaticSync: Sendable {
             var retryCut = false
             var live = false
             var pulled: Int64 = 0
-            /// Whether the monitor's listener stored a status: the one read at start is
-            /// then older and not stored.
-            var heard = false
         }
 
         private let shared: Locked<Shared>
@@ -310,24 +307,19 @@ public final class AutomaticSync: Sendable {
         private let listener: Int
 
         init(monitor: ReplicaMonitor) {
-            let shared = Locked(Shared(replica: monitor.status))
+            // The listener's first call, before `addListener` returns, stores the current status.
+            let shared = Locked(Shared(replica: ReplicaStatus()))
             self.shared = shared
             self.monitor = monitor
             listener = monitor.addListener { [weak shared] replica in
                 guard let shared else { return }
                 let (listeners, status): ([AsyncStream<Status>.Continuation], Status) = shared.withLock { shared in
                     shared.replica = replica
-                    shared.heard = true
                     if case .stopped = shared.state { return ([], Status(state: shared.state, replica: replica)) }
                     return (Array(shared.streams.values), Status(state: shared.state, replica: replica))
                 }
                 for listener in listeners { listener.yield(status) }
             }
-            // What changed before the listener was there, read outside this lock: the
-            // listener takes the monitor's lock first, then this one, never the other way.
-            // Stored unless the listener already stored a newer one meanwhile.
-            let current = monitor.status
-            shared.withLock { if !$0.heard { $0.replica = current } }
         }
 
         deinit {

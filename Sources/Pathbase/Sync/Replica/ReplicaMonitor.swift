@@ -64,13 +64,15 @@ public final class ReplicaMonitor: Observable, Sendable {
         return stream
     }
 
-    /// Calls `listener` with every status from now on, under the monitor's lock (so in the
-    /// order they were made; it must not call back into the monitor); returns its token
-    /// for ``removeListener(_:)``.
+    /// Calls `listener` with the current status at once, then with every status from now
+    /// on, under the monitor's lock: in the order they were made, none missed and none
+    /// older heard after a newer one (a copy kept by the listener is never stale; it must
+    /// not call back into the monitor). Returns its token for ``removeListener(_:)``.
     func addListener(_ listener: @escaping @Sendable (ReplicaStatus) -> Void) -> Int {
         shared.withLock { shared in
             shared.nextStream += 1
             shared.listeners[shared.nextStream] = listener
+            listener(shared.status)
             return shared.nextStream
         }
     }
