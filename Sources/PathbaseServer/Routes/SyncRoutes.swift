@@ -136,7 +136,9 @@ public struct SyncRoutes: Sendable {
         let account = try await server.authenticate(token)
         try admission.enter(account)
         defer { admission.leave(account) }
-        return try await answer(token)
+        return try await SyncServer.$admittedAccount.withValue(.init(token: token, account: account)) {
+            try await answer(token)
+        }
     }
 
     /// The body, at most `maximum` bytes (413 past that).

@@ -201,10 +201,24 @@ public final class SyncServer: Sendable {
             "The server holds a record of replica \(request.replica) (\(missing)) that this push does not continue from: another file — a copy of this database, or a backup restored over it — writes under the same replica id. Nothing of this push was stored; take a new replica id and push again"
     }
 
+    /// The token's account: the one ``SyncRoutes`` already looked up for this request (see
+    /// ``admittedAccount``), or the store's answer.
     func authenticate(_ token: String) async throws -> AccountID {
+        if let admitted = Self.admittedAccount, admitted.token == token { return admitted.account }
         guard let account = try await store.account(tokenHash: AccessToken.hash(token)) else { throw SyncServerError.unauthorized }
         return account
     }
+
+    /// A token and the account the store gave for it.
+    struct AdmittedAccount: Sendable {
+        let token: String
+        let account: AccountID
+    }
+
+    /// The account the routes authenticated for the request this task serves: the routes
+    /// look the token up before reading the body (401 first), and the server's call within
+    /// the same request then takes it from here instead of a second store lookup.
+    @TaskLocal static var admittedAccount: AdmittedAccount?
 
     private func rejection(of record: SyncRecord, serverTime: Date, latest: Date) -> String? {
         if record.path.model == Replica.stateModel {
