@@ -3,7 +3,9 @@
 // Faults. It counts the write, read, sync, truncate and file-size calls made on the
 // database, WAL and journal files opened through it, and can fail the Nth one: with ENOSPC
 // (a write stores its first half, then fails with SQLITE_FULL, as a disk that fills up
-// mid-write does) or with EIO (the call does nothing and fails with SQLITE_IOERR_*).
+// mid-write does) or with EIO (the call does nothing and fails with SQLITE_IOERR_*). Once
+// (a glitch), or persistently: every counted call from the Nth on, until it is disarmed or
+// reset (a disk that went bad).
 //
 // Images. It keeps, for every such file, its content as written so far and its content
 // as of its last successful sync, and writes either as files: the crash image (what the
@@ -45,7 +47,7 @@ typedef struct {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static tracked *files;
 static long armedIndex = -1, counted;
-static int armedMask, armedError, fired;
+static int armedMask, armedError, armedPersistent, fired;
 static sqlite3_vfs faultVFS;
 static sqlite3_vfs *realVFS;
 
@@ -108,8 +110,9 @@ static void forget(tracked *t) {
 static int shouldFail(int kind) {
     if (!(armedMask & kind)) return 0;
     long index = counted++;
-    if (armedIndex >= 0 && index == armedIndex && !fired) {
-        fired = kind;
+    if (armedIndex < 0) return 0;
+    if (armedPersistent ? index >= armedIndex : index == armedIndex && !fired) {
+        if (!fired) fired = kind;
         return 1;
     }
     return 0;
@@ -419,16 +422,18 @@ void pathbase_fault_reset(void) {
     }
     armedIndex = -1;
     armedMask = 0;
+    armedPersistent = 0;
     counted = 0;
     fired = 0;
     pthread_mutex_unlock(&lock);
 }
 
-void pathbase_fault_arm(long index, int mask, int error) {
+void pathbase_fault_arm(long index, int mask, int error, int persistent) {
     pthread_mutex_lock(&lock);
     armedIndex = index;
     armedMask = mask;
     armedError = error;
+    armedPersistent = persistent;
     counted = 0;
     fired = 0;
     pthread_mutex_unlock(&lock);

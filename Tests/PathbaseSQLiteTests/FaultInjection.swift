@@ -54,14 +54,16 @@ enum FaultVFS {
     static func reset() { pathbase_fault_reset() }
 
     /// Fails call `index` (from 0, counted from now) of the kinds `calls`; `nil` counts only.
-    static func arm(_ index: Int?, calls: Calls = .all, failure: Failure = .noSpace) {
-        pathbase_fault_arm(index ?? -1, Int32(calls.rawValue), failure.code)
+    /// With `persistent`, every such call from `index` on fails, until the next arming or
+    /// ``reset()`` (a disk that went bad, not a single glitch).
+    static func arm(_ index: Int?, calls: Calls = .all, failure: Failure = .noSpace, persistent: Bool = false) {
+        pathbase_fault_arm(index ?? -1, Int32(calls.rawValue), failure.code, persistent ? 1 : 0)
     }
 
     /// The calls counted since the last arming.
     static var count: Int { pathbase_fault_count() }
 
-    /// Whether the armed fault has happened.
+    /// The kind of the armed fault's (first) failed call, `nil` while none has failed.
     static var fired: Calls? {
         let kind = pathbase_fault_fired()
         return kind == 0 ? nil : Calls(rawValue: kind)
@@ -171,17 +173,21 @@ struct WorkloadOutcome {
     /// (by its index in ``failed``) wrote, the last of each field.
     var committedWrites: [Int: [Write]] = [:]
     var failedWrites: [Int: [Write]] = [:]
+    /// Whether each batch, in the order they ran, committed (`true`) or threw.
+    var sequence: [Bool] = []
 
     /// A batch whose call returned, with what it wrote.
     mutating func commit(_ markers: [Marker], writes: [Write]) {
         committedWrites[committed.count] = writes
         committed.append(markers)
+        sequence.append(true)
     }
 
     /// A batch whose call threw, with what it would have written.
     mutating func fail(_ markers: [Marker], writes: [Write]) {
         failedWrites[failed.count] = writes
         failed.append(markers)
+        sequence.append(false)
     }
 }
 

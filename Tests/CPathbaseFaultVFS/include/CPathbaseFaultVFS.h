@@ -32,14 +32,15 @@ const char *pathbase_fault_vfs_name(void);
 void pathbase_fault_reset(void);
 
 /// Fails the call numbered `index` (from 0, counted from now over the calls `mask` names,
-/// on the database, WAL and journal files opened through the VFS) with `error`; once.
+/// on the database, WAL and journal files opened through the VFS) with `error`: once, or
+/// with `persistent` non-zero every such call from it on, until the next arming or reset.
 /// A negative index disarms.
-void pathbase_fault_arm(long index, int mask, int error);
+void pathbase_fault_arm(long index, int mask, int error, int persistent);
 
 /// The calls `mask` names counted since the last reset or arming.
 long pathbase_fault_count(void);
 
-/// The kind of the call that failed (a PATHBASE_FAULT_* bit), 0 while none has.
+/// The kind of the (first) call that failed (a PATHBASE_FAULT_* bit), 0 while none has.
 int pathbase_fault_fired(void);
 
 /// Writes an image of the database at `path` and its WAL and journal, as the VFS saw them
