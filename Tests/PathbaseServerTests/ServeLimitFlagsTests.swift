@@ -92,4 +92,73 @@ struct ServeLimitFlagsTests {
         #expect(refused.retryAfter != nil)
         withExtendedLifetime(held) {}
     }
+
+    // MARK: - Connections (raw sockets only: URLSession keeps connections of its own open)
+
+    /// A `GET /v1/health` on a new connection that asks to be closed after it: the answer's
+    /// status, or `nil` when none came within `timeout` seconds.
+    private static func health(port: Int, timeout: TimeInterval = 30) async throws -> Int? {
+        let connection = try RawConnection(port: port)
+        try? connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return RawConnection.status(of: await connection.received(timeout: timeout) { $0.count > 12 })
+    }
+
+    /// A health request on a new connection, retried (at most `attempts` times, for at most
+    /// `seconds`) until it is answered 200: the server may not have seen an earlier close yet.
+    /// The last status seen.
+    private static func servedOnceFree(port: Int, seconds: TimeInterval = 30, attempts: Int = 300) async throws -> Int? {
+        var status: Int?
+        let deadline = Date().addingTimeInterval(seconds)
+        for _ in 0 ..< attempts {
+            status = try await health(port: port)
+            if status == 200 || Date() >= deadline { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return status
+    }
+
+    /// A connection kept open after one answered request: the server has counted it.
+    private static func held(port: Int) async throws -> RawConnection {
+        let connection = try RawConnection(port: port)
+        try connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        let answer = await connection.received(timeout: 30) { $0.count > 12 }
+        try #require(RawConnection.status(of: answer) == 200 && !connection.closed, "\(String(decoding: answer, as: UTF8.self))")
+        return connection
+    }
+
+    @Test(
+        "--maximum-connections 3 and --maximum-connections-per-address 3: a fourth connection gets 503 and a close; closing a held connection frees its slot, and so does each connection the server closes after its answer; the cap still holds afterwards",
+        arguments: ["--maximum-connections", "--maximum-connections-per-address"])
+    func connectionSlotFreedAfterClose(flag: String) async throws {
+        // A long idle timeout: the held connections stay open however slow the machine is.
+        let (serve, _, _) = try await serveWithAccount([flag, "3", "--idle-timeout", "600"])
+        defer { _ = serve.stop() }
+        let port = serve.url.port ?? 0
+        var open: [RawConnection] = []
+        for _ in 0 ..< 3 { open.append(try await Self.held(port: port)) }
+
+        let refused = try RawConnection(port: port)
+        let answer = await refused.received(timeout: 30)
+        #expect(RawConnection.status(of: answer) == 503, "\(String(decoding: answer.prefix(300), as: UTF8.self))")
+        #expect(String(decoding: answer, as: UTF8.self).contains("too many connections"))
+        #expect(refused.closed)
+        // The held connections are still served while the cap is reached.
+        try open[1].send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(RawConnection.status(of: await open[1].received(timeout: 30) { $0.count > 12 }) == 200)
+
+        // Closed by the client: its slot is free once the server has seen the close.
+        open.removeFirst()
+        try #require(try await Self.servedOnceFree(port: port) == 200, "closing a held connection freed no slot")
+        // With two held and one slot, each connection closed by the server after its answer
+        // (Connection: close) frees the slot for the next: a leak would refuse the second.
+        for round in 1 ... 5 {
+            try #require(try await Self.servedOnceFree(port: port) == 200, "round \(round): the slot of a connection the server closed was not freed")
+        }
+        // Frees were counted once: with the third slot held again, the cap refuses the next.
+        open.append(try await Self.held(port: port))
+        let again = try RawConnection(port: port)
+        #expect(RawConnection.status(of: await again.received(timeout: 30)) == 503)
+        #expect(again.closed)
+        withExtendedLifetime(open) {}
+    }
 }
