@@ -118,12 +118,19 @@ struct ServeLimitFlagsTests {
     }
 
     /// A connection kept open after one answered request: the server has counted it.
-    private static func held(port: Int) async throws -> RawConnection {
-        let connection = try RawConnection(port: port)
-        try connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
-        let answer = await connection.received(timeout: 30) { $0.count > 12 }
-        try #require(RawConnection.status(of: answer) == 200 && !connection.closed, "\(String(decoding: answer, as: UTF8.self))")
-        return connection
+    /// Retried like ``servedOnceFree(port:seconds:attempts:)`` while it is refused.
+    private static func held(port: Int, seconds: TimeInterval = 30, attempts: Int = 300) async throws -> RawConnection {
+        var answer: [UInt8] = []
+        let deadline = Date().addingTimeInterval(seconds)
+        for _ in 0 ..< attempts {
+            let connection = try RawConnection(port: port)
+            try? connection.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = await connection.received(timeout: 30) { $0.count > 12 }
+            if RawConnection.status(of: answer) == 200, !connection.closed { return connection }
+            if Date() >= deadline { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw HTTPTestFailure("no connection was served to hold: \(String(decoding: answer.prefix(300), as: UTF8.self))")
     }
 
     @Test(
@@ -154,7 +161,8 @@ struct ServeLimitFlagsTests {
         for round in 1 ... 5 {
             try #require(try await Self.servedOnceFree(port: port) == 200, "round \(round): the slot of a connection the server closed was not freed")
         }
-        // Frees were counted once: with the third slot held again, the cap refuses the next.
+        // Frees were counted once: with the third slot held again (once the server has seen
+        // the last round's close), the cap refuses the next.
         open.append(try await Self.held(port: port))
         let again = try RawConnection(port: port)
         #expect(RawConnection.status(of: await again.received(timeout: 30)) == 503)
