@@ -169,4 +169,98 @@ struct ServeLimitFlagsTests {
         #expect(again.closed)
         withExtendedLifetime(open) {}
     }
+
+    // MARK: - Heads trickled a byte at a time
+
+    /// Health requests on new connections every 200 ms while `trickling` says so: their
+    /// statuses (nil for none), at most 300.
+    private static func healthWhile(_ trickling: Locked<Bool>, port: Int) -> Task<[Int?], any Error> {
+        Task {
+            var statuses: [Int?] = []
+            while trickling.current, statuses.count < 300 {
+                statuses.append(try await health(port: port))
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            return statuses
+        }
+    }
+
+    @Test("--header-timeout 2: a head trickled a byte every 100 ms is closed after 2 s, not before and well before the default 20 s; other clients are served meanwhile")
+    func trickledHeadTimesOut() async throws {
+        let (serve, _, _) = try await serveWithAccount(["--header-timeout", "2", "--idle-timeout", "600"])
+        defer { _ = serve.stop() }
+        let port = serve.url.port ?? 0
+        let trickling = Locked(true)
+        let others = Self.healthWhile(trickling, port: port)
+        // Never finished: only the header timeout ends it.
+        let head = Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "a", count: 1000))".utf8)
+        let connection = try RawConnection(port: port)
+        let opened = Date()
+        var sent = 0
+        var closed = false
+        // At most 25 s: past the default 20 s, so a flag not applied shows as a late close.
+        while sent < head.count, !closed, Date().timeIntervalSince(opened) < 25 {
+            do {
+                try connection.send([head[sent]])
+                sent += 1
+            } catch {
+                closed = true
+                break
+            }
+            _ = await connection.received(timeout: 0.1)
+            closed = connection.closed
+        }
+        let elapsed = Date().timeIntervalSince(opened)
+        trickling.withLock { $0 = false }
+        let statuses = try await others.value
+        print("trickledHeadTimesOut: closed \(closed) after \(String(format: "%.1f", elapsed)) s and \(sent) bytes; \(statuses.count) other requests")
+        #expect(closed, "a head trickled for \(elapsed) s (\(sent) bytes) was not closed")
+        // The server's timer starts after the connection was opened, and never fires early.
+        #expect(elapsed >= 1.9, "closed after \(elapsed) s, before the header timeout of 2 s")
+        #expect(elapsed < 16, "closed only after \(elapsed) s with --header-timeout 2 (the default is 20)")
+        #expect(sent >= 2, "only \(sent) bytes were trickled before the close")
+        #expect(!statuses.isEmpty && statuses.allSatisfy { $0 == 200 }, "other clients during the trickle: \(statuses)")
+    }
+
+    @Test(
+        "--maximum-header-size 600 (header timeout 600 s): a head trickled a byte at a time within the size is answered 200; a longer one is answered 431 when byte 601 arrives and not before; other clients are served meanwhile"
+    )
+    func trickledHeadTooLarge() async throws {
+        let (serve, _, _) = try await serveWithAccount(["--maximum-header-size", "600", "--header-timeout", "600", "--idle-timeout", "600"])
+        defer { _ = serve.stop() }
+        let port = serve.url.port ?? 0
+        let trickling = Locked(true)
+        let others = Self.healthWhile(trickling, port: port)
+        /// Sends bytes one by one, milliseconds apart (so that the server reads them in many
+        /// pieces), reading nothing; false when a send failed (the server closed).
+        func trickle(_ bytes: ArraySlice<UInt8>, on connection: RawConnection) async throws -> Bool {
+            for byte in bytes {
+                do { try connection.send([byte]) } catch { return false }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            return true
+        }
+
+        let within = Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Pad: \(String(repeating: "a", count: 450))\r\nConnection: close\r\n\r\n".utf8)
+        try #require(within.count <= 600)
+        let small = try RawConnection(port: port)
+        #expect(try await trickle(within[...], on: small), "a head within the size was closed while trickled")
+        let answer = await small.received(timeout: 30) { $0.count > 12 }
+        #expect(RawConnection.status(of: answer) == 200, "\(String(decoding: answer.prefix(300), as: UTF8.self))")
+
+        let beyond = Array("GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Pad: \(String(repeating: "a", count: 1000))\r\n\r\n".utf8)
+        let large = try RawConnection(port: port)
+        #expect(try await trickle(beyond.prefix(600), on: large), "a head of 600 bytes was closed")
+        let early = await large.received(timeout: 0.5)
+        #expect(early.isEmpty && !large.closed, "answered at 600 bytes: \(String(decoding: early.prefix(300), as: UTF8.self))")
+        try? large.send([beyond[600]])
+        let refused = await large.received(timeout: 30)
+        #expect(RawConnection.status(of: refused) == 431, "\(String(decoding: refused.prefix(300), as: UTF8.self))")
+        #expect(String(decoding: refused, as: UTF8.self).contains("larger than 600 bytes"))
+        #expect(large.closed)
+
+        trickling.withLock { $0 = false }
+        let statuses = try await others.value
+        #expect(!statuses.isEmpty && statuses.allSatisfy { $0 == 200 }, "other clients during the trickle: \(statuses)")
+    }
 }
