@@ -95,6 +95,91 @@ struct ReplicaStatusTests {
         #expect(zip(pulled, pulled.dropFirst()).allSatisfy { $0 <= $1 } && Set(pulled).count >= 13, "\(pulled)")
     }
 
+    @Test(
+        "through a real pathbase serve, over a log pathbase compact left with sequence gaps: a fresh replica's initial sync never reports progress above the total or going back, completes, and ends at the server's last sequence with every record it holds",
+        arguments: [StoreKind.sqlite, .postgres])
+    func progressOverCompactedLog(kind: StoreKind) async throws {
+        let store = try await kind.newStoreArguments()
+        let token = try ServeProcess.addAccount("alice", store: store)
+        let serve = try await ServeProcess(store: store)
+        defer { serve.kill() }
+        let http = HTTPSyncTransport(server: serve.url, token: token)
+        // One writer rewrites an uneven share of 200 paths in six rounds (every path, every
+        // 2nd, every 3rd, …): compaction leaves gaps of many lengths.
+        let writer = InMemoryHistoryDatabase()
+        let pusher = try Replica(database: writer, transport: http, batchSize: 1000)
+        var pushed = 0
+        for round in 0 ..< 6 {
+            var written = 0
+            for instance in 0 ..< 200 where instance % (round + 1) == 0 {
+                writer.set(round * 1000 + instance, for: path(instance))
+                written += 1
+            }
+            let report = try await pusher.sync()
+            try #require(report.acknowledged == written, "round \(round): \(report)")
+            pushed += written
+        }
+        let compacted = try await ServeProcess.run(["compact"] + store + ["--keep-whole", "40"])
+        try #require(compacted.status == 0, "\(compacted.errors)")
+        // What the server holds now, read page by page.
+        var held = 0
+        var cursor: Int64 = 0
+        for _ in 0 ..< 100 {
+            let page = try await http.pull(PullRequest(after: cursor, limit: 100))
+            held += page.records.count
+            cursor = page.cursor
+            if !page.hasMore { break }
+        }
+        #expect(cursor == Int64(pushed), "the log's last sequence \(cursor), \(pushed) records pushed")
+        #expect(compacted.output.contains("\(pushed - held) records removed from 1 account"), "\(compacted.output), \(pushed) pushed, \(held) held")
+        try #require(held < pushed - 100, "compaction left \(held) of \(pushed) records: no gaps to cross")
+
+        let transport = NotingTransport(http)
+        let database = InMemoryHistoryDatabase()
+        let replica = try Replica(database: database, transport: transport, pageSize: 25)
+        transport.monitor = replica.monitor
+        let updates = replica.monitor.updates
+        let report = try await replica.sync()
+        #expect(report.pulled == held, "\(report), the server holds \(held)")
+
+        // Read between pages: never above the total, never backwards, short of 1 until done.
+        let between = transport.seen.current
+        #expect(between.count == (held + 24) / 25, "\(between.count) pull requests for \(held) records in pages of 25")
+        let pulled = between.map(\.pulledCount)
+        #expect(zip(pulled, pulled.dropFirst()).allSatisfy { $0 <= $1 }, "\(pulled)")
+        #expect(between.allSatisfy { status in status.serverTotal.map { status.pulledCount <= $0 } ?? true }, "\(between)")
+        let midway = between.dropFirst().filter { !$0.isInitialSyncComplete }
+        #expect(midway.count >= 5 && midway.allSatisfy { $0.serverTotal == Int64(pushed) }, "\(midway)")
+        let fractions = midway.compactMap(\.initialSyncProgress)
+        #expect(fractions.count == midway.count && zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 } && fractions.allSatisfy { $0 < 1 }, "\(fractions)")
+        print("progressOverCompactedLog \(kind): \(held) of \(pushed) records held, \(between.count) pulls, cursors \(pulled)")
+        // Pages of 25 records jumped over gaps: some cursor moved by more than 25.
+        #expect(zip(pulled, pulled.dropFirst()).contains { $1 - $0 > 25 }, "no page crossed a gap: \(pulled)")
+
+        let status = replica.status
+        #expect(status.isInitialSyncComplete && status.initialSyncProgress == 1, "\(status)")
+        #expect(status.pulledCount == Int64(pushed) && status.serverTotal == Int64(pushed), "\(status), the log's last sequence is \(pushed)")
+        for instance in 0 ..< 200 {
+            let expected: Int? = writer.get(path(instance))
+            let read: Int? = database.get(path(instance))
+            #expect(read != nil && read == expected, "instance \(instance): \(String(describing: read)), the writer's \(String(describing: expected))")
+        }
+
+        // The stream: the same in order, the flag flipped once; a later sync changes nothing.
+        var states: [ReplicaStatus] = []
+        for await state in updates {
+            states.append(state)
+            if state.lastSuccessfulSync != nil { break }
+        }
+        let streamed = states.map(\.pulledCount)
+        #expect(zip(streamed, streamed.dropFirst()).allSatisfy { $0 <= $1 } && streamed.last == Int64(pushed), "\(streamed)")
+        #expect(states.allSatisfy { status in status.serverTotal.map { status.pulledCount <= $0 } ?? true }, "\(states)")
+        let flags = states.map(\.isInitialSyncComplete)
+        #expect(zip(flags, flags.dropFirst()).filter { !$0 && $1 }.count == 1 && flags.last == true, "\(flags)")
+        #expect(try await replica.sync().pulled == 0)
+        #expect(replica.status.pulledCount == Int64(pushed) && replica.status.serverTotal == Int64(pushed) && replica.status.isInitialSyncComplete, "\(replica.status)")
+    }
+
     @Test("every store answers its total cheaply and SyncServer.pull carries it, with pages to follow and without", arguments: StoreKind.allCases)
     func totalFromEveryStore(kind: StoreKind) async throws {
         let store = try await kind.make()
