@@ -5,7 +5,9 @@
 // (a write stores its first half, then fails with SQLITE_FULL, as a disk that fills up
 // mid-write does) or with EIO (the call does nothing and fails with SQLITE_IOERR_*). Once
 // (a glitch), or persistently: every counted call from the Nth on, until it is disarmed or
-// reset (a disk that went bad).
+// reset (a disk that went bad). It can fail, counted the same way, the opening of any file,
+// the deletion of any file, the database's shared-memory map and lock calls, and any call on
+// a sub-journal.
 //
 // Images. It keeps, for every such file, its content as written so far and its content
 // as of its last successful sync, and writes either as files: the crash image (what the
@@ -41,6 +43,7 @@ typedef struct tracked {
 typedef struct {
     sqlite3_file base;
     tracked *state;   // NULL: a file not tracked (temporary files)
+    int subjournal;   // a sub-journal: its calls are counted (PATHBASE_FAULT_SUBJOURNAL), not tracked
     sqlite3_file *real;
 } faultFile;
 
@@ -127,11 +130,14 @@ static int faultClose(sqlite3_file *file) {
     return code;
 }
 
+/// The kind a call of `kind` on the file is counted as: its own, or for a sub-journal's, that.
+static int kindOf(faultFile *f, int kind) { return f->subjournal ? PATHBASE_FAULT_SUBJOURNAL : kind; }
+
 static int faultRead(sqlite3_file *file, void *buffer, int amount, sqlite3_int64 offset) {
     faultFile *f = (faultFile *)file;
-    if (f->state) {
+    if (f->state || f->subjournal) {
         pthread_mutex_lock(&lock);
-        int fail = shouldFail(PATHBASE_FAULT_READ);
+        int fail = shouldFail(kindOf(f, PATHBASE_FAULT_READ));
         pthread_mutex_unlock(&lock);
         if (fail) return SQLITE_IOERR_READ;
     }
@@ -140,16 +146,16 @@ static int faultRead(sqlite3_file *file, void *buffer, int amount, sqlite3_int64
 
 static int faultWrite(sqlite3_file *file, const void *data, int amount, sqlite3_int64 offset) {
     faultFile *f = (faultFile *)file;
-    if (!f->state) return f->real->pMethods->xWrite(f->real, data, amount, offset);
+    if (!f->state && !f->subjournal) return f->real->pMethods->xWrite(f->real, data, amount, offset);
     pthread_mutex_lock(&lock);
-    int fail = shouldFail(PATHBASE_FAULT_WRITE);
+    int fail = shouldFail(kindOf(f, PATHBASE_FAULT_WRITE));
     int code;
     if (fail && armedError == PATHBASE_FAULT_EIO) {
         code = SQLITE_IOERR_WRITE;
     } else {
         int written = fail ? amount / 2 : amount;
         code = written ? f->real->pMethods->xWrite(f->real, data, written, offset) : SQLITE_OK;
-        if (code == SQLITE_OK && written && !imageWrite(&f->state->written, data, written, offset)) code = SQLITE_NOMEM;
+        if (code == SQLITE_OK && written && f->state && !imageWrite(&f->state->written, data, written, offset)) code = SQLITE_NOMEM;
         if (code == SQLITE_OK && fail) code = SQLITE_FULL;
     }
     pthread_mutex_unlock(&lock);
@@ -158,29 +164,29 @@ static int faultWrite(sqlite3_file *file, const void *data, int amount, sqlite3_
 
 static int faultTruncate(sqlite3_file *file, sqlite3_int64 size) {
     faultFile *f = (faultFile *)file;
-    if (!f->state) return f->real->pMethods->xTruncate(f->real, size);
+    if (!f->state && !f->subjournal) return f->real->pMethods->xTruncate(f->real, size);
     pthread_mutex_lock(&lock);
-    int code = shouldFail(PATHBASE_FAULT_TRUNCATE) ? SQLITE_IOERR_TRUNCATE : f->real->pMethods->xTruncate(f->real, size);
-    if (code == SQLITE_OK && !imageTruncate(&f->state->written, size)) code = SQLITE_NOMEM;
+    int code = shouldFail(kindOf(f, PATHBASE_FAULT_TRUNCATE)) ? SQLITE_IOERR_TRUNCATE : f->real->pMethods->xTruncate(f->real, size);
+    if (code == SQLITE_OK && f->state && !imageTruncate(&f->state->written, size)) code = SQLITE_NOMEM;
     pthread_mutex_unlock(&lock);
     return code;
 }
 
 static int faultSync(sqlite3_file *file, int flags) {
     faultFile *f = (faultFile *)file;
-    if (!f->state) return f->real->pMethods->xSync(f->real, flags);
+    if (!f->state && !f->subjournal) return f->real->pMethods->xSync(f->real, flags);
     pthread_mutex_lock(&lock);
-    int code = shouldFail(PATHBASE_FAULT_SYNC) ? SQLITE_IOERR_FSYNC : f->real->pMethods->xSync(f->real, flags);
-    if (code == SQLITE_OK && !imageCopy(&f->state->synced, &f->state->written)) code = SQLITE_NOMEM;
+    int code = shouldFail(kindOf(f, PATHBASE_FAULT_SYNC)) ? SQLITE_IOERR_FSYNC : f->real->pMethods->xSync(f->real, flags);
+    if (code == SQLITE_OK && f->state && !imageCopy(&f->state->synced, &f->state->written)) code = SQLITE_NOMEM;
     pthread_mutex_unlock(&lock);
     return code;
 }
 
 static int faultFileSize(sqlite3_file *file, sqlite3_int64 *size) {
     faultFile *f = (faultFile *)file;
-    if (f->state) {
+    if (f->state || f->subjournal) {
         pthread_mutex_lock(&lock);
-        int fail = shouldFail(PATHBASE_FAULT_FILE_SIZE);
+        int fail = shouldFail(kindOf(f, PATHBASE_FAULT_FILE_SIZE));
         pthread_mutex_unlock(&lock);
         if (fail) return SQLITE_IOERR_FSTAT;
     }
@@ -223,13 +229,27 @@ static int faultDeviceCharacteristics(sqlite3_file *file) {
     return f->real->pMethods->xDeviceCharacteristics(f->real);
 }
 
+/// Whether this call of `kind` fails (takes the lock).
+static int fails(int kind) {
+    pthread_mutex_lock(&lock);
+    int fail = shouldFail(kind);
+    pthread_mutex_unlock(&lock);
+    return fail;
+}
+
 static int faultShmMap(sqlite3_file *file, int region, int size, int extend, void volatile **out) {
     faultFile *f = (faultFile *)file;
+    if (f->state && fails(PATHBASE_FAULT_SHM)) {
+        *out = NULL;
+        return SQLITE_IOERR_SHMMAP;
+    }
     return f->real->pMethods->xShmMap(f->real, region, size, extend, out);
 }
 
 static int faultShmLock(sqlite3_file *file, int offset, int count, int flags) {
     faultFile *f = (faultFile *)file;
+    // Only taking a lock fails: SQLite does not expect a release to.
+    if (f->state && (flags & SQLITE_SHM_LOCK) && fails(PATHBASE_FAULT_SHM)) return SQLITE_IOERR_SHMLOCK;
     return f->real->pMethods->xShmLock(f->real, offset, count, flags);
 }
 
@@ -305,11 +325,13 @@ static int faultOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int
     faultFile *f = (faultFile *)file;
     memset(f, 0, sizeof *f);
     f->real = (sqlite3_file *)&f[1];
+    if (fails(PATHBASE_FAULT_OPEN)) return SQLITE_CANTOPEN;
     int code = realVFS->xOpen(realVFS, name, f->real, flags, outFlags);
     if (code != SQLITE_OK || !f->real->pMethods) {
         f->base.pMethods = NULL;
         return code;
     }
+    f->subjournal = (flags & SQLITE_OPEN_SUBJOURNAL) != 0;
     if (name && (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL | SQLITE_OPEN_MAIN_JOURNAL))) {
         pthread_mutex_lock(&lock);
         f->state = track(name, f->real);
@@ -327,6 +349,7 @@ static int faultOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int
 
 static int faultDelete(sqlite3_vfs *vfs, const char *name, int syncDirectory) {
     (void)vfs;
+    if (fails(PATHBASE_FAULT_DELETE)) return SQLITE_IOERR_DELETE;
     int code = realVFS->xDelete(realVFS, name, syncDirectory);
     if (code == SQLITE_OK || code == SQLITE_IOERR_DELETE_NOENT) {
         pthread_mutex_lock(&lock);

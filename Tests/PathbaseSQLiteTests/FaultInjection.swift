@@ -18,7 +18,16 @@ enum FaultVFS {
         static let sync = Calls(rawValue: Int32(PATHBASE_FAULT_SYNC))
         static let truncate = Calls(rawValue: Int32(PATHBASE_FAULT_TRUNCATE))
         static let fileSize = Calls(rawValue: Int32(PATHBASE_FAULT_FILE_SIZE))
+        /// The calls above, on the database, WAL and journal files: what the sweep fails.
         static let all: Calls = [.write, .read, .sync, .truncate, .fileSize]
+        /// The opening of any file (SQLITE_CANTOPEN).
+        static let open = Calls(rawValue: Int32(PATHBASE_FAULT_OPEN))
+        /// The deletion of any file (SQLITE_IOERR_DELETE).
+        static let delete = Calls(rawValue: Int32(PATHBASE_FAULT_DELETE))
+        /// The database's shared-memory map and lock calls (WAL mode without exclusive locking).
+        static let shm = Calls(rawValue: Int32(PATHBASE_FAULT_SHM))
+        /// Any call on a sub-journal (a savepoint's journal once it outgrows memory).
+        static let subjournal = Calls(rawValue: Int32(PATHBASE_FAULT_SUBJOURNAL))
     }
 
     /// What a failed call reports.

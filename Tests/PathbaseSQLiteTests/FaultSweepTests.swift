@@ -16,7 +16,9 @@ import Testing
 ///
 /// `PATHBASE_FAULT_SWEEP` bounds the calls faulted per configuration (spread evenly over the calls,
 /// the first and the last always among them; 50 by default, 150 in the reliability stage);
-/// `all` fails every call of the workload once.
+/// `all` fails every call of the workload once. ``otherCalls()`` fails, the same way, the
+/// workload's openings of files, deletions and shared-memory calls (8 of each kind per
+/// configuration, up to 40 in the reliability stage).
 /// Tests run one at a time: the fault VFS's state is global.
 @Suite("SQLite under I/O faults: failed writes, crash and power-loss images", .serialized)
 struct FaultSweepTests {
@@ -105,14 +107,54 @@ struct FaultSweepTests {
         #expect(totals.untyped == 0)
     }
 
+    /// The calls faulted per kind and configuration by ``otherCalls()``: 8 in the plain test
+    /// run, up to 40 in the reliability stage (`PATHBASE_FAULT_SWEEP` set).
+    static var otherLimit: Int {
+        ProcessInfo.processInfo.environment["PATHBASE_FAULT_SWEEP"] != nil ? min(runLimit, 40) : 8
+    }
+
+    @Test("The workload, failing in turn its openings of files, deletions and shared-memory calls: typed errors, no reported commit lost, every image sound, the database usable after")
+    func otherCalls() throws {
+        let directory = TemporaryDirectory()
+        let template = directory.file("template.sqlite")
+        try FaultWorkload.makeTemplate(at: template)
+        var totals = Totals()
+        let started = Date()
+        var fired: [String: Int] = [:]
+        for (name, calls) in [("open", FaultVFS.Calls.open), ("delete", .delete), ("shm", .shm)] {
+            for mode in Self.modes {
+                let clean = try run(mode: mode, template: template, in: directory, fault: nil, failure: .ioError, calls: calls, totals: &totals)
+                for index in Self.spread(clean, limit: Self.otherLimit) {
+                    let before = totals.faults
+                    _ = try run(mode: mode, template: template, in: directory, fault: index, failure: .ioError, calls: calls, totals: &totals)
+                    fired[name, default: 0] += totals.faults - before
+                }
+            }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        print(
+            "[reliability] fault sweep of other calls: \(totals.faults) faults injected (\(fired.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))), \(totals.lost) reported commits lost, \(totals.kept) rolled-back writes kept, \(totals.integrity) integrity failures (\(totals.runs) runs; \(totals.stopped) times the database refused writes after the fault; \(String(format: "%.0f", seconds)) s)"
+        )
+        for message in totals.messages { print("[fault sweep] \(message)") }
+        // Every kind fails somewhere (shared memory only where there is some: WAL without exclusive locking).
+        #expect(fired["open", default: 0] > 0 && fired["delete", default: 0] > 0 && fired["shm", default: 0] > 0, "\(fired)")
+        #expect(totals.lost == 0)
+        #expect(totals.kept == 0)
+        #expect(totals.integrity == 0)
+        #expect(totals.stopped == 0)
+        #expect(totals.untyped == 0)
+    }
+
     /// One run of the workload with call `fault` failing (none if `nil`); returns the calls
     /// the run counted.
-    private func run(mode: FaultMode, template: String, in directory: TemporaryDirectory, fault: Int?, failure: FaultVFS.Failure, totals: inout Totals) throws -> Int {
+    private func run(
+        mode: FaultMode, template: String, in directory: TemporaryDirectory, fault: Int?, failure: FaultVFS.Failure, calls: FaultVFS.Calls = .all, totals: inout Totals
+    ) throws -> Int {
         let path = directory.file("run.sqlite")
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         try FileManager.default.copyItem(atPath: template, toPath: path)
         FaultVFS.reset()
-        FaultVFS.arm(fault, failure: failure)
+        FaultVFS.arm(fault, calls: calls, failure: failure)
         let workload = FaultWorkload(path: path, mode: mode)
         workload.run()
         let count = FaultVFS.count

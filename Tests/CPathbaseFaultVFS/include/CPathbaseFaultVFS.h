@@ -9,7 +9,18 @@ enum {
     PATHBASE_FAULT_SYNC = 4,
     PATHBASE_FAULT_TRUNCATE = 8,
     PATHBASE_FAULT_FILE_SIZE = 16,
+    /// The calls above, on the database, WAL and journal files.
     PATHBASE_FAULT_ALL = 31,
+    /// xOpen of any file (fails with SQLITE_CANTOPEN, the file not opened).
+    PATHBASE_FAULT_OPEN = 32,
+    /// xDelete of any file (fails with SQLITE_IOERR_DELETE, the file kept).
+    PATHBASE_FAULT_DELETE = 64,
+    /// The database file's shared-memory calls: xShmMap (SQLITE_IOERR_SHMMAP) and the
+    /// taking of an xShmLock lock (SQLITE_IOERR_SHMLOCK, not taken); a release never fails.
+    PATHBASE_FAULT_SHM = 128,
+    /// Any I/O call on a sub-journal (the savepoints' journal, a temporary file once it
+    /// outgrows memory), with the error its kind fails with above.
+    PATHBASE_FAULT_SUBJOURNAL = 256,
 };
 
 /// The error a failed call reports.
