@@ -333,6 +333,15 @@ struct Schedule {
 
     /// Runs the steps, then a clean round, then checks; returns the number of steps.
     mutating func run() async throws -> Int {
+        // The first replica starts with an element in each post's set, so that the steps'
+        // removals find one to remove, on the other replicas once synced: the removals that
+        // must reach the replica that added it. (One element: every set change is a record
+        // whose value each pull decodes, so more would slow every schedule.)
+        for id in MergeSnapshot.instances {
+            let element = "start-m0-p\(id)"
+            SimulatedPost(database: mergeHandle(0), id: id).tags.insert(element)
+            oracle.record(.add(id: id, element))
+        }
         let steps = 10 + random(20)
         for step in 0 ..< steps {
             let member = random(members.count)
@@ -438,12 +447,23 @@ struct Schedule {
     /// maximum or minimum, an element added (a name of its own) or removed (one the replica
     /// holds), several in an editing context, or in a batch that throws. Each operation that
     /// took effect goes to the oracle as issued (not as read back).
+    /// The handle a member's merged properties are changed through: its database, or the
+    /// history under an undo wrapper (see ``mergeStep(_:member:step:)``).
+    private func mergeHandle(_ member: Int) -> any Database {
+        let synced = members[member].replica.database
+        return synced is UndoableDatabase<InMemoryHistoryDatabase> ? members[member].history : synced
+    }
+
+    /// Whether a set element is one `member` added.
+    private static func isOwn(_ element: String, member: Int) -> Bool {
+        element.hasPrefix("m\(member)-") || element.hasPrefix("start-m\(member)-")
+    }
+
     private mutating func mergeStep(_ kind: Int, member: Int, step: Int) throws {
         // Merged values change outside undo: undoing writes earlier values back (an increment
         // taken back, a removed element added again), which the oracle of issued operations
         // does not follow (undo of merged values has its own tests, in MergePolicyTests).
-        let synced = members[member].replica.database
-        let handle = synced is UndoableDatabase<InMemoryHistoryDatabase> ? members[member].history : synced
+        let handle = mergeHandle(member)
         let post = SimulatedPost(database: handle, id: 1 + random(MergeSnapshot.instances.count))
         switch kind {
         case 0 ..< 6:
@@ -476,7 +496,10 @@ struct Schedule {
             try cards.save(card)
             oracle.record(.card(id: post.id, increment: delta, add: element, remove: gone))
         case 10 ..< 12:
-            if random(2) == 0, let element = post.tags.sorted().first {
+            // Another replica's element whenever it holds one (an observed removal of an
+            // addition made elsewhere), else one of its own half the time.
+            let held = post.tags.sorted()
+            if let element = held.first(where: { !Self.isOwn($0, member: member) }) ?? (random(2) == 0 ? held.first : nil) {
                 post.tags.remove(element)
                 oracle.record(.remove(id: post.id, element))
             } else {
