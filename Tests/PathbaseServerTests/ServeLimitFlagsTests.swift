@@ -135,7 +135,10 @@ struct ServeLimitFlagsTests {
 
     @Test(
         "--maximum-connections 3 and --maximum-connections-per-address 3: a fourth connection gets 503 and a close; closing a held connection frees its slot, and so does each connection the server closes after its answer; the cap still holds afterwards",
-        arguments: ["--maximum-connections", "--maximum-connections-per-address"])
+        .timed, arguments: ["--maximum-connections", "--maximum-connections-per-address"])
+    // Timed, so run alone in the hostile stage: in the parallel run of the whole suite on 2
+    // cores (2026-12-04) a closed held connection's slot was not seen free within 30 s in
+    // either case, while alone it is free within a probe or two.
     func connectionSlotFreedAfterClose(flag: String) async throws {
         // A long idle timeout: the held connections stay open however slow the machine is.
         let (serve, _, _) = try await serveWithAccount([flag, "3", "--idle-timeout", "600"])
