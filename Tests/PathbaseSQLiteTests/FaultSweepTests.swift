@@ -38,7 +38,7 @@ struct FaultSweepTests {
 
     /// `PATHBASE_FAULT_SWEEP`: a number of runs per configuration, or `all`; 50 by default
     /// (the whole sweep, ≈ 1500 runs per configuration, took 1603 s with both error kinds on
-    /// 2026-12-03; the reliability stage runs 500). The plain run's sweep is synchronous and
+    /// 2026-12-03; the reliability stage runs 150). The plain run's sweep is synchronous and
     /// holds one of the two cooperative threads of a 2-core machine while it runs: at 150 runs
     /// with every value checked it held it for 600 s, and async suites beside it timed out.
     static var runLimit: Int {

@@ -26,7 +26,8 @@ public struct ReplicaStatus: Hashable, Sendable, CustomStringConvertible {
     public var lastError: String?
 
     /// Records pulled so far: the server sequence number of the last pulled record (the
-    /// pull cursor), so records this replica pushed itself count too, as in ``serverTotal``.
+    /// pull cursor), so records this replica pushed itself count too, as in ``serverTotal``,
+    /// and so do records the server compacted away before they were pulled.
     public var pulledCount: Int64
 
     /// How many records the server held for the account at the last pull page, or `nil`
